@@ -1,0 +1,115 @@
+#!/usr/bin/env node
+// `npm start`: migrate the local D1, make sure local secrets exist, serve the whole service on
+// workerd (no account, no network), and on the first run create a demo account with keys.
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { adminRequest, ensureDevVars, ROOT, waitForHealth } from "./lib.mjs";
+
+const port = Number(process.env.PORT ?? 8787);
+const baseUrl = `http://localhost:${port}`;
+const persistTo = process.env.PERSIST_TO ?? join(ROOT, ".wrangler", "state");
+const demoMarker = join(persistTo, "demo-account.json");
+const wrangler = join(ROOT, "node_modules", ".bin", "wrangler");
+const quietEnv = {
+	...process.env,
+	WRANGLER_SEND_METRICS: "false",
+	CI: process.env.CI ?? "",
+};
+
+const { added } = ensureDevVars();
+if (added.length > 0) console.log(`Added ${added.join(", ")} to .dev.vars`);
+
+const migrate = spawnSync(
+	wrangler,
+	["d1", "migrations", "apply", "DB", "--local", "--persist-to", persistTo],
+	{
+		cwd: ROOT,
+		stdio: ["ignore", "pipe", "pipe"],
+		env: { ...quietEnv, CI: "true" },
+		encoding: "utf8",
+	},
+);
+if (migrate.status !== 0) {
+	process.stderr.write(migrate.stdout + migrate.stderr);
+	process.exit(migrate.status ?? 1);
+}
+console.log("Local D1 migrations applied.");
+
+const server = spawn(
+	wrangler,
+	[
+		"dev",
+		"--local",
+		"--port",
+		String(port),
+		"--ip",
+		"127.0.0.1",
+		"--persist-to",
+		persistTo,
+		"--show-interactive-dev-session=false",
+		...process.argv.slice(2),
+	],
+	{ cwd: ROOT, stdio: "inherit", env: quietEnv },
+);
+let exited = false;
+server.on("exit", (code) => {
+	exited = true;
+	process.exit(code ?? 0);
+});
+for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
+
+try {
+	await waitForHealth(baseUrl, { timeoutMs: 90_000, isAlive: () => !exited });
+	if (!existsSync(demoMarker)) await createDemoAccount();
+	console.log(`\nInterview Assessment Service is running on ${baseUrl}\n`);
+} catch (error) {
+	console.error(String(error));
+	server.kill("SIGTERM");
+}
+
+async function createDemoAccount() {
+	const account = await adminRequest(
+		"POST",
+		"/accounts",
+		{
+			company_name: "Demo Company",
+			plan: "professional",
+			credits: 100,
+		},
+		{ baseUrl },
+	);
+	const keys = {};
+	for (const environment of ["live", "test", "dev"]) {
+		const key = await adminRequest(
+			"POST",
+			`/accounts/${account.id}/keys`,
+			{
+				name: `Demo ${environment} key`,
+				environment,
+			},
+			{ baseUrl },
+		);
+		keys[environment] = key.key;
+	}
+	mkdirSync(persistTo, { recursive: true });
+	writeFileSync(
+		demoMarker,
+		JSON.stringify({ account_id: account.id, created_at: new Date().toISOString() }, null, 2),
+	);
+	console.log(`
+Created a demo account (${account.id}, plan professional, 100 credits).
+These keys are shown once; keep them somewhere safe:
+
+  live: ${keys.live}
+  test: ${keys.test}
+  dev:  ${keys.dev}
+
+Try it:
+
+  curl -s ${baseUrl}/v1/interviews \\
+    -H "Authorization: Bearer ${keys.test}" \\
+    -H "Content-Type: application/json" \\
+    -d '{"candidate_email":"ada@example.com","position":"Backend Engineer","skills":["TypeScript","SQL"]}'
+`);
+}

@@ -1,0 +1,105 @@
+import { and, eq } from "drizzle-orm";
+import type { MiddlewareHandler } from "hono";
+import { getDb } from "../db/client";
+import { accounts, apiKeys } from "../db/schema";
+import type { AppBindings } from "../http/context";
+import { AppError } from "../http/errors";
+import { appUrl } from "../http/urls";
+import { constantTimeEqual } from "../lib/crypto";
+import {
+	type DataEnvironment,
+	dataEnvironmentOf,
+	hashApiKey,
+	type KeyEnvironment,
+	parseApiKey,
+} from "./keys";
+import { effectiveLimits, type PlanId, type PlanLimits } from "./plans";
+import type { Scope } from "./scopes";
+
+export interface AuthContext {
+	accountId: string;
+	companyName: string;
+	plan: PlanId;
+	limits: PlanLimits;
+	keyId: string;
+	keyEnvironment: KeyEnvironment;
+	dataEnvironment: DataEnvironment;
+	permissions: Scope[];
+	expiresAt: number | null;
+}
+
+/** `Bearer <token>`; anything else counts as a missing header, as decisions.md says. */
+export function bearerToken(header: string | undefined): string | null {
+	if (!header) return null;
+	const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header);
+	return match?.[1] ?? null;
+}
+
+function invalidKey(token: string): AppError {
+	return new AppError("INVALID_API_KEY", "The API key is invalid or has been revoked.", {
+		key_prefix: token.slice(0, 12),
+	});
+}
+
+export const authenticate: MiddlewareHandler<AppBindings> = async (c, next) => {
+	const token = bearerToken(c.req.header("Authorization"));
+	if (!token) {
+		throw new AppError("AUTHENTICATION_REQUIRED", "Send your API key as 'Authorization: Bearer <API_KEY>'.", {
+			header_missing: "Authorization",
+		});
+	}
+	const parsed = parseApiKey(token);
+	if (!parsed) throw invalidKey(token);
+	const hash = await hashApiKey(token);
+	const db = getDb(c.env.DB);
+	const row = await db
+		.select({ key: apiKeys, account: accounts })
+		.from(apiKeys)
+		.innerJoin(accounts, eq(accounts.id, apiKeys.accountId))
+		.where(and(eq(apiKeys.keyHash, hash)))
+		.get();
+	// The index finds the row by hash; the comparison itself is constant-time.
+	if (!row || !constantTimeEqual(row.key.keyHash, hash) || row.key.revokedAt !== null) {
+		throw invalidKey(token);
+	}
+	const now = c.get("now");
+	if (row.key.expiresAt !== null && row.key.expiresAt <= now) {
+		throw new AppError("API_KEY_EXPIRED", "The API key has expired. Create a new key and revoke this one.", {
+			expired_at: new Date(row.key.expiresAt).toISOString(),
+			renewal_url: `${appUrl(c)}/settings/api-keys`,
+		});
+	}
+	const plan = row.account.plan as PlanId;
+	c.set("auth", {
+		accountId: row.account.id,
+		companyName: row.account.companyName,
+		plan,
+		limits: effectiveLimits(plan, {
+			requests_per_minute: row.account.requestsPerMinuteOverride,
+			concurrent_interviews: row.account.concurrentInterviewsOverride,
+			monthly_interviews: row.account.monthlyInterviewsOverride,
+		}),
+		keyId: row.key.id,
+		keyEnvironment: row.key.environment,
+		dataEnvironment: dataEnvironmentOf(row.key.environment),
+		permissions: row.key.permissions as Scope[],
+		expiresAt: row.key.expiresAt,
+	});
+	await next();
+};
+
+export function assertScope(auth: AuthContext, scope: Scope): void {
+	if (!auth.permissions.includes(scope)) {
+		throw new AppError("INSUFFICIENT_PERMISSIONS", `This API key lacks the '${scope}' permission.`, {
+			required_permission: scope,
+			current_permissions: auth.permissions,
+		});
+	}
+}
+
+export function requireScope(scope: Scope): MiddlewareHandler<AppBindings> {
+	return async (c, next) => {
+		assertScope(c.get("auth"), scope);
+		await next();
+	};
+}

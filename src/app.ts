@@ -1,0 +1,108 @@
+import { Hono } from "hono";
+import { HTTPException } from "hono/http-exception";
+import { authenticate } from "./accounts/auth";
+import { rateLimit } from "./accounts/rate-limit-middleware";
+import type { AppBindings } from "./http/context";
+import { errorBody, ok } from "./http/envelope";
+import { AppError } from "./http/errors";
+import { type Clock, requestContext, whenRouted } from "./http/middleware";
+import { jsonBodyGuard } from "./http/validation";
+import { accountRoutes } from "./routes/account";
+import { adminRoutes } from "./routes/admin";
+import { interviewRoutes } from "./routes/interviews";
+
+export interface AppOptions {
+	clock?: Clock;
+}
+
+/** The public API: the same operations under `/v1` and the setup guide's `/api/v1`. */
+function apiV1() {
+	const api = new Hono<AppBindings>({ strict: false });
+	api.use("*", whenRouted(authenticate, rateLimit));
+	api.route("/interviews", interviewRoutes);
+	api.route("/", accountRoutes);
+	return api;
+}
+
+export function createApp(options: AppOptions = {}) {
+	const app = new Hono<AppBindings>({ strict: false });
+	app.use("*", requestContext(options.clock ?? Date.now));
+	app.use("*", whenRouted(jsonBodyGuard));
+
+	app.get("/api/v1/health", (c) =>
+		ok(c, {
+			status: "ok",
+			service: "interview-assessment-service",
+			version: "v1",
+			environment: c.env.ENVIRONMENT,
+		}),
+	);
+	app.route("/admin", adminRoutes);
+	const api = apiV1();
+	app.route("/v1", api);
+	app.route("/api/v1", api);
+
+	app.notFound((c) => {
+		const allowed = allowedMethods(app, new URL(c.req.url).pathname);
+		const error =
+			allowed.length > 0
+				? new AppError(
+						"METHOD_NOT_ALLOWED",
+						`${c.req.method} is not allowed here; use ${allowed.join(", ")}.`,
+						{
+							allowed_methods: allowed,
+						},
+					)
+				: new AppError("NOT_FOUND", `No route for ${c.req.method} ${new URL(c.req.url).pathname}.`);
+		if (allowed.length > 0) c.header("Allow", allowed.join(", "));
+		return c.json(errorBody(error, c.get("requestId"), c.get("now")), error.status);
+	});
+
+	app.onError((err, c) => {
+		const requestId = c.get("requestId") ?? "unknown";
+		const now = c.get("now") ?? Date.now();
+		let error: AppError;
+		if (err instanceof AppError) {
+			error = err;
+		} else if (err instanceof HTTPException && err.status === 400) {
+			error = new AppError("VALIDATION_ERROR", "The request body is not valid JSON.", { body: err.message });
+		} else {
+			console.error(
+				JSON.stringify({
+					message: "unhandled error",
+					request_id: requestId,
+					error: String(err),
+				}),
+			);
+			error = new AppError(
+				"INTERNAL_ERROR",
+				"Something went wrong on our side; the request id identifies it.",
+				{
+					request_id: requestId,
+				},
+			);
+		}
+		for (const [name, value] of Object.entries(error.headers ?? {})) c.header(name, value);
+		return c.json(errorBody(error, requestId, now), error.status);
+	});
+
+	return app;
+}
+
+const routePatterns = new WeakMap<object, { method: string; pattern: RegExp }[]>();
+
+/** Methods registered for a path, so a wrong method answers 405 rather than 404. */
+function allowedMethods(app: Hono<AppBindings>, path: string): string[] {
+	let patterns = routePatterns.get(app);
+	if (!patterns) {
+		patterns = app.routes
+			.filter((r) => r.method !== "ALL" && !r.path.includes("*"))
+			.map((r) => ({
+				method: r.method,
+				pattern: new RegExp(`^${r.path.replace(/\/+$/, "").replace(/:[^/]+/g, "[^/]+")}/?$`),
+			}));
+		routePatterns.set(app, patterns);
+	}
+	const normalised = path.length > 1 ? path.replace(/\/+$/, "") : path;
+	return [...new Set(patterns.filter((p) => p.pattern.test(normalised)).map((p) => p.method))];
+}

@@ -1,0 +1,106 @@
+import { and, count, desc, eq, lt, or, type SQL, sql } from "drizzle-orm";
+import type { Db } from "./client";
+import { accounts, apiKeys, creditLedger } from "./schema";
+
+export type AccountRow = typeof accounts.$inferSelect;
+export type ApiKeyRow = typeof apiKeys.$inferSelect;
+
+export async function insertAccount(db: Db, account: AccountRow, initialCredits: number, ledgerId: string) {
+	await db.batch([
+		db.insert(accounts).values(account),
+		...(initialCredits > 0
+			? [
+					db.insert(creditLedger).values({
+						id: ledgerId,
+						accountId: account.id,
+						interviewId: null,
+						kind: "grant",
+						amount: initialCredits,
+						createdAt: account.createdAt,
+					}),
+				]
+			: []),
+	]);
+}
+
+export function findAccount(db: Db, id: string): Promise<AccountRow | undefined> {
+	return db.select().from(accounts).where(eq(accounts.id, id)).get();
+}
+
+export function listAccounts(db: Db, limit: number, cursor: { createdAt: number; id: string } | null) {
+	const conditions: SQL[] = [];
+	if (cursor) {
+		conditions.push(
+			or(
+				lt(accounts.createdAt, cursor.createdAt),
+				and(eq(accounts.createdAt, cursor.createdAt), lt(accounts.id, cursor.id)),
+			) as SQL,
+		);
+	}
+	return db
+		.select()
+		.from(accounts)
+		.where(and(...conditions))
+		.orderBy(desc(accounts.createdAt), desc(accounts.id))
+		.limit(limit + 1)
+		.all();
+}
+
+export function updateAccount(db: Db, id: string, changes: Partial<AccountRow>) {
+	return db.update(accounts).set(changes).where(eq(accounts.id, id)).run();
+}
+
+export async function creditBalance(db: Db, accountId: string): Promise<number> {
+	const row = await db
+		.select({ balance: sql<number>`coalesce(sum(${creditLedger.amount}), 0)` })
+		.from(creditLedger)
+		.where(eq(creditLedger.accountId, accountId))
+		.get();
+	return Number(row?.balance ?? 0);
+}
+
+/**
+ * Adds a ledger entry only if the balance stays at or above zero, in one statement, so
+ * concurrent writers cannot drive it negative. Returns whether the entry was written.
+ */
+export async function addLedgerEntryIfCovered(
+	db: Db,
+	entry: typeof creditLedger.$inferInsert,
+): Promise<boolean> {
+	const result = await db.run(sql`
+		INSERT INTO credit_ledger (id, account_id, interview_id, kind, amount, created_at)
+		SELECT ${entry.id}, ${entry.accountId}, ${entry.interviewId ?? null}, ${entry.kind}, ${entry.amount}, ${entry.createdAt}
+		WHERE (SELECT coalesce(sum(amount), 0) FROM credit_ledger WHERE account_id = ${entry.accountId}) + ${entry.amount} >= 0
+	`);
+	return (result.meta.changes ?? 0) > 0;
+}
+
+export function insertApiKey(db: Db, key: ApiKeyRow) {
+	return db.insert(apiKeys).values(key).run();
+}
+
+export function listApiKeys(db: Db, accountId: string) {
+	return db
+		.select()
+		.from(apiKeys)
+		.where(eq(apiKeys.accountId, accountId))
+		.orderBy(desc(apiKeys.createdAt))
+		.all();
+}
+
+export function findApiKey(db: Db, accountId: string, keyId: string) {
+	return db
+		.select()
+		.from(apiKeys)
+		.where(and(eq(apiKeys.accountId, accountId), eq(apiKeys.id, keyId)))
+		.get();
+}
+
+export function revokeApiKey(db: Db, keyId: string, now: number) {
+	return db.update(apiKeys).set({ revokedAt: now }).where(eq(apiKeys.id, keyId)).run();
+}
+
+export async function countAccounts(db: Db): Promise<number> {
+	const row = await db.select({ n: count() }).from(accounts).get();
+	return row?.n ?? 0;
+}

@@ -1,0 +1,126 @@
+import { and, count, desc, eq, gte, lt, lte, or, type SQL, sql } from "drizzle-orm";
+import type { DataEnvironment } from "../accounts/keys";
+import type { InterviewState, InterviewStatus } from "../interview/model";
+import type { Db } from "./client";
+import { interviews } from "./schema";
+
+export type InterviewRow = typeof interviews.$inferSelect;
+
+export function projectionRow(state: InterviewState): typeof interviews.$inferInsert {
+	return {
+		id: state.id,
+		accountId: state.accountId,
+		environment: state.environment,
+		testMode: state.testMode,
+		status: state.status,
+		candidateEmail: state.candidateEmail,
+		candidateEmailLower: state.candidateEmail.toLowerCase(),
+		candidateName: state.candidateName,
+		position: state.position,
+		skills: state.skills,
+		difficulty: state.difficulty,
+		durationMinutes: state.durationMinutes,
+		companyName: state.companyName,
+		scheduledAt: state.scheduledAt,
+		startedAt: state.startedAt,
+		completedAt: state.completedAt,
+		cancelledAt: state.cancelledAt,
+		overallScore: state.results?.overall_score ?? null,
+		recommendation: state.results?.recommendation ?? null,
+		createdAt: state.createdAt,
+		updatedAt: state.updatedAt,
+		version: state.version,
+	};
+}
+
+/** Upsert of the projection that never lets an older version overwrite a newer one. */
+export function upsertProjection(db: Db, state: InterviewState) {
+	const row = projectionRow(state);
+	const { id: _id, accountId: _a, environment: _e, createdAt: _c, ...changing } = row;
+	return db
+		.insert(interviews)
+		.values(row)
+		.onConflictDoUpdate({
+			target: interviews.id,
+			set: Object.fromEntries(
+				Object.keys(changing).map((key) => [
+					key,
+					sql.raw(`excluded.${interviews[key as keyof typeof changing].name}`),
+				]),
+			),
+			setWhere: sql`excluded.version > ${interviews.version}`,
+		});
+}
+
+export interface ListFilters {
+	status?: InterviewStatus;
+	candidateEmail?: string;
+	position?: string;
+	createdAfter?: number;
+	createdBefore?: number;
+	scheduledAfter?: number;
+	scheduledBefore?: number;
+}
+
+export interface ListCursor {
+	createdAt: number;
+	id: string;
+}
+
+function filterConditions(accountId: string, environment: DataEnvironment, f: ListFilters): SQL[] {
+	const conditions: (SQL | undefined)[] = [
+		eq(interviews.accountId, accountId),
+		eq(interviews.environment, environment),
+		f.status ? eq(interviews.status, f.status) : undefined,
+		f.candidateEmail ? eq(interviews.candidateEmailLower, f.candidateEmail.toLowerCase()) : undefined,
+		f.position
+			? sql`lower(${interviews.position}) LIKE ${`%${escapeLike(f.position.toLowerCase())}%`} ESCAPE '\\'`
+			: undefined,
+		f.createdAfter !== undefined ? gte(interviews.createdAt, f.createdAfter) : undefined,
+		f.createdBefore !== undefined ? lte(interviews.createdAt, f.createdBefore) : undefined,
+		f.scheduledAfter !== undefined ? gte(interviews.scheduledAt, f.scheduledAfter) : undefined,
+		f.scheduledBefore !== undefined ? lte(interviews.scheduledAt, f.scheduledBefore) : undefined,
+	];
+	return conditions.filter((c): c is SQL => c !== undefined);
+}
+
+function escapeLike(value: string): string {
+	return value.replace(/[\\%_]/g, (m) => `\\${m}`);
+}
+
+/**
+ * One page of interviews, newest first (created_at, then id, both descending), and the count of
+ * all interviews matching the filters. Keyset pagination: a page costs the same wherever it is.
+ */
+export async function listInterviews(
+	db: Db,
+	accountId: string,
+	environment: DataEnvironment,
+	filters: ListFilters,
+	limit: number,
+	cursor: ListCursor | null,
+): Promise<{ rows: InterviewRow[]; total: number }> {
+	const base = filterConditions(accountId, environment, filters);
+	const page = cursor
+		? [
+				...base,
+				or(
+					lt(interviews.createdAt, cursor.createdAt),
+					and(eq(interviews.createdAt, cursor.createdAt), lt(interviews.id, cursor.id)),
+				) as SQL,
+			]
+		: base;
+	const [rows, totals] = await db.batch([
+		db
+			.select()
+			.from(interviews)
+			.where(and(...page))
+			.orderBy(desc(interviews.createdAt), desc(interviews.id))
+			.limit(limit + 1),
+		db
+			.select({ total: count() })
+			.from(interviews)
+			.where(and(...base)),
+	]);
+	return { rows, total: totals[0]?.total ?? 0 };
+}

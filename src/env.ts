@@ -1,0 +1,31 @@
+import type { AccountObject } from "./accounts/account-object";
+import type { InterviewObject } from "./interview/interview-object";
+
+/** Bindings and variables of the Worker, as declared in wrangler.toml and `.dev.vars`. */
+export interface Env {
+	DB: D1Database;
+	INTERVIEW: DurableObjectNamespace<InterviewObject>;
+	ACCOUNT: DurableObjectNamespace<AccountObject>;
+	WEBHOOK_QUEUE: Queue;
+	EMAIL_QUEUE: Queue;
+	RECORDINGS: R2Bucket;
+	EMAIL: SendEmail;
+	/** Workers AI: declared for production only; the service runs without it. */
+	AI?: Ai;
+	ENVIRONMENT: string;
+	APP_URL: string;
+	WS_URL: string;
+	PUBLIC_BASE_URL: string;
+	ADMIN_TOKEN?: string;
+	RECORDING_URL_SECRET?: string;
+	WEBHOOK_RETRY_DELAYS?: string;
+	WEBHOOK_TIMEOUT_MS?: string;
+}
+
+type WorkerEnv = Env;
+
+declare global {
+	namespace Cloudflare {
+		interface Env extends WorkerEnv {}
+	}
+}

@@ -1,0 +1,37 @@
+import type { MiddlewareHandler } from "hono";
+import { matchedRoutes } from "hono/route";
+import { newId } from "../lib/random";
+import type { AppBindings } from "./context";
+
+export type Clock = () => number;
+
+/** Request id (echoed as `X-Request-Id`) and the request's time, read once from the clock. */
+export function requestContext(clock: Clock): MiddlewareHandler<AppBindings> {
+	return async (c, next) => {
+		const requestId = newId("req");
+		c.set("requestId", requestId);
+		c.set("now", clock());
+		c.header("X-Request-Id", requestId);
+		await next();
+		c.res.headers.set("X-Request-Id", requestId);
+	};
+}
+
+/**
+ * Runs `middleware` only when a handler matches the method and path, so that an unknown route
+ * answers 404 (or 405) before authentication, as the contract's order of checks requires.
+ */
+export function whenRouted(...middleware: MiddlewareHandler<AppBindings>[]): MiddlewareHandler<AppBindings> {
+	return async (c, next) => {
+		if (!matchedRoutes(c).some((route) => route.method !== "ALL")) return next();
+		let index = -1;
+		const dispatch = async (i: number): Promise<void> => {
+			if (i <= index) throw new Error("next() called twice");
+			index = i;
+			const mw = middleware[i];
+			if (mw) await mw(c, () => dispatch(i + 1));
+			else await next();
+		};
+		await dispatch(0);
+	};
+}

@@ -1,0 +1,77 @@
+import type { DataEnvironment } from "../accounts/keys";
+
+export type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
+
+export const STATUSES = ["scheduled", "in_progress", "completed", "cancelled"] as const;
+export type InterviewStatus = (typeof STATUSES)[number];
+
+export const DIFFICULTIES = ["junior", "intermediate", "senior", "expert"] as const;
+export type Difficulty = (typeof DIFFICULTIES)[number];
+
+export const RECOMMENDATIONS = ["hire", "maybe", "no_hire"] as const;
+export type Recommendation = (typeof RECOMMENDATIONS)[number];
+
+export interface SkillAssessment {
+	skill: string;
+	score: number;
+	level: string;
+}
+
+export interface Results {
+	overall_score: number;
+	technical_score: number;
+	communication_score: number;
+	skill_assessments: SkillAssessment[];
+	strengths: string[];
+	areas_for_improvement: string[];
+	recommendation: Recommendation;
+}
+
+/** One asked question in `analytics.question_difficulty_progression`. */
+export interface DifficultyStep {
+	question_index: number;
+	skill: string;
+	difficulty: Difficulty;
+	score: number | null;
+}
+
+export interface Analytics {
+	engagement_level: "high" | "medium" | "low";
+	response_times: {
+		average_seconds: number;
+		fastest_seconds: number;
+		slowest_seconds: number;
+	};
+	question_difficulty_progression: DifficultyStep[];
+}
+
+/** The authoritative state of one interview, held by its Durable Object. Times are epoch ms. */
+export interface InterviewState {
+	id: string;
+	accountId: string;
+	environment: DataEnvironment;
+	testMode: boolean;
+	status: InterviewStatus;
+	candidateEmail: string;
+	candidateName: string | null;
+	joinedAt: number | null;
+	position: string;
+	skills: string[];
+	difficulty: Difficulty;
+	durationMinutes: number;
+	companyName: string | null;
+	instructions: string | null;
+	scheduledAt: number;
+	startedAt: number | null;
+	completedAt: number | null;
+	cancelledAt: number | null;
+	cancellationReason: string | null;
+	joinToken: string;
+	noShowEmitted: boolean;
+	results: Results | null;
+	analytics: Analytics | null;
+	createdAt: number;
+	updatedAt: number;
+	/** Increases with every committed change; guards the D1 projection against stale writes. */
+	version: number;
+}

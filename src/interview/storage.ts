@@ -1,0 +1,102 @@
+import type { InterviewState, Json } from "./model";
+
+const SCHEMA_VERSION = 1;
+
+/** Idempotent DDL for the interview object's SQLite storage, with a version row. */
+export function migrateInterviewStorage(sql: SqlStorage): void {
+	sql.exec("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)");
+	const row = sql.exec<{ version: number }>("SELECT version FROM schema_version").toArray()[0];
+	if (row && row.version >= SCHEMA_VERSION) return;
+	sql.exec(`CREATE TABLE IF NOT EXISTS interview (
+		singleton INTEGER PRIMARY KEY CHECK (singleton = 1),
+		state TEXT NOT NULL
+	)`);
+	sql.exec(`CREATE TABLE IF NOT EXISTS outbox (
+		seq INTEGER PRIMARY KEY AUTOINCREMENT,
+		kind TEXT NOT NULL,
+		payload TEXT NOT NULL,
+		created_at INTEGER NOT NULL
+	)`);
+	sql.exec(`CREATE TABLE IF NOT EXISTS timers (
+		kind TEXT PRIMARY KEY,
+		due_at INTEGER NOT NULL
+	)`);
+	sql.exec("DELETE FROM schema_version");
+	sql.exec("INSERT INTO schema_version (version) VALUES (?)", SCHEMA_VERSION);
+}
+
+export function loadState(sql: SqlStorage): InterviewState | null {
+	const row = sql.exec<{ state: string }>("SELECT state FROM interview WHERE singleton = 1").toArray()[0];
+	return row ? (JSON.parse(row.state) as InterviewState) : null;
+}
+
+export function saveState(sql: SqlStorage, state: InterviewState): void {
+	sql.exec(
+		"INSERT INTO interview (singleton, state) VALUES (1, ?) ON CONFLICT(singleton) DO UPDATE SET state = excluded.state",
+		JSON.stringify(state),
+	);
+}
+
+export type OutboxItem =
+	| { kind: "projection" }
+	| {
+			kind: "event";
+			event: {
+				id: string;
+				type: string;
+				data: { [key: string]: Json };
+				createdAt: number;
+			};
+	  };
+
+export interface OutboxRow {
+	seq: number;
+	item: OutboxItem;
+}
+
+export function appendOutbox(sql: SqlStorage, item: OutboxItem, now: number): void {
+	sql.exec(
+		"INSERT INTO outbox (kind, payload, created_at) VALUES (?, ?, ?)",
+		item.kind,
+		JSON.stringify(item),
+		now,
+	);
+}
+
+export function readOutbox(sql: SqlStorage): OutboxRow[] {
+	return sql
+		.exec<{ seq: number; payload: string }>("SELECT seq, payload FROM outbox ORDER BY seq")
+		.toArray()
+		.map((r) => ({ seq: r.seq, item: JSON.parse(r.payload) as OutboxItem }));
+}
+
+export function deleteOutboxThrough(sql: SqlStorage, seq: number): void {
+	sql.exec("DELETE FROM outbox WHERE seq <= ?", seq);
+}
+
+export function setTimer(sql: SqlStorage, kind: string, dueAt: number | null): void {
+	if (dueAt === null) {
+		sql.exec("DELETE FROM timers WHERE kind = ?", kind);
+		return;
+	}
+	sql.exec(
+		"INSERT INTO timers (kind, due_at) VALUES (?, ?) ON CONFLICT(kind) DO UPDATE SET due_at = excluded.due_at",
+		kind,
+		dueAt,
+	);
+}
+
+export function earliestTimer(sql: SqlStorage): number | null {
+	const row = sql.exec<{ due: number | null }>("SELECT MIN(due_at) AS due FROM timers").toArray()[0];
+	return row?.due ?? null;
+}
+
+export function dueTimers(sql: SqlStorage, now: number): { kind: string; dueAt: number }[] {
+	return sql
+		.exec<{ kind: string; due_at: number }>(
+			"SELECT kind, due_at FROM timers WHERE due_at <= ? ORDER BY due_at",
+			now,
+		)
+		.toArray()
+		.map((r) => ({ kind: r.kind, dueAt: r.due_at }));
+}

@@ -1,0 +1,115 @@
+import type { InterviewRow } from "../db/interviews-repo";
+import { iso, isoOrNull } from "../lib/time";
+import type { InterviewState } from "./model";
+
+export interface InterviewUrls {
+	appUrl: string;
+}
+
+export function interviewUrl(appUrl: string, state: Pick<InterviewState, "id" | "joinToken">): string {
+	return `${appUrl}/join/${state.id}?token=${state.joinToken}`;
+}
+
+function dashboardUrl(appUrl: string, id: string): string {
+	return `${appUrl}/dashboard/interviews/${id}`;
+}
+
+function actualMinutes(state: InterviewState): number | null {
+	if (state.status !== "completed" || state.startedAt === null || state.completedAt === null) return null;
+	return Math.max(1, Math.round((state.completedAt - state.startedAt) / 60_000));
+}
+
+/** The flat form answered by create. */
+export function createdView(state: InterviewState, urls: InterviewUrls) {
+	return {
+		id: state.id,
+		status: state.status,
+		candidate_email: state.candidateEmail,
+		...(state.candidateName === null ? {} : { candidate_name: state.candidateName }),
+		position: state.position,
+		skills: state.skills,
+		difficulty: state.difficulty,
+		company_name: state.companyName,
+		interview_url: interviewUrl(urls.appUrl, state),
+		scheduled_at: iso(state.scheduledAt),
+		estimated_duration: state.durationMinutes,
+		test_mode: state.testMode,
+		created_at: iso(state.createdAt),
+	};
+}
+
+export interface FullViewOptions {
+	includeResults: boolean;
+}
+
+/** The full form answered by the single-interview fetch, with decisions.md's presence rules. */
+export function fullView(state: InterviewState, urls: InterviewUrls, options: FullViewOptions) {
+	const completed = state.status === "completed";
+	return {
+		id: state.id,
+		status: state.status,
+		candidate: {
+			email: state.candidateEmail,
+			...(state.candidateName === null ? {} : { name: state.candidateName }),
+			joined_at: isoOrNull(state.joinedAt),
+		},
+		position: state.position,
+		skills: state.skills,
+		difficulty: state.difficulty,
+		company_name: state.companyName,
+		instructions: state.instructions,
+		duration: {
+			estimated_minutes: state.durationMinutes,
+			actual_minutes: actualMinutes(state),
+		},
+		schedule: {
+			scheduled_at: iso(state.scheduledAt),
+			started_at: isoOrNull(state.startedAt),
+			completed_at: isoOrNull(state.completedAt),
+		},
+		...(state.status === "cancelled"
+			? {
+					cancellation: {
+						cancelled_at: isoOrNull(state.cancelledAt),
+						reason: state.cancellationReason,
+					},
+				}
+			: {}),
+		...(options.includeResults
+			? {
+					results: completed ? state.results : null,
+					analytics: completed ? state.analytics : null,
+				}
+			: {}),
+		urls: {
+			interview_url: interviewUrl(urls.appUrl, state),
+			dashboard_url: dashboardUrl(urls.appUrl, state.id),
+			results_url: completed ? `${dashboardUrl(urls.appUrl, state.id)}/results` : null,
+		},
+		test_mode: state.testMode,
+		created_at: iso(state.createdAt),
+		updated_at: iso(state.updatedAt),
+	};
+}
+
+/** A list item, from the D1 projection. */
+export function listItemView(row: InterviewRow, includeResults: boolean) {
+	return {
+		id: row.id,
+		status: row.status,
+		candidate_email: row.candidateEmail,
+		position: row.position,
+		skills: row.skills,
+		scheduled_at: iso(row.scheduledAt),
+		created_at: iso(row.createdAt),
+		test_mode: row.testMode,
+		...(includeResults && row.status === "completed" && row.overallScore !== null
+			? {
+					results: {
+						overall_score: row.overallScore,
+						recommendation: row.recommendation,
+					},
+				}
+			: {}),
+	};
+}

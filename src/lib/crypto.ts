@@ -1,0 +1,32 @@
+const encoder = new TextEncoder();
+
+export function toHex(buffer: ArrayBuffer): string {
+	return [...new Uint8Array(buffer)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+export async function sha256Hex(text: string): Promise<string> {
+	return toHex(await crypto.subtle.digest("SHA-256", encoder.encode(text)));
+}
+
+export async function hmacSha256Hex(secret: string, message: string): Promise<string> {
+	const key = await crypto.subtle.importKey(
+		"raw",
+		encoder.encode(secret),
+		{ name: "HMAC", hash: "SHA-256" },
+		false,
+		["sign"],
+	);
+	return toHex(await crypto.subtle.sign("HMAC", key, encoder.encode(message)));
+}
+
+/** Compares two strings in time that depends only on their lengths. */
+export function constantTimeEqual(a: string, b: string): boolean {
+	const left = encoder.encode(a);
+	const right = encoder.encode(b);
+	if (left.byteLength !== right.byteLength) {
+		// Still spend comparable time so a length mismatch is not an early exit.
+		crypto.subtle.timingSafeEqual(left, left);
+		return false;
+	}
+	return crypto.subtle.timingSafeEqual(left, right);
+}

@@ -1,0 +1,80 @@
+import { Hono } from "hono";
+import { assertScope, requireScope } from "../accounts/auth";
+import { getDb } from "../db/client";
+import { listInterviews } from "../db/interviews-repo";
+import type { AppBindings } from "../http/context";
+import { ok, okList, okWithoutMeta } from "../http/envelope";
+import { validationError } from "../http/errors";
+import { appUrl } from "../http/urls";
+import { validate } from "../http/validation";
+import { createInterviewBody, fetchQuery, listQuery } from "../interview/schemas";
+import { createInterview, loadOwnedInterview } from "../interview/service";
+import { createdView, fullView, listItemView } from "../interview/views";
+import { decodeCursor, encodeCursor } from "../lib/cursor";
+import { parseIsoDateTime } from "../lib/time";
+
+export const interviewRoutes = new Hono<AppBindings>();
+
+interviewRoutes.post(
+	"/",
+	requireScope("interviews:write"),
+	validate("json", createInterviewBody),
+	async (c) => {
+		const body = c.req.valid("json");
+		const now = c.get("now");
+		let scheduledAt = now;
+		if (body.scheduled_at !== undefined) {
+			scheduledAt = parseIsoDateTime(body.scheduled_at) as number;
+			if (scheduledAt < now) throw validationError({ scheduled_at: "Must not be in the past" });
+		}
+		const state = await createInterview(c.env, c.get("auth"), body, scheduledAt, now);
+		return ok(c, createdView(state, { appUrl: appUrl(c) }), 201);
+	},
+);
+
+interviewRoutes.get("/", requireScope("interviews:read"), validate("query", listQuery), async (c) => {
+	const q = c.req.valid("query");
+	const auth = c.get("auth");
+	const cursor = q.cursor === undefined ? null : decodeCursor(q.cursor);
+	if (q.cursor !== undefined && cursor === null) {
+		throw validationError({
+			cursor: "Not a cursor from this list; pass pagination.next_cursor unchanged",
+		});
+	}
+	const time = (v: string | undefined) => (v === undefined ? undefined : (parseIsoDateTime(v) as number));
+	const { rows, total } = await listInterviews(
+		getDb(c.env.DB),
+		auth.accountId,
+		auth.dataEnvironment,
+		{
+			status: q.status,
+			candidateEmail: q.candidate_email,
+			position: q.position,
+			createdAfter: time(q.created_after),
+			createdBefore: time(q.created_before),
+			scheduledAfter: time(q.scheduled_after),
+			scheduledBefore: time(q.scheduled_before),
+		},
+		q.limit,
+		cursor,
+	);
+	const hasMore = rows.length > q.limit;
+	const page = hasMore ? rows.slice(0, q.limit) : rows;
+	const last = page.at(-1);
+	return okList(
+		c,
+		page.map((row) => listItemView(row, q.include_results)),
+		{
+			next_cursor: hasMore && last ? encodeCursor({ createdAt: last.createdAt, id: last.id }) : null,
+			has_more: hasMore,
+			total_count: total,
+		},
+	);
+});
+
+interviewRoutes.get("/:id", requireScope("interviews:read"), validate("query", fetchQuery), async (c) => {
+	const q = c.req.valid("query");
+	if (q.include_recordings) assertScope(c.get("auth"), "interviews:read_recordings");
+	const state = await loadOwnedInterview(c.env, c.get("auth"), c.req.param("id"));
+	return okWithoutMeta(c, fullView(state, { appUrl: appUrl(c) }, { includeResults: q.include_results }));
+});
