@@ -29,3 +29,12 @@ declare global {
 		interface Env extends WorkerEnv {}
 	}
 }
+
+declare global {
+	namespace Cloudflare {
+		interface GlobalProps {
+			mainModule: typeof import("./index");
+			durableNamespaces: "InterviewObject" | "AccountObject";
+		}
+	}
+}

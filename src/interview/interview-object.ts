@@ -1,8 +1,9 @@
 import { DurableObject } from "cloudflare:workers";
 import { getDb } from "../db/client";
-import { insertEvent } from "../db/events-repo";
 import { upsertProjection } from "../db/interviews-repo";
 import type { Env } from "../env";
+import { type EventRecord, insertEvent } from "../events/events-repo";
+import { publishEvents } from "../events/publish";
 import { newId } from "../lib/random";
 import type { InterviewState } from "./model";
 import { type Command, type Effect, type TransitionError, transition } from "./state-machine";
@@ -109,23 +110,23 @@ export class InterviewObject extends DurableObject<Env> {
 		const last = rows.at(-1);
 		if (!last || !state) return true;
 		const db = getDb(this.env.DB);
-		const statements = [];
-		for (const { item } of rows) {
-			if (item.kind === "event") {
-				statements.push(
-					insertEvent(db, {
-						...item.event,
-						accountId: state.accountId,
-						environment: state.environment,
-						interviewId: state.id,
-						testMode: state.testMode,
-					}),
-				);
-			}
-		}
+		const events: EventRecord[] = rows.flatMap(({ item }) =>
+			item.kind === "event"
+				? [
+						{
+							...item.event,
+							accountId: state.accountId,
+							environment: state.environment,
+							interviewId: state.id,
+							testMode: state.testMode,
+						},
+					]
+				: [],
+		);
 		try {
 			// The projection is always written from the newest state, before the events it explains.
-			await db.batch([upsertProjection(db, state), ...statements]);
+			await db.batch([upsertProjection(db, state), ...events.map((event) => insertEvent(db, event))]);
+			await publishEvents(this.env, events);
 			deleteOutboxThrough(sql, last.seq);
 			this.flushFailures = 0;
 			return true;

@@ -1,5 +1,5 @@
-import type { Db } from "./client";
-import { events } from "./schema";
+import type { Db } from "../db/client";
+import { events } from "../db/schema";
 
 export interface EventRecord {
 	id: string;
