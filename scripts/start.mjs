@@ -4,7 +4,7 @@
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { adminRequest, ensureDevVars, ROOT, waitForHealth } from "./lib.mjs";
+import { adminRequest, DEV_VARS, ensureDevVars, ROOT, waitForHealth } from "./lib.mjs";
 
 const port = Number(process.env.PORT ?? 8787);
 const baseUrl = `http://localhost:${port}`;
@@ -17,8 +17,11 @@ const quietEnv = {
 	CI: process.env.CI ?? "",
 };
 
-const { added } = ensureDevVars();
-if (added.length > 0) console.log(`Added ${added.join(", ")} to .dev.vars`);
+// DEV_VARS_FILE lets a test run keep its own secrets file beside its own state.
+const devVarsFile = process.env.DEV_VARS_FILE ?? DEV_VARS;
+const { added, vars } = ensureDevVars(devVarsFile);
+const adminToken = process.env.ADMIN_TOKEN ?? vars.ADMIN_TOKEN;
+if (added.length > 0) console.log(`Added ${added.join(", ")} to ${devVarsFile}`);
 
 const migrate = spawnSync(
 	wrangler,
@@ -48,6 +51,9 @@ const server = spawn(
 		"--persist-to",
 		persistTo,
 		"--show-interactive-dev-session=false",
+		"--env-file",
+		devVarsFile,
+		...(process.env.INSPECTOR_PORT ? ["--inspector-port", process.env.INSPECTOR_PORT] : []),
 		...process.argv.slice(2),
 	],
 	{ cwd: ROOT, stdio: "inherit", env: quietEnv },
@@ -77,18 +83,15 @@ async function createDemoAccount() {
 			plan: "professional",
 			credits: 100,
 		},
-		{ baseUrl },
+		{ baseUrl, token: adminToken },
 	);
 	const keys = {};
 	for (const environment of ["live", "test", "dev"]) {
 		const key = await adminRequest(
 			"POST",
 			`/accounts/${account.id}/keys`,
-			{
-				name: `Demo ${environment} key`,
-				environment,
-			},
-			{ baseUrl },
+			{ name: `Demo ${environment} key`, environment },
+			{ baseUrl, token: adminToken },
 		);
 		keys[environment] = key.key;
 	}

@@ -1,0 +1,93 @@
+import { execFileSync } from "node:child_process";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { api, type Service, startService } from "./harness";
+
+let service: Service;
+
+beforeAll(async () => {
+	service = await startService();
+});
+
+afterAll(async () => {
+	await service?.stop();
+});
+
+describe("the local service from a blank state", () => {
+	it("answers the health check without a key", async () => {
+		const res = await api(service, "GET", "/api/v1/health/");
+		expect(res.status).toBe(200);
+		expect(res.body.data.status).toBe("ok");
+		expect(res.headers.get("x-request-id")).toBe(res.body.meta.request_id);
+	});
+
+	it("prints demo keys at first start that create, list and fetch an interview", async () => {
+		const created = await api(service, "POST", "/v1/interviews", {
+			key: service.keys.live,
+			body: { candidate_email: "grace@example.com", position: "Data Engineer", skills: ["Python"] },
+		});
+		expect(created.status).toBe(201);
+		const id = created.body.data.id;
+		expect(created.body.data.interview_url).toContain(`/join/${id}?token=`);
+
+		const list = await api(service, "GET", "/v1/interviews?limit=10", { key: service.keys.live });
+		expect(list.status).toBe(200);
+		expect(list.body.data.map((i: { id: string }) => i.id)).toContain(id);
+
+		const fetched = await api(service, "GET", `/api/v1/interviews/${id}/`, { key: service.keys.test });
+		expect(fetched.status).toBe(200);
+		expect(fetched.body.data.candidate.email).toBe("grace@example.com");
+		expect(fetched.body.meta).toBeUndefined();
+
+		const sandbox = await api(service, "GET", `/v1/interviews/${id}`, { key: service.keys.dev });
+		expect(sandbox.status).toBe(404);
+	});
+
+	it("runs the admin flow through the CLI: account, key, use, revoke", async () => {
+		const cli = (...args: string[]) =>
+			JSON.parse(
+				execFileSync(
+					process.execPath,
+					[join(import.meta.dirname, "../../scripts/admin.mjs"), ...args, "--url", service.baseUrl],
+					{
+						env: { ...process.env, ADMIN_TOKEN: service.adminToken },
+						encoding: "utf8",
+						timeout: 30_000,
+					},
+				),
+			);
+		const account = cli("create-account", "--company", "Initech", "--plan", "starter");
+		expect(account.id).toMatch(/^acc_/);
+		expect(account.credits).toBe(100);
+		const key = cli(
+			"create-key",
+			"--account",
+			account.id,
+			"--env",
+			"live",
+			"--permissions",
+			"interviews:read",
+		);
+		expect(key.key).toMatch(/^svc_live_/);
+
+		const profile = await api(service, "GET", "/v1/account/profile", { key: key.key });
+		expect(profile.status).toBe(200);
+		expect(profile.body.data.company_name).toBe("Initech");
+		expect(profile.body.data.api_key_permissions).toEqual(["interviews:read"]);
+
+		const refused = await api(service, "POST", "/v1/interviews", {
+			key: key.key,
+			body: { candidate_email: "a@example.com", position: "QA", skills: ["Testing"] },
+		});
+		expect(refused.status).toBe(403);
+		expect(refused.body.error.details.required_permission).toBe("interviews:write");
+
+		const listed = cli("list-accounts", "--limit", "100");
+		expect(listed.map((a: { id: string }) => a.id)).toContain(account.id);
+
+		cli("revoke-key", "--account", account.id, "--key", key.id);
+		const revoked = await api(service, "GET", "/v1/account/profile", { key: key.key });
+		expect(revoked.status).toBe(401);
+		expect(revoked.body.error.code).toBe("INVALID_API_KEY");
+	});
+});
