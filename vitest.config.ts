@@ -2,6 +2,9 @@ import path from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 
+// Offline: miniflare uses a placeholder `Request.cf` instead of fetching one.
+process.env.CLOUDFLARE_CF_FETCH_ENABLED ??= "false";
+
 export default defineConfig(async () => {
 	const migrations = await readD1Migrations(path.join(import.meta.dirname, "migrations"));
 	return {

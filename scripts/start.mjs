@@ -14,6 +14,8 @@ const wrangler = join(ROOT, "node_modules", ".bin", "wrangler");
 const quietEnv = {
 	...process.env,
 	WRANGLER_SEND_METRICS: "false",
+	// Offline: use miniflare's placeholder `Request.cf` instead of fetching one.
+	CLOUDFLARE_CF_FETCH_ENABLED: "false",
 	CI: process.env.CI ?? "",
 };
 

@@ -2,38 +2,62 @@ import { z } from "zod";
 import { parseIsoDateTime } from "../lib/time";
 import { DIFFICULTIES, STATUSES } from "./model";
 
+/** A field's message, or "Required" when the field is absent. */
+export function message(text: string) {
+	return (issue: { input?: unknown }) => (issue.input === undefined ? "Required" : text);
+}
+
 const isoDateTime = z
-	.string({ error: "Must be an ISO 8601 date-time string" })
+	.string({ error: message("Must be an ISO 8601 date-time string") })
 	.refine((v) => parseIsoDateTime(v) !== null, {
-		error: "Must be an ISO 8601 date-time with a time zone, e.g. 2026-01-15T14:00:00Z",
+		error: message("Must be an ISO 8601 date-time with a time zone, e.g. 2026-01-15T14:00:00Z"),
 	});
 
 export const fields = {
 	candidateEmail: z
-		.string({ error: "Must be a string" })
+		.string({ error: message("Must be a string") })
 		.trim()
-		.max(254, { error: "Must be at most 254 characters" })
-		.pipe(z.email({ error: "Must be a valid e-mail address" })),
-	candidateName: z.string().trim().min(1, { error: "Must not be empty" }).max(200),
-	position: z.string().trim().min(1, { error: "Must not be empty" }).max(200),
+		.max(254, { error: message("Must be at most 254 characters") })
+		.pipe(z.email({ error: message("Must be a valid e-mail address") })),
+	candidateName: z
+		.string()
+		.trim()
+		.min(1, { error: message("Must not be empty") })
+		.max(200),
+	position: z
+		.string()
+		.trim()
+		.min(1, { error: message("Must not be empty") })
+		.max(200),
 	skills: z
-		.array(z.string().trim().min(1, { error: "Must not be empty" }).max(100), {
-			error: "Must be an array of strings",
-		})
-		.min(1, { error: "Must name at least one skill" })
-		.max(25, { error: "At most 25 skills" }),
+		.array(
+			z
+				.string()
+				.trim()
+				.min(1, { error: message("Must not be empty") })
+				.max(100),
+			{
+				error: message("Must be an array of strings"),
+			},
+		)
+		.min(1, { error: message("Must name at least one skill") })
+		.max(25, { error: message("At most 25 skills") }),
 	durationMinutes: z
-		.number({ error: "Must be an integer from 15 to 90" })
-		.int({ error: "Must be an integer from 15 to 90" })
-		.min(15, { error: "Must be an integer from 15 to 90" })
-		.max(90, { error: "Must be an integer from 15 to 90" }),
+		.number({ error: message("Must be an integer from 15 to 90") })
+		.int({ error: message("Must be an integer from 15 to 90") })
+		.min(15, { error: message("Must be an integer from 15 to 90") })
+		.max(90, { error: message("Must be an integer from 15 to 90") }),
 	difficulty: z.enum(DIFFICULTIES, {
-		error: `Must be one of ${DIFFICULTIES.join(", ")}`,
+		error: message(`Must be one of ${DIFFICULTIES.join(", ")}`),
 	}),
-	companyName: z.string().trim().min(1, { error: "Must not be empty" }).max(200),
-	instructions: z.string().max(5000, { error: "Must be at most 5000 characters" }),
+	companyName: z
+		.string()
+		.trim()
+		.min(1, { error: message("Must not be empty") })
+		.max(200),
+	instructions: z.string().max(5000, { error: message("Must be at most 5000 characters") }),
 	scheduledAt: isoDateTime,
-	flag: z.boolean({ error: "Must be a boolean" }),
+	flag: z.boolean({ error: message("Must be a boolean") }),
 };
 
 export const createInterviewBody = z.strictObject(
@@ -50,28 +74,28 @@ export const createInterviewBody = z.strictObject(
 		scheduled_at: fields.scheduledAt.optional(),
 		test_mode: fields.flag.default(false),
 	},
-	{ error: "Must be a JSON object" },
+	{ error: message("Must be a JSON object") },
 );
 export type CreateInterviewBody = z.infer<typeof createInterviewBody>;
 
 const queryFlag = z
-	.enum(["true", "false"], { error: "Must be true or false" })
+	.enum(["true", "false"], { error: message("Must be true or false") })
 	.transform((v) => v === "true");
 
 export const listQuery = z.strictObject({
 	cursor: z.string().optional(),
 	limit: z
 		.string()
-		.regex(/^\d{1,3}$/, { error: "Must be an integer from 1 to 100" })
+		.regex(/^\d{1,3}$/, { error: message("Must be an integer from 1 to 100") })
 		.transform(Number)
 		.pipe(
 			z
 				.number()
-				.min(1, { error: "Must be an integer from 1 to 100" })
-				.max(100, { error: "Must be an integer from 1 to 100" }),
+				.min(1, { error: message("Must be an integer from 1 to 100") })
+				.max(100, { error: message("Must be an integer from 1 to 100") }),
 		)
 		.default(25),
-	status: z.enum(STATUSES, { error: `Must be one of ${STATUSES.join(", ")}` }).optional(),
+	status: z.enum(STATUSES, { error: message(`Must be one of ${STATUSES.join(", ")}`) }).optional(),
 	candidate_email: z.string().min(1).max(254).optional(),
 	position: z.string().min(1).max(200).optional(),
 	created_after: isoDateTime.optional(),

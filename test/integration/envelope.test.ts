@@ -1,0 +1,92 @@
+import { exports } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { BASE, call, newAccount } from "./helpers";
+
+describe("the response envelope", () => {
+	it("answers health without a key, with meta and a matching X-Request-Id", async () => {
+		for (const path of ["/api/v1/health/", "/api/v1/health"]) {
+			const res = await call("GET", path);
+			expect(res.status).toBe(200);
+			expect(res.body).toMatchObject({ success: true, data: { status: "ok" } });
+			expect(res.body.meta?.request_id).toMatch(/^req_/);
+			expect(res.headers.get("X-Request-Id")).toBe(res.body.meta?.request_id);
+			expect(Number.isNaN(Date.parse(res.body.meta?.timestamp ?? ""))).toBe(false);
+		}
+	});
+
+	it("answers an unknown route with 404 NOT_FOUND before asking for a key", async () => {
+		for (const path of ["/v1/nothing", "/nothing", "/api/v1/interviews/x/y/z"]) {
+			const res = await call("GET", path);
+			expect(res.status).toBe(404);
+			expect(res.body.error?.code).toBe("NOT_FOUND");
+			expect(res.headers.get("X-Request-Id")).toBe(res.body.meta?.request_id);
+		}
+	});
+
+	it("answers a wrong method on a known route with 405 and the allowed methods", async () => {
+		const res = await call("PUT", "/v1/interviews");
+		expect(res.status).toBe(405);
+		expect(res.body.error?.code).toBe("METHOD_NOT_ALLOWED");
+		expect(res.headers.get("Allow")).toContain("POST");
+		expect(res.headers.get("Allow")).toContain("GET");
+		const health = await call("POST", "/api/v1/health/");
+		expect(health.status).toBe(405);
+	});
+
+	it("refuses malformed JSON with VALIDATION_ERROR on body", async () => {
+		const account = await newAccount();
+		const res = await call("POST", "/v1/interviews", {
+			key: account.live,
+			rawBody: "{not json",
+			headers: { "Content-Type": "application/json" },
+		});
+		expect(res.status).toBe(400);
+		expect(res.body.error?.code).toBe("VALIDATION_ERROR");
+		expect(res.body.error?.details).toHaveProperty("body");
+	});
+
+	it("refuses a body that is not declared as JSON", async () => {
+		const account = await newAccount();
+		const res = await call("POST", "/v1/interviews", {
+			key: account.live,
+			rawBody: "candidate_email=a@b.com",
+			headers: { "Content-Type": "application/x-www-form-urlencoded" },
+		});
+		expect(res.status).toBe(400);
+		expect(res.body.error?.details).toEqual({ body: "Content-Type must be application/json" });
+	});
+
+	it("refuses bodies over 1 MiB with 413, declared or streamed", async () => {
+		const account = await newAccount();
+		const big = JSON.stringify({ instructions: "x".repeat(1024 * 1024 + 10) });
+		const res = await call("POST", "/v1/interviews", {
+			key: account.live,
+			rawBody: big,
+			headers: { "Content-Type": "application/json" },
+		});
+		expect(res.status).toBe(413);
+		expect(res.body.error?.code).toBe("PAYLOAD_TOO_LARGE");
+
+		const chunk = new TextEncoder().encode("x".repeat(64 * 1024));
+		let sent = 0;
+		const stream = new ReadableStream({
+			pull(controller) {
+				if (sent >= 20) return controller.close();
+				sent++;
+				controller.enqueue(chunk);
+			},
+		});
+		const streamed = await exports.default.fetch(`${BASE}/v1/interviews`, {
+			method: "POST",
+			headers: { Authorization: `Bearer ${account.live}`, "Content-Type": "application/json" },
+			body: stream,
+		});
+		expect(streamed.status).toBe(413);
+	});
+
+	it("puts meta on errors too, and never a stack trace", async () => {
+		const res = await call("GET", "/v1/interviews/int_doesnotexist");
+		expect(res.body.meta?.request_id).toMatch(/^req_/);
+		expect(JSON.stringify(res.body)).not.toMatch(/at .*\.ts:\d+/);
+	});
+});

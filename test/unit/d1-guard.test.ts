@@ -1,0 +1,71 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { countBoundParameters, D1_MAX_BOUND_PARAMETERS, getDb, guardD1 } from "../../src/db/client";
+import { listInterviews, upsertProjection } from "../../src/db/interviews-repo";
+
+describe("the D1 bound-parameter guard", () => {
+	it("counts placeholders but not question marks inside literals", () => {
+		expect(countBoundParameters("SELECT * FROM t WHERE a = ? AND b = ?")).toBe(2);
+		expect(countBoundParameters("SELECT '?' AS q, \"?\" FROM t WHERE a = ?")).toBe(1);
+	});
+
+	it("fails a statement with more than 100 parameters, as production D1 would", () => {
+		const db = guardD1(env.DB);
+		const placeholders = (n: number) => Array.from({ length: n }, () => "?").join(",");
+		expect(() => db.prepare(`SELECT 1 WHERE 1 IN (${placeholders(D1_MAX_BOUND_PARAMETERS + 1)})`)).toThrow(
+			/101 bound parameters/,
+		);
+		expect(() => db.prepare(`SELECT 1 WHERE 1 IN (${placeholders(D1_MAX_BOUND_PARAMETERS)})`)).not.toThrow();
+	});
+
+	it("lets the projection upsert and the fully filtered list through", async () => {
+		const db = getDb(env.DB);
+		const upsert = upsertProjection(db, {
+			id: "int_guardguardguardguardguard",
+			accountId: "acc_guard",
+			environment: "production",
+			testMode: false,
+			status: "scheduled",
+			candidateEmail: "g@example.com",
+			candidateName: null,
+			joinedAt: null,
+			position: "P",
+			skills: ["S"],
+			difficulty: "junior",
+			durationMinutes: 30,
+			companyName: null,
+			instructions: null,
+			scheduledAt: 1,
+			startedAt: null,
+			completedAt: null,
+			cancelledAt: null,
+			cancellationReason: null,
+			joinToken: "t",
+			noShowEmitted: false,
+			results: null,
+			analytics: null,
+			createdAt: 1,
+			updatedAt: 1,
+			version: 1,
+		}).toSQL();
+		expect(upsert.params.length).toBeLessThanOrEqual(D1_MAX_BOUND_PARAMETERS);
+		await expect(
+			listInterviews(
+				db,
+				"acc_guard",
+				"production",
+				{
+					status: "scheduled",
+					candidateEmail: "g@example.com",
+					position: "p",
+					createdAfter: 0,
+					createdBefore: 2,
+					scheduledAfter: 0,
+					scheduledBefore: 2,
+				},
+				100,
+				{ createdAt: 5, id: "int_z" },
+			),
+		).resolves.toMatchObject({ total: 0 });
+	});
+});

@@ -1,0 +1,27 @@
+import { describe, expect, it } from "vitest";
+import { decide } from "../../src/accounts/rate-limit";
+
+describe("sliding-window rate decision", () => {
+	const now = 1_800_000_000_000;
+
+	it("allows while fewer than the limit are in the last 60 seconds", () => {
+		const d = decide([now - 30_000, now - 10_000], 3, now);
+		expect(d).toMatchObject({ allowed: true, count: 3, remaining: 0, retryAfter: 0 });
+		expect(d.resetAt).toBe(Math.ceil((now - 30_000 + 60_000) / 1000));
+	});
+
+	it("refuses at the limit and says when the oldest request leaves the window", () => {
+		const d = decide([now - 45_000, now - 5_000], 2, now);
+		expect(d).toMatchObject({ allowed: false, count: 2, remaining: 0, retryAfter: 15 });
+	});
+
+	it("no longer counts requests exactly 60 seconds old", () => {
+		expect(decide([now - 60_000], 1, now).allowed).toBe(true);
+		expect(decide([now - 59_999], 1, now).allowed).toBe(false);
+	});
+
+	it("waits for enough requests to expire when the window is over-full after a limit cut", () => {
+		const hits = [now - 50_000, now - 40_000, now - 30_000];
+		expect(decide(hits, 2, now)).toMatchObject({ allowed: false, retryAfter: 20 });
+	});
+});
