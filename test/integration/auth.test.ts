@@ -4,7 +4,11 @@ import { admin, call, newAccount, validInterview } from "./helpers";
 
 describe("authentication", () => {
 	it("asks for the Authorization header when it is missing or not a Bearer token", async () => {
-		for (const headers of [{}, { Authorization: "Basic dXNlcjpwYXNz" }, { Authorization: "Bearer" }]) {
+		for (const headers of [
+			{},
+			{ Authorization: "Basic dXNlcjpwYXNz" },
+			{ Authorization: "Bearer" },
+		] as Record<string, string>[]) {
 			const res = await call("GET", "/v1/interviews", { headers });
 			expect(res.status).toBe(401);
 			expect(res.body.error).toEqual({

@@ -14,7 +14,8 @@ export interface Envelope<T = any> {
 		total_count: number;
 	};
 	meta?: { timestamp: string; request_id: string };
-	error?: { code: string; message: string; details?: Record<string, any> };
+	/** Present on errors; typed as always there so tests read it directly. */
+	error: { code: string; message: string; details: Record<string, any> };
 }
 
 export interface Call<T = any> {
