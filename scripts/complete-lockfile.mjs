@@ -13,9 +13,18 @@ const lock = JSON.parse(readFileSync(path, "utf8"));
 const packages = lock.packages;
 
 function platformOf(name) {
-	const os = ["darwin", "win32", "windows", "android", "linux", "freebsd", "openbsd", "netbsd", "sunos", "aix"].find((o) =>
-		new RegExp(`[-/]${o}([-]|$)`).test(name),
-	);
+	const os = [
+		"darwin",
+		"win32",
+		"windows",
+		"android",
+		"linux",
+		"freebsd",
+		"openbsd",
+		"netbsd",
+		"sunos",
+		"aix",
+	].find((o) => new RegExp(`[-/]${o}([-]|$)`).test(name));
 	const cpu = ["arm64", "x64", "ia32", "arm", "ppc64", "s390x", "riscv64", "loong64", "mips64el"].find((c) =>
 		new RegExp(`-${c}(-|$)`).test(name),
 	);

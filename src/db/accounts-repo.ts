@@ -104,3 +104,7 @@ export async function countAccounts(db: Db): Promise<number> {
 	const row = await db.select({ n: count() }).from(accounts).get();
 	return row?.n ?? 0;
 }
+
+export function deleteLedgerEntry(db: Db, id: string) {
+	return db.delete(creditLedger).where(eq(creditLedger.id, id)).run();
+}

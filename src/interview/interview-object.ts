@@ -1,39 +1,49 @@
 import { DurableObject } from "cloudflare:workers";
+import type { DataEnvironment } from "../accounts/keys";
 import { getDb } from "../db/client";
 import { upsertProjection } from "../db/interviews-repo";
+import { insertLedgerEntry } from "../db/ledger-repo";
 import type { Env } from "../env";
 import { type EventRecord, insertEvent } from "../events/events-repo";
 import { publishEvents } from "../events/publish";
+import { constantTimeEqual } from "../lib/crypto";
 import { newId } from "../lib/random";
-import type { InterviewState } from "./model";
+import { computeResults } from "./analysis";
+import type { CompletionReason, InterviewState, Json } from "./model";
+import { deliverNotification } from "./notifications";
 import { type Command, type Effect, type TransitionError, transition } from "./state-machine";
 import {
 	appendOutbox,
+	clearTimer,
 	deleteOutboxThrough,
+	dueTimers,
 	earliestTimer,
 	loadState,
 	migrateInterviewStorage,
+	type OutboxItem,
 	readOutbox,
 	saveState,
 	setTimer,
 } from "./storage";
 
+/** What a command did, as plain data: RPC callers never see a thrown error. */
 export type CommandResult =
-	| { status: "ok"; interview: InterviewState; projected: boolean }
-	| {
-			status: "rejected";
-			error: TransitionError;
-			interview: InterviewState | null;
-	  };
+	| { status: "ok"; interview: InterviewState; notificationQueued: boolean; creditsRefunded: number }
+	| { status: "rejected"; error: TransitionError; interview: InterviewState | null };
+
+export interface Owner {
+	accountId: string;
+	environment: DataEnvironment;
+}
 
 const OUTBOX_RETRY_TIMER = "outbox_retry";
 const OUTBOX_RETRY_MS = [1_000, 5_000, 30_000, 120_000, 600_000];
 
 /**
  * One interview: the authoritative state machine. Each command commits the new state and its
- * outgoing effects (outbox rows) in one storage transaction; after the commit the outbox is
- * applied to D1 (projection and event log). If that fails, an alarm retries it, so D1 never
- * lags for long and never shows a state this object does not hold.
+ * outgoing effects (outbox rows, timers) in one storage transaction; after the commit the outbox
+ * is applied to D1 (projection, event log, ledger) and to the e-mail queue. If that fails an
+ * alarm retries it, so D1 never lags for long and never shows a state this object does not hold.
  */
 export class InterviewObject extends DurableObject<Env> {
 	private state: InterviewState | null = null;
@@ -52,19 +62,79 @@ export class InterviewObject extends DurableObject<Env> {
 		return this.state;
 	}
 
-	async execute(command: Command, now: number): Promise<CommandResult> {
-		const result = transition(this.state, command, now);
-		if (!result.ok) return { status: "rejected", error: result.error, interview: this.state };
-		this.commit(result.state, result.effects, now);
-		const projected = await this.flushOutbox();
-		return { status: "ok", interview: result.state, projected };
+	/** A command from the API on behalf of `owner`; another owner's interview does not exist. */
+	async execute(command: Command, now: number, owner?: Owner): Promise<CommandResult> {
+		if (owner && command.type !== "create" && !this.ownedBy(owner)) {
+			return { status: "rejected", error: { code: "NOT_FOUND" }, interview: null };
+		}
+		return this.run(command, now);
+	}
+
+	/** The candidate's connection: checks the join token, joins, and starts the interview. */
+	async join(token: string, now: number): Promise<CommandResult> {
+		if (!this.state || !constantTimeEqual(token, this.state.joinToken)) {
+			return { status: "rejected", error: { code: "NOT_FOUND" }, interview: null };
+		}
+		const joined = await this.run({ type: "join" }, now);
+		if (joined.status !== "ok" || joined.interview.status !== "scheduled") return joined;
+		return this.run({ type: "start" }, now);
+	}
+
+	async answer(
+		questionId: string,
+		response: string,
+		score: number | null,
+		assessment: { [key: string]: Json } | null,
+		now: number,
+	): Promise<CommandResult> {
+		return this.run({ type: "answer", questionId, response, score, assessment }, now);
+	}
+
+	/** Ends an in-progress interview: results are computed now and published by the analysis timer. */
+	async finish(reason: CompletionReason, now: number): Promise<CommandResult> {
+		if (!this.state) return { status: "rejected", error: { code: "NOT_FOUND" }, interview: null };
+		const { results, analytics } = computeResults(this.state);
+		return this.run({ type: "finish", reason, results, analytics }, now);
 	}
 
 	override async alarm(): Promise<void> {
 		const sql = this.ctx.storage.sql;
-		setTimer(sql, OUTBOX_RETRY_TIMER, null);
+		const now = Date.now();
+		for (const timer of dueTimers(sql, now)) {
+			switch (timer.kind) {
+				case "no_show":
+					await this.run({ type: "no_show_timer" }, now);
+					break;
+				case "completion":
+					if (this.state?.status === "in_progress") await this.finish("duration_elapsed", now);
+					break;
+				case "analysis":
+					await this.run({ type: "analysis_timer" }, now);
+					break;
+			}
+			// Cleared only after its command ran, and only if that command did not re-arm it.
+			clearTimer(sql, timer.kind, timer.dueAt);
+		}
 		await this.flushOutbox();
 		await this.armAlarm();
+	}
+
+	private ownedBy(owner: Owner): boolean {
+		return this.state?.accountId === owner.accountId && this.state.environment === owner.environment;
+	}
+
+	private async run(command: Command, now: number): Promise<CommandResult> {
+		const result = transition(this.state, command, now);
+		if (!result.ok) return { status: "rejected", error: result.error, interview: this.state };
+		if (result.state !== this.state) this.commit(result.state, result.effects, now);
+		await this.armAlarm();
+		await this.flushOutbox();
+		return {
+			status: "ok",
+			interview: result.state,
+			notificationQueued: result.effects.some((e) => e.kind === "notify"),
+			creditsRefunded: result.effects.reduce((n, e) => n + (e.kind === "refund" ? e.credits : 0), 0),
+		};
 	}
 
 	private commit(next: InterviewState, effects: Effect[], now: number): void {
@@ -73,27 +143,31 @@ export class InterviewObject extends DurableObject<Env> {
 			saveState(sql, next);
 			appendOutbox(sql, { kind: "projection" }, now);
 			for (const effect of effects) {
-				if (effect.kind === "event") {
-					appendOutbox(
-						sql,
-						{
-							kind: "event",
-							event: {
-								id: newId("evt"),
-								type: effect.type,
-								data: effect.data,
-								createdAt: now,
-							},
-						},
-						now,
-					);
-				}
+				const item = this.outboxItem(effect, now);
+				if (item) appendOutbox(sql, item, now);
+				if (effect.kind === "timer") setTimer(sql, effect.name, effect.dueAt);
 			}
 		});
 		this.state = next;
 	}
 
-	/** Applies the outbox to D1 in one batch; concurrent callers share one attempt. */
+	private outboxItem(effect: Effect, now: number): OutboxItem | null {
+		switch (effect.kind) {
+			case "event":
+				return {
+					kind: "event",
+					event: { id: newId("evt"), type: effect.type, data: effect.data, createdAt: now },
+				};
+			case "refund":
+				return { kind: "refund", entryId: newId("msg"), credits: effect.credits, createdAt: now };
+			case "notify":
+				return { kind: "notify", messageId: newId("msg"), template: effect.template, reason: effect.reason };
+			case "timer":
+				return null;
+		}
+	}
+
+	/** Applies the outbox; concurrent callers share one attempt. */
 	private flushOutbox(): Promise<boolean> {
 		if (!this.flushing) {
 			this.flushing = this.applyOutbox().finally(() => {
@@ -110,22 +184,38 @@ export class InterviewObject extends DurableObject<Env> {
 		const last = rows.at(-1);
 		if (!last || !state) return true;
 		const db = getDb(this.env.DB);
-		const events: EventRecord[] = rows.flatMap(({ item }) =>
-			item.kind === "event"
-				? [
-						{
-							...item.event,
-							accountId: state.accountId,
-							environment: state.environment,
-							interviewId: state.id,
-							testMode: state.testMode,
-						},
-					]
-				: [],
-		);
+		const events: EventRecord[] = [];
+		const statements = [];
+		for (const { item } of rows) {
+			if (item.kind === "event") {
+				const record = {
+					...item.event,
+					accountId: state.accountId,
+					environment: state.environment,
+					interviewId: state.id,
+					testMode: state.testMode,
+				};
+				events.push(record);
+				statements.push(insertEvent(db, record));
+			} else if (item.kind === "refund") {
+				statements.push(
+					insertLedgerEntry(db, {
+						id: item.entryId,
+						accountId: state.accountId,
+						interviewId: state.id,
+						kind: "refund",
+						amount: item.credits,
+						createdAt: item.createdAt,
+					}),
+				);
+			}
+		}
 		try {
-			// The projection is always written from the newest state, before the events it explains.
-			await db.batch([upsertProjection(db, state), ...events.map((event) => insertEvent(db, event))]);
+			// The projection is always written from the newest state, in the same batch as the events.
+			await db.batch([upsertProjection(db, state), ...statements]);
+			for (const { item } of rows) {
+				if (item.kind === "notify") await deliverNotification(this.env, state, item);
+			}
 			await publishEvents(this.env, events);
 			deleteOutboxThrough(sql, last.seq);
 			this.flushFailures = 0;
@@ -134,11 +224,7 @@ export class InterviewObject extends DurableObject<Env> {
 			const delay = OUTBOX_RETRY_MS[Math.min(this.flushFailures, OUTBOX_RETRY_MS.length - 1)] ?? 1_000;
 			this.flushFailures++;
 			console.error(
-				JSON.stringify({
-					message: "outbox flush failed",
-					interview_id: state.id,
-					error: String(error),
-				}),
+				JSON.stringify({ message: "outbox flush failed", interview_id: state.id, error: String(error) }),
 			);
 			setTimer(sql, OUTBOX_RETRY_TIMER, Date.now() + delay);
 			await this.armAlarm();

@@ -45,6 +45,29 @@ export interface Analytics {
 	question_difficulty_progression: DifficultyStep[];
 }
 
+/** A question as the candidate sees it (decisions.md, real-time channel). */
+export interface Question {
+	id: string;
+	text: string;
+	skill: string;
+	difficulty: Difficulty;
+	index: number;
+	total: number;
+}
+
+/** One asked question and, once given, its answer with the interviewer's assessment. */
+export interface TranscriptEntry {
+	question: Question;
+	asked_at: number;
+	answer: string | null;
+	answered_at: number | null;
+	score: number | null;
+	/** The interviewer's evidence for the score (concepts covered and missed, and so on). */
+	assessment: { [key: string]: Json } | null;
+}
+
+export type CompletionReason = "questions_answered" | "candidate_ended" | "duration_elapsed" | "test_helper";
+
 /** The authoritative state of one interview, held by its Durable Object. Times are epoch ms. */
 export interface InterviewState {
 	id: string;
@@ -67,9 +90,23 @@ export interface InterviewState {
 	cancelledAt: number | null;
 	cancellationReason: string | null;
 	joinToken: string;
+	/** `{app_url}` when the interview was created, for links sent to the candidate. */
+	appUrl: string;
 	noShowEmitted: boolean;
+	/** Credits debited at creation (1 for a live interview, 0 for test and dev); refunded at most once. */
+	creditsCharged: number;
+	creditsRefunded: number;
+	/** The interviewer's plan, opaque to the state machine. */
+	plan: Json | null;
+	currentQuestion: Question | null;
+	transcript: TranscriptEntry[];
+	completionReason: CompletionReason | null;
+	/** Results are computed at completion and published when the analysis timer fires. */
 	results: Results | null;
 	analytics: Analytics | null;
+	analyzedAt: number | null;
+	/** Increments with each reschedule: the SEQUENCE of the calendar invitation. */
+	scheduleSequence: number;
 	createdAt: number;
 	updatedAt: number;
 	/** Increases with every committed change; guards the D1 projection against stale writes. */

@@ -110,3 +110,46 @@ export const fetchQuery = z.strictObject({
 	include_transcript: queryFlag.default(false),
 	include_recordings: queryFlag.default(false),
 });
+
+export const updateInterviewBody = z
+	.strictObject(
+		{
+			scheduled_at: fields.scheduledAt.optional(),
+			candidate_email: fields.candidateEmail.optional(),
+			position: fields.position.optional(),
+			skills: fields.skills.optional(),
+			duration_minutes: fields.durationMinutes.optional(),
+			difficulty: fields.difficulty.optional(),
+			company_name: fields.companyName.optional(),
+			instructions: fields.instructions.optional(),
+			send_notification: fields.flag.default(true),
+			reschedule_reason: z.string().trim().min(1).max(1000).optional(),
+		},
+		{ error: message("Must be a JSON object") },
+	)
+	.refine(
+		(b) =>
+			[
+				b.scheduled_at,
+				b.candidate_email,
+				b.position,
+				b.skills,
+				b.duration_minutes,
+				b.difficulty,
+				b.company_name,
+				b.instructions,
+			].some((v) => v !== undefined),
+		{ error: "Give at least one field to update" },
+	);
+export type UpdateInterviewBody = z.infer<typeof updateInterviewBody>;
+
+export const cancelQuery = z.strictObject({
+	reason: z
+		.string()
+		.trim()
+		.min(1)
+		.max(1000, { error: message("Must be at most 1000 characters") })
+		.optional(),
+	send_notification: queryFlag.default(true),
+	refund_credits: queryFlag.default(true),
+});

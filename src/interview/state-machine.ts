@@ -1,11 +1,34 @@
 import type { DataEnvironment } from "../accounts/keys";
 import { iso } from "../lib/time";
-import type { Difficulty, InterviewState, Json } from "./model";
+import type {
+	Analytics,
+	CompletionReason,
+	Difficulty,
+	InterviewState,
+	InterviewStatus,
+	Json,
+	Question,
+	Results,
+} from "./model";
+import { cancel } from "./transitions/cancel";
+import { create } from "./transitions/create";
+import { analysisDone, answer, ask, finish, join, noShow, start } from "./transitions/live";
+import { update } from "./transitions/update";
+
+/** No-show window and the delay between completion and the published analysis. */
+export const NO_SHOW_AFTER_MS = 15 * 60_000;
+export const JOIN_OPENS_BEFORE_MS = 15 * 60_000;
+export const ANALYSIS_DELAY_MS = 3_000;
+
+export type TimerName = "no_show" | "completion" | "analysis";
+export type NotificationTemplate = "invitation" | "update" | "cancellation";
 
 /** What a committed transition asks the world to do; the Durable Object carries these out. */
 export type Effect =
 	| { kind: "event"; type: string; data: { [key: string]: Json } }
-	| { kind: "notify"; template: "invitation" | "update" | "cancellation" };
+	| { kind: "notify"; template: NotificationTemplate; reason: string | null }
+	| { kind: "refund"; credits: number; reason: string }
+	| { kind: "timer"; name: TimerName; dueAt: number | null };
 
 export interface CreateCommand {
 	type: "create";
@@ -24,68 +47,129 @@ export interface CreateCommand {
 	/** Epoch ms; the route has already applied "now" when the caller omitted it. */
 	scheduledAt: number;
 	joinToken: string;
+	appUrl: string;
 	sendInvitation: boolean;
+	creditsCharged: number;
 }
 
-export type Command = CreateCommand;
+export const UPDATABLE_FIELDS = [
+	"scheduled_at",
+	"candidate_email",
+	"position",
+	"skills",
+	"duration_minutes",
+	"difficulty",
+	"instructions",
+	"company_name",
+] as const;
+export type UpdatableField = (typeof UPDATABLE_FIELDS)[number];
 
-export type TransitionError = { code: "ALREADY_EXISTS" };
+export interface UpdateChanges {
+	scheduled_at?: number;
+	candidate_email?: string;
+	position?: string;
+	skills?: string[];
+	duration_minutes?: number;
+	difficulty?: Difficulty;
+	instructions?: string;
+	company_name?: string;
+}
+
+export interface UpdateCommand {
+	type: "update";
+	changes: UpdateChanges;
+	sendNotification: boolean;
+	rescheduleReason: string | null;
+	/** A fresh join token, used when the candidate's e-mail changes. */
+	newJoinToken: string;
+}
+
+export interface CancelCommand {
+	type: "cancel";
+	reason: string | null;
+	sendNotification: boolean;
+	refundCredits: boolean;
+}
+
+export type Command =
+	| CreateCommand
+	| UpdateCommand
+	| CancelCommand
+	| { type: "join" }
+	| { type: "start" }
+	| { type: "ask"; question: Question; plan?: Json }
+	| {
+			type: "answer";
+			questionId: string;
+			response: string;
+			score: number | null;
+			assessment: { [key: string]: Json } | null;
+	  }
+	| { type: "finish"; reason: CompletionReason; results: Results; analytics: Analytics }
+	| { type: "no_show_timer" }
+	| { type: "analysis_timer" };
+
+export type TransitionError =
+	| { code: "ALREADY_EXISTS" }
+	| { code: "NOT_FOUND" }
+	| { code: "INVALID_OPERATION"; status: InterviewStatus; details: { [key: string]: Json } }
+	| { code: "INTERVIEW_IN_PROGRESS"; details: { [key: string]: Json }; message: string }
+	| { code: "INTERVIEW_ALREADY_CANCELLED"; details: { [key: string]: Json } }
+	| { code: "INTERVIEW_NOT_OPEN"; opensAt: number }
+	| { code: "VALIDATION_ERROR"; fields: { [key: string]: string } }
+	| { code: "STALE_QUESTION"; message: string };
 
 export type Transition =
 	| { ok: true; state: InterviewState; effects: Effect[] }
 	| { ok: false; error: TransitionError };
 
-/** The interview's state machine: pure, so every rule of the contract's tables is a unit test. */
-export function transition(state: InterviewState | null, command: Command, now: number): Transition {
-	switch (command.type) {
-		case "create":
-			return create(state, command, now);
-	}
+/** A transition that changes nothing and asks nothing: idempotent commands end here. */
+export function unchanged(state: InterviewState): Transition {
+	return { ok: true, state, effects: [] };
 }
 
-function create(state: InterviewState | null, cmd: CreateCommand, now: number): Transition {
-	if (state) return { ok: false, error: { code: "ALREADY_EXISTS" } };
-	const next: InterviewState = {
-		id: cmd.id,
-		accountId: cmd.accountId,
-		environment: cmd.environment,
-		testMode: cmd.testMode,
-		status: "scheduled",
-		candidateEmail: cmd.candidateEmail,
-		candidateName: cmd.candidateName,
-		joinedAt: null,
-		position: cmd.position,
-		skills: cmd.skills,
-		difficulty: cmd.difficulty,
-		durationMinutes: cmd.durationMinutes,
-		companyName: cmd.companyName,
-		instructions: cmd.instructions,
-		scheduledAt: cmd.scheduledAt,
-		startedAt: null,
-		completedAt: null,
-		cancelledAt: null,
-		cancellationReason: null,
-		joinToken: cmd.joinToken,
-		noShowEmitted: false,
-		results: null,
-		analytics: null,
-		createdAt: now,
-		updatedAt: now,
-		version: 1,
-	};
-	const effects: Effect[] = [
-		{
-			kind: "event",
-			type: "interview.scheduled",
-			data: {
-				id: next.id,
-				candidate_email: next.candidateEmail,
-				position: next.position,
-				scheduled_at: iso(next.scheduledAt),
-				test_mode: next.testMode,
-			},
-		},
-	];
-	if (cmd.sendInvitation && !cmd.testMode) effects.push({ kind: "notify", template: "invitation" });
-	return { ok: true, state: next, effects };
+export function fail(error: TransitionError): Transition {
+	return { ok: false, error };
+}
+
+/** The next version of a state, stamped with the time of the change. */
+export function bump(state: InterviewState, now: number, changes: Partial<InterviewState>): InterviewState {
+	return { ...state, ...changes, updatedAt: now, version: state.version + 1 };
+}
+
+export function event(type: string, data: { [key: string]: Json }): Effect {
+	return { kind: "event", type, data };
+}
+
+export function isoOrNull(ms: number | null): string | null {
+	return ms === null ? null : iso(ms);
+}
+
+/**
+ * The interview's state machine: `(state, command, now) -> {state, effects} | error`. Pure, so
+ * every rule of the contract's tables is a plain unit test.
+ */
+export function transition(state: InterviewState | null, command: Command, now: number): Transition {
+	if (command.type === "create") return create(state, command, now);
+	if (!state) return fail({ code: "NOT_FOUND" });
+	switch (command.type) {
+		case "update":
+			return update(state, command, now);
+		case "cancel":
+			return cancel(state, command, now);
+		case "join":
+			return join(state, now);
+		case "start":
+			return start(state, now);
+		case "ask":
+			return ask(state, command.question, command.plan, now);
+		case "answer":
+			return answer(state, command, now);
+		case "finish":
+			return finish(state, command, now);
+		case "no_show_timer":
+			return noShow(state, now);
+		case "analysis_timer":
+			return analysisDone(state, now);
+	}
 }

@@ -39,14 +39,13 @@ export function saveState(sql: SqlStorage, state: InterviewState): void {
 
 export type OutboxItem =
 	| { kind: "projection" }
+	| { kind: "event"; event: { id: string; type: string; data: { [key: string]: Json }; createdAt: number } }
+	| { kind: "refund"; entryId: string; credits: number; createdAt: number }
 	| {
-			kind: "event";
-			event: {
-				id: string;
-				type: string;
-				data: { [key: string]: Json };
-				createdAt: number;
-			};
+			kind: "notify";
+			messageId: string;
+			template: "invitation" | "update" | "cancellation";
+			reason: string | null;
 	  };
 
 export interface OutboxRow {
@@ -99,4 +98,9 @@ export function dueTimers(sql: SqlStorage, now: number): { kind: string; dueAt: 
 		)
 		.toArray()
 		.map((r) => ({ kind: r.kind, dueAt: r.due_at }));
+}
+
+/** Removes a timer only if it is still the one that fired (a command may have re-armed it). */
+export function clearTimer(sql: SqlStorage, kind: string, dueAt: number): void {
+	sql.exec("DELETE FROM timers WHERE kind = ? AND due_at = ?", kind, dueAt);
 }

@@ -1,6 +1,7 @@
 import type { InterviewRow } from "../db/interviews-repo";
 import { iso, isoOrNull } from "../lib/time";
 import type { InterviewState } from "./model";
+import { REFUND_REASON } from "./transitions/cancel";
 
 export interface InterviewUrls {
 	appUrl: string;
@@ -45,6 +46,8 @@ export interface FullViewOptions {
 /** The full form answered by the single-interview fetch, with decisions.md's presence rules. */
 export function fullView(state: InterviewState, urls: InterviewUrls, options: FullViewOptions) {
 	const completed = state.status === "completed";
+	// Results exist from completion but are published by the analysis a few seconds later.
+	const analyzed = completed && state.analyzedAt !== null;
 	return {
 		id: state.id,
 		status: state.status,
@@ -111,5 +114,38 @@ export function listItemView(row: InterviewRow, includeResults: boolean) {
 					},
 				}
 			: {}),
+	};
+}
+
+/** The flat form answered by update. */
+export function updatedView(state: InterviewState, notificationSent: boolean) {
+	return {
+		id: state.id,
+		status: state.status,
+		candidate_email: state.candidateEmail,
+		position: state.position,
+		skills: state.skills,
+		scheduled_at: iso(state.scheduledAt),
+		duration_minutes: state.durationMinutes,
+		difficulty: state.difficulty,
+		company_name: state.companyName,
+		instructions: state.instructions,
+		test_mode: state.testMode,
+		created_at: iso(state.createdAt),
+		updated_at: iso(state.updatedAt),
+		notification_sent: notificationSent,
+	};
+}
+
+/** The cancellation result. */
+export function cancelledView(state: InterviewState, creditsRefunded: number, notificationSent: boolean) {
+	return {
+		id: state.id,
+		status: state.status,
+		cancelled_at: isoOrNull(state.cancelledAt),
+		cancellation_reason: state.cancellationReason,
+		refund_details:
+			creditsRefunded > 0 ? { credits_refunded: creditsRefunded, refund_reason: REFUND_REASON } : null,
+		notification_sent: notificationSent,
 	};
 }

@@ -7,10 +7,17 @@ import { ok, okList, okWithoutMeta } from "../http/envelope";
 import { validationError } from "../http/errors";
 import { appUrl } from "../http/urls";
 import { validate } from "../http/validation";
-import { createInterviewBody, fetchQuery, listQuery } from "../interview/schemas";
-import { createInterview, loadOwnedInterview } from "../interview/service";
-import { createdView, fullView, listItemView } from "../interview/views";
+import {
+	cancelQuery,
+	createInterviewBody,
+	fetchQuery,
+	listQuery,
+	updateInterviewBody,
+} from "../interview/schemas";
+import { commandInterview, createInterview, loadOwnedInterview } from "../interview/service";
+import { cancelledView, createdView, fullView, listItemView, updatedView } from "../interview/views";
 import { decodeCursor, encodeCursor } from "../lib/cursor";
+import { randomBase62 } from "../lib/random";
 import { parseIsoDateTime } from "../lib/time";
 
 export const interviewRoutes = new Hono<AppBindings>();
@@ -27,7 +34,7 @@ interviewRoutes.post(
 			scheduledAt = parseIsoDateTime(body.scheduled_at) as number;
 			if (scheduledAt < now) throw validationError({ scheduled_at: "Must not be in the past" });
 		}
-		const state = await createInterview(c.env, c.get("auth"), body, scheduledAt, now);
+		const state = await createInterview(c.env, c.get("auth"), body, { scheduledAt, now, appUrl: appUrl(c) });
 		return ok(c, createdView(state, { appUrl: appUrl(c) }), 201);
 	},
 );
@@ -78,3 +85,58 @@ interviewRoutes.get("/:id", requireScope("interviews:read"), validate("query", f
 	const state = await loadOwnedInterview(c.env, c.get("auth"), c.req.param("id"));
 	return okWithoutMeta(c, fullView(state, { appUrl: appUrl(c) }, { includeResults: q.include_results }));
 });
+
+interviewRoutes.patch(
+	"/:id",
+	requireScope("interviews:write"),
+	validate("json", updateInterviewBody),
+	async (c) => {
+		const body = c.req.valid("json");
+		const time = (v: string | undefined) => (v === undefined ? undefined : (parseIsoDateTime(v) as number));
+		const result = await commandInterview(
+			c.env,
+			c.get("auth"),
+			c.req.param("id"),
+			{
+				type: "update",
+				changes: {
+					scheduled_at: time(body.scheduled_at),
+					candidate_email: body.candidate_email,
+					position: body.position,
+					skills: body.skills,
+					duration_minutes: body.duration_minutes,
+					difficulty: body.difficulty,
+					company_name: body.company_name,
+					instructions: body.instructions,
+				},
+				sendNotification: body.send_notification,
+				rescheduleReason: body.reschedule_reason ?? null,
+				newJoinToken: randomBase62(32),
+			},
+			c.get("now"),
+		);
+		return ok(c, updatedView(result.interview, result.notificationQueued));
+	},
+);
+
+interviewRoutes.delete(
+	"/:id",
+	requireScope("interviews:delete"),
+	validate("query", cancelQuery),
+	async (c) => {
+		const q = c.req.valid("query");
+		const result = await commandInterview(
+			c.env,
+			c.get("auth"),
+			c.req.param("id"),
+			{
+				type: "cancel",
+				reason: q.reason ?? null,
+				sendNotification: q.send_notification,
+				refundCredits: q.refund_credits,
+			},
+			c.get("now"),
+		);
+		return ok(c, cancelledView(result.interview, result.creditsRefunded, result.notificationQueued));
+	},
+);

@@ -1,6 +1,7 @@
 import { runDurableObjectAlarm } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { interviewStub } from "../../src/interview/service";
 import { call, newAccount, validInterview } from "./helpers";
 
 async function withTableRenamed<T>(table: string, run: () => Promise<T>): Promise<T> {
@@ -63,10 +64,9 @@ describe("the outbox between the interview object and D1", () => {
 		await env.DB.prepare("UPDATE interviews SET version = 99, position = 'Newer' WHERE id = ?")
 			.bind(id)
 			.run();
-		const stub = env.INTERVIEW.get(env.INTERVIEW.idFromName(id));
 		const { upsertProjection } = await import("../../src/db/interviews-repo");
 		const { getDb } = await import("../../src/db/client");
-		const state = await stub.get();
+		const state = await interviewStub(env, id).get();
 		await upsertProjection(getDb(env.DB), state!).run();
 		const row = await env.DB.prepare("SELECT position, version FROM interviews WHERE id = ?")
 			.bind(id)

@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { countBoundParameters, D1_MAX_BOUND_PARAMETERS, getDb, guardD1 } from "../../src/db/client";
 import { listInterviews, upsertProjection } from "../../src/db/interviews-repo";
+import { interviewState } from "../fixtures";
 
 describe("the D1 bound-parameter guard", () => {
 	it("counts placeholders but not question marks inside literals", () => {
@@ -20,34 +21,10 @@ describe("the D1 bound-parameter guard", () => {
 
 	it("lets the projection upsert and the fully filtered list through", async () => {
 		const db = getDb(env.DB);
-		const upsert = upsertProjection(db, {
-			id: "int_guardguardguardguardguard",
-			accountId: "acc_guard",
-			environment: "production",
-			testMode: false,
-			status: "scheduled",
-			candidateEmail: "g@example.com",
-			candidateName: null,
-			joinedAt: null,
-			position: "P",
-			skills: ["S"],
-			difficulty: "junior",
-			durationMinutes: 30,
-			companyName: null,
-			instructions: null,
-			scheduledAt: 1,
-			startedAt: null,
-			completedAt: null,
-			cancelledAt: null,
-			cancellationReason: null,
-			joinToken: "t",
-			noShowEmitted: false,
-			results: null,
-			analytics: null,
-			createdAt: 1,
-			updatedAt: 1,
-			version: 1,
-		}).toSQL();
+		const upsert = upsertProjection(
+			db,
+			interviewState({ id: "int_guardguardguardguardguard", accountId: "acc_guard" }),
+		).toSQL();
 		expect(upsert.params.length).toBeLessThanOrEqual(D1_MAX_BOUND_PARAMETERS);
 		await expect(
 			listInterviews(

@@ -1,0 +1,43 @@
+import type { InterviewState } from "../src/interview/model";
+
+/** A scheduled interview's state, for unit tests of pure code. */
+export function interviewState(overrides: Partial<InterviewState> = {}): InterviewState {
+	return {
+		id: "int_AAAAAAAAAAAAAAAAAAAAAAAA",
+		accountId: "acc_test",
+		environment: "production",
+		testMode: false,
+		status: "scheduled",
+		candidateEmail: "ada@example.com",
+		candidateName: null,
+		joinedAt: null,
+		position: "Backend Engineer",
+		skills: ["TypeScript", "SQL"],
+		difficulty: "intermediate",
+		durationMinutes: 30,
+		companyName: "Acme",
+		instructions: null,
+		scheduledAt: 1_800_000_000_000,
+		startedAt: null,
+		completedAt: null,
+		cancelledAt: null,
+		cancellationReason: null,
+		joinToken: "token",
+		appUrl: "https://app.example.com",
+		noShowEmitted: false,
+		creditsCharged: 1,
+		creditsRefunded: 0,
+		plan: null,
+		currentQuestion: null,
+		transcript: [],
+		completionReason: null,
+		results: null,
+		analytics: null,
+		analyzedAt: null,
+		scheduleSequence: 0,
+		createdAt: 1_799_000_000_000,
+		updatedAt: 1_799_000_000_000,
+		version: 1,
+		...overrides,
+	};
+}
