@@ -9,6 +9,7 @@ import { type Clock, requestContext, whenRouted } from "./http/middleware";
 import { jsonBodyGuard } from "./http/validation";
 import { accountRoutes } from "./routes/account";
 import { adminRoutes } from "./routes/admin";
+import { eventRoutes } from "./routes/events";
 import { interviewRoutes } from "./routes/interviews";
 
 export interface AppOptions {
@@ -20,6 +21,7 @@ function apiV1() {
 	const api = new Hono<AppBindings>({ strict: false });
 	api.use("*", whenRouted(authenticate, rateLimit));
 	api.route("/interviews", interviewRoutes);
+	api.route("/events", eventRoutes);
 	api.route("/", accountRoutes);
 	return api;
 }

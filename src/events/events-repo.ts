@@ -1,3 +1,4 @@
+import { and, desc, eq, lt, type SQL } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { events } from "../db/schema";
 
@@ -15,4 +16,41 @@ export interface EventRecord {
 /** Recording an event is idempotent by id, so an outbox retry never duplicates it. */
 export function insertEvent(db: Db, event: EventRecord) {
 	return db.insert(events).values(event).onConflictDoNothing({ target: events.id });
+}
+
+export type EventRow = typeof events.$inferSelect;
+
+export interface EventFilters {
+	type?: string;
+	interviewId?: string;
+}
+
+/** Newest first by recording order (`seq`), keyset-paginated. */
+export function listEvents(
+	db: Db,
+	accountId: string,
+	environment: "production" | "dev",
+	filters: EventFilters,
+	limit: number,
+	beforeSeq: number | null,
+) {
+	const conditions: SQL[] = [eq(events.accountId, accountId), eq(events.environment, environment)];
+	if (filters.type) conditions.push(eq(events.type, filters.type));
+	if (filters.interviewId) conditions.push(eq(events.interviewId, filters.interviewId));
+	if (beforeSeq !== null) conditions.push(lt(events.seq, beforeSeq));
+	return db
+		.select()
+		.from(events)
+		.where(and(...conditions))
+		.orderBy(desc(events.seq))
+		.limit(limit + 1)
+		.all();
+}
+
+export function findEvent(db: Db, accountId: string, environment: "production" | "dev", id: string) {
+	return db
+		.select()
+		.from(events)
+		.where(and(eq(events.id, id), eq(events.accountId, accountId), eq(events.environment, environment)))
+		.get();
 }

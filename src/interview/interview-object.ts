@@ -46,6 +46,8 @@ const OUTBOX_RETRY_MS = [1_000, 5_000, 30_000, 120_000, 600_000];
  * alarm retries it, so D1 never lags for long and never shows a state this object does not hold.
  */
 export class InterviewObject extends DurableObject<Env> {
+	/** The alarm's clock; tests move it to fire timers without waiting. */
+	clock: () => number = Date.now;
 	private state: InterviewState | null = null;
 	private flushing: Promise<boolean> | null = null;
 	private flushFailures = 0;
@@ -99,7 +101,7 @@ export class InterviewObject extends DurableObject<Env> {
 
 	override async alarm(): Promise<void> {
 		const sql = this.ctx.storage.sql;
-		const now = Date.now();
+		const now = this.clock();
 		for (const timer of dueTimers(sql, now)) {
 			switch (timer.kind) {
 				case "no_show":
@@ -167,14 +169,23 @@ export class InterviewObject extends DurableObject<Env> {
 		}
 	}
 
-	/** Applies the outbox; concurrent callers share one attempt. */
-	private flushOutbox(): Promise<boolean> {
-		if (!this.flushing) {
+	/**
+	 * Applies the outbox until it is empty. Concurrent callers share the attempt in flight and
+	 * then look again, so rows committed while a batch was being written are never left behind.
+	 */
+	private async flushOutbox(): Promise<boolean> {
+		for (let round = 0; round < 10; round++) {
+			if (this.flushing) {
+				await this.flushing;
+				continue;
+			}
+			if (readOutbox(this.ctx.storage.sql).length === 0) return true;
 			this.flushing = this.applyOutbox().finally(() => {
 				this.flushing = null;
 			});
+			if (!(await this.flushing)) return false;
 		}
-		return this.flushing;
+		return readOutbox(this.ctx.storage.sql).length === 0;
 	}
 
 	private async applyOutbox(): Promise<boolean> {

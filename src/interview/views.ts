@@ -80,8 +80,8 @@ export function fullView(state: InterviewState, urls: InterviewUrls, options: Fu
 			: {}),
 		...(options.includeResults
 			? {
-					results: completed ? state.results : null,
-					analytics: completed ? state.analytics : null,
+					results: analyzed ? state.results : null,
+					analytics: analyzed ? state.analytics : null,
 				}
 			: {}),
 		urls: {

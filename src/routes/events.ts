@@ -1,0 +1,78 @@
+import { Hono } from "hono";
+import { z } from "zod";
+import { requireScope } from "../accounts/auth";
+import { getDb } from "../db/client";
+import { EVENT_TYPES } from "../events/catalog";
+import { type EventRow, findEvent, listEvents } from "../events/events-repo";
+import type { AppBindings } from "../http/context";
+import { ok } from "../http/envelope";
+import { AppError, validationError } from "../http/errors";
+import { validate } from "../http/validation";
+import { decodeCursor, encodeCursor } from "../lib/cursor";
+import { iso } from "../lib/time";
+
+/** The event log, Stripe-style: every event once, newest first. */
+export const eventRoutes = new Hono<AppBindings>();
+
+const listQuery = z.strictObject({
+	cursor: z.string().optional(),
+	limit: z
+		.string()
+		.regex(/^\d{1,3}$/, { error: "Must be an integer from 1 to 100" })
+		.transform(Number)
+		.pipe(
+			z
+				.number()
+				.min(1, { error: "Must be an integer from 1 to 100" })
+				.max(100, { error: "Must be an integer from 1 to 100" }),
+		)
+		.default(25),
+	type: z.enum(EVENT_TYPES, { error: "Must be a known event type" }).optional(),
+	interview_id: z.string().max(64).optional(),
+});
+
+export function eventView(row: EventRow) {
+	return {
+		id: row.id,
+		type: row.type,
+		interview_id: row.interviewId,
+		data: row.data,
+		test_mode: row.testMode,
+		created_at: iso(row.createdAt),
+	};
+}
+
+eventRoutes.get("/", requireScope("interviews:read"), validate("query", listQuery), async (c) => {
+	const q = c.req.valid("query");
+	const auth = c.get("auth");
+	const cursor = q.cursor === undefined ? null : decodeCursor(q.cursor);
+	if (q.cursor !== undefined && !cursor) throw validationError({ cursor: "Not a cursor from this list" });
+	const rows = await listEvents(
+		getDb(c.env.DB),
+		auth.accountId,
+		auth.dataEnvironment,
+		{ type: q.type, interviewId: q.interview_id },
+		q.limit,
+		cursor ? cursor.createdAt : null,
+	);
+	const hasMore = rows.length > q.limit;
+	const page = rows.slice(0, q.limit);
+	const last = page.at(-1);
+	return c.json({
+		success: true as const,
+		data: page.map(eventView),
+		pagination: {
+			next_cursor: hasMore && last ? encodeCursor({ createdAt: last.seq, id: last.id }) : null,
+			has_more: hasMore,
+		},
+		meta: { timestamp: iso(c.get("now")), request_id: c.get("requestId") },
+	});
+});
+
+eventRoutes.get("/:id", requireScope("interviews:read"), async (c) => {
+	const auth = c.get("auth");
+	const id = c.req.param("id");
+	const row = await findEvent(getDb(c.env.DB), auth.accountId, auth.dataEnvironment, id);
+	if (!row) throw new AppError("EVENT_NOT_FOUND", `No event with id '${id}' exists.`, { id });
+	return ok(c, eventView(row));
+});
