@@ -30,8 +30,17 @@ const request = z.object({
 	durationMinutes: z.number().int().min(1).max(1440),
 	interviewUrl: z.url({ protocol: /^https?$/ }),
 	sequence: z.number().int().min(0),
-	reason: z.string().max(2000).nullable().optional(),
+	// Never refused for length: a notice is not dropped over a long reason, it is shortened.
+	reason: z.string().nullable().optional(),
 });
+
+const MAX_REASON_CHARS = 2000;
+
+function shorten(reason: string | null | undefined): string | null {
+	const text = reason?.trim();
+	if (!text) return null;
+	return text.length > MAX_REASON_CHARS ? `${text.slice(0, MAX_REASON_CHARS - 1)}…` : text;
+}
 
 /**
  * Records a candidate notice, rendered (subject, text, HTML, `.ics`), in D1 and hands a
@@ -69,7 +78,7 @@ export async function queueCandidateEmail(
 		durationMinutes: req.durationMinutes,
 		interviewUrl: req.interviewUrl,
 		sequence: req.sequence,
-		reason: req.reason ?? null,
+		reason: shorten(req.reason),
 	};
 	const from = senderAddress(env);
 	const fromName = senderName(req.companyName);

@@ -169,6 +169,15 @@ describe("queueing candidate e-mail", () => {
 		expect(await getCandidateEmail(db, dev.messageId)).toBeNull();
 	});
 
+	it("shortens a very long reason instead of dropping the notice", async () => {
+		const { env: testEnv } = recordingQueueEnv();
+		const req = emailRequest({ template: "cancellation", reason: "x".repeat(5000) });
+		expect((await queueCandidateEmail(testEnv, req, NOW)).status).toBe("queued");
+		const row = await getCandidateEmail(db, req.messageId);
+		expect(row?.text).toContain(`Reason given: ${"x".repeat(1999)}…`);
+		expect(row?.text).not.toContain("x".repeat(2000));
+	});
+
 	it("refuses a malformed request without recording anything", async () => {
 		const { env: testEnv, queued } = recordingQueueEnv();
 		const req = emailRequest({ to: "not-an-address", interviewUrl: "javascript:alert(1)" });
