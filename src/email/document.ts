@@ -20,6 +20,12 @@ function inlineText(parts: Inline[]): string {
 		.join("");
 }
 
+/** A fact that is only a link shows just the address in plain text. */
+function factText(value: Inline[]): string {
+	const [only] = value;
+	return value.length === 1 && only !== undefined && typeof only !== "string" ? only.href : inlineText(value);
+}
+
 export function renderText(blocks: Block[]): string {
 	const out: string[] = [];
 	for (const block of blocks) {
@@ -31,7 +37,7 @@ export function renderText(blocks: Block[]): string {
 				out.push(`${block.text}\n${"-".repeat(block.text.length)}`);
 				break;
 			case "facts":
-				out.push(block.rows.map((row) => `${row.label}: ${inlineText(row.value)}`).join("\n"));
+				out.push(block.rows.map((row) => `${row.label}: ${factText(row.value)}`).join("\n"));
 				break;
 			case "list":
 				out.push(block.items.map((item) => `- ${inlineText(item)}`).join("\n"));

@@ -109,20 +109,22 @@ function blocksOf(d: NoticeDetails): Block[] {
 }
 
 function facts(d: NoticeDetails, whenLabel: string, linkLabel = "Join link"): Block {
+	const cancelled = d.template === "cancellation";
 	const rows: { label: string; value: Inline[] }[] = [];
 	if (d.companyName) rows.push({ label: "Company", value: [d.companyName] });
 	rows.push({ label: "Position", value: [d.position] });
-	rows.push({
-		label: whenLabel,
-		value: [
-			`${formatUtc(d.scheduledAt)} (`,
-			{
-				text: "see it in your time zone",
-				href: localTimeUrl(d.scheduledAt, d.durationMinutes, eventTitle(d)),
-			},
-			")",
-		],
-	});
+	rows.push({ label: whenLabel, value: [formatUtc(d.scheduledAt)] });
+	if (!cancelled) {
+		rows.push({
+			label: "Your local time",
+			value: [
+				{
+					text: "See this time in your time zone",
+					href: localTimeUrl(d.scheduledAt, d.durationMinutes, eventTitle(d)),
+				},
+			],
+		});
+	}
 	rows.push({ label: "Duration", value: [`about ${formatDuration(d.durationMinutes)}`] });
 	rows.push({ label: linkLabel, value: [{ text: d.interviewUrl, href: d.interviewUrl }] });
 	return { kind: "facts", rows };

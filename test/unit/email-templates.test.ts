@@ -27,7 +27,8 @@ describe("candidate notice templates", () => {
 	it("links to a page that shows the interview time in the candidate's own time zone", () => {
 		const notice = renderNotice(noticeDetails());
 		const url = localTimeUrl(SCHEDULED_AT, 45, "Interview: Backend Engineer (Acme Corp)");
-		expect(notice.text).toContain(`see it in your time zone (${url})`);
+		expect(notice.text).toContain(`Your local time: ${url}`);
+		expect(notice.html).toContain("See this time in your time zone</a>");
 		expect(notice.html).toContain(`href="${url.replaceAll("&", "&amp;")}"`);
 		const params = new URL(url).searchParams;
 		expect(params.get("iso")).toBe("20261201T1500");
@@ -58,6 +59,7 @@ describe("candidate notice templates", () => {
 			expect(part).toContain("Interview link (no longer active)");
 			expect(part).not.toContain("Join the interview");
 			expect(part).not.toContain("How to prepare");
+			expect(part).not.toContain("timeanddate.com");
 		}
 		expect(notice.text).toContain(JOIN_URL);
 	});
