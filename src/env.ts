@@ -20,6 +20,10 @@ export interface Env {
 	RECORDING_URL_SECRET?: string;
 	WEBHOOK_RETRY_DELAYS?: string;
 	WEBHOOK_TIMEOUT_MS?: string;
+	/** From address of candidate e-mail; must be on a domain onboarded to Email Sending in production. */
+	EMAIL_FROM?: string;
+	/** Comma-separated seconds between e-mail send retries (default in `src/email/backoff.ts`). */
+	EMAIL_RETRY_DELAYS?: string;
 }
 
 type WorkerEnv = Env;

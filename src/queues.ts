@@ -1,8 +1,11 @@
+import { handleEmailBatch } from "./email/consumer";
 import type { Env } from "./env";
 
 /** Routes each queue's batches to its consumer. */
-export async function handleQueueBatch(batch: MessageBatch, _env: Env): Promise<void> {
+export async function handleQueueBatch(batch: MessageBatch, env: Env): Promise<void> {
 	switch (batch.queue) {
+		case "interview-emails":
+			return handleEmailBatch(batch, env);
 		default:
 			// No consumer is built for this queue yet: leave the messages to the queue's retry policy.
 			console.warn(JSON.stringify({ message: "no consumer for queue", queue: batch.queue }));

@@ -34,7 +34,6 @@ export function interviewState(overrides: Partial<InterviewState> = {}): Intervi
 		results: null,
 		analytics: null,
 		analyzedAt: null,
-		scheduleSequence: 0,
 		createdAt: 1_799_000_000_000,
 		updatedAt: 1_799_000_000_000,
 		version: 1,

@@ -3,6 +3,9 @@ import type { DataEnvironment } from "../accounts/keys";
 import { getDb } from "../db/client";
 import { upsertProjection } from "../db/interviews-repo";
 import { insertLedgerEntry } from "../db/ledger-repo";
+import type { CandidateEmailRequest } from "../email/model";
+import { queueCandidateEmail } from "../email/queue-email";
+import { candidateEmailRequest } from "../email/request";
 import type { Env } from "../env";
 import { type EventRecord, insertEvent } from "../events/events-repo";
 import { publishEvents } from "../events/publish";
@@ -10,7 +13,6 @@ import { constantTimeEqual } from "../lib/crypto";
 import { newId } from "../lib/random";
 import { computeResults } from "./analysis";
 import type { CompletionReason, InterviewState, Json } from "./model";
-import { deliverNotification } from "./notifications";
 import { type Command, type Effect, type TransitionError, transition } from "./state-machine";
 import {
 	appendOutbox,
@@ -25,6 +27,7 @@ import {
 	saveState,
 	setTimer,
 } from "./storage";
+import { interviewUrl } from "./views";
 
 /** What a command did, as plain data: RPC callers never see a thrown error. */
 export type CommandResult =
@@ -145,7 +148,7 @@ export class InterviewObject extends DurableObject<Env> {
 			saveState(sql, next);
 			appendOutbox(sql, { kind: "projection" }, now);
 			for (const effect of effects) {
-				const item = this.outboxItem(effect, now);
+				const item = this.outboxItem(next, effect, now);
 				if (item) appendOutbox(sql, item, now);
 				if (effect.kind === "timer") setTimer(sql, effect.name, effect.dueAt);
 			}
@@ -153,7 +156,7 @@ export class InterviewObject extends DurableObject<Env> {
 		this.state = next;
 	}
 
-	private outboxItem(effect: Effect, now: number): OutboxItem | null {
+	private outboxItem(next: InterviewState, effect: Effect, now: number): OutboxItem | null {
 		switch (effect.kind) {
 			case "event":
 				return {
@@ -163,7 +166,16 @@ export class InterviewObject extends DurableObject<Env> {
 			case "refund":
 				return { kind: "refund", entryId: newId("msg"), credits: effect.credits, createdAt: now };
 			case "notify":
-				return { kind: "notify", messageId: newId("msg"), template: effect.template, reason: effect.reason };
+				// The notice describes the interview as this commit left it, whatever follows.
+				return {
+					kind: "notify",
+					request: candidateEmailRequest(next, {
+						messageId: newId("msg"),
+						template: effect.template,
+						interviewUrl: interviewUrl(next.appUrl, next),
+						reason: effect.reason,
+					}),
+				};
 			case "timer":
 				return null;
 		}
@@ -225,7 +237,7 @@ export class InterviewObject extends DurableObject<Env> {
 			// The projection is always written from the newest state, in the same batch as the events.
 			await db.batch([upsertProjection(db, state), ...statements]);
 			for (const { item } of rows) {
-				if (item.kind === "notify") await deliverNotification(this.env, state, item);
+				if (item.kind === "notify") await this.queueNotice(item.request);
 			}
 			await publishEvents(this.env, events);
 			deleteOutboxThrough(sql, last.seq);
@@ -240,6 +252,20 @@ export class InterviewObject extends DurableObject<Env> {
 			setTimer(sql, OUTBOX_RETRY_TIMER, Date.now() + delay);
 			await this.armAlarm();
 			return false;
+		}
+	}
+
+	/** Throws only when D1 or the queue is unavailable, so the outbox retries; bad input is dropped. */
+	private async queueNotice(request: CandidateEmailRequest): Promise<void> {
+		const result = await queueCandidateEmail(this.env, request);
+		if (result.status === "invalid") {
+			console.error(
+				JSON.stringify({
+					message: "candidate notice refused",
+					interview_id: request.interviewId,
+					issues: result.issues,
+				}),
+			);
 		}
 	}
 

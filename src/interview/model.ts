@@ -105,8 +105,6 @@ export interface InterviewState {
 	results: Results | null;
 	analytics: Analytics | null;
 	analyzedAt: number | null;
-	/** Increments with each reschedule: the SEQUENCE of the calendar invitation. */
-	scheduleSequence: number;
 	createdAt: number;
 	updatedAt: number;
 	/** Increases with every committed change; guards the D1 projection against stale writes. */

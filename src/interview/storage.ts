@@ -1,3 +1,4 @@
+import type { CandidateEmailRequest } from "../email/model";
 import type { InterviewState, Json } from "./model";
 
 const SCHEMA_VERSION = 1;
@@ -41,12 +42,7 @@ export type OutboxItem =
 	| { kind: "projection" }
 	| { kind: "event"; event: { id: string; type: string; data: { [key: string]: Json }; createdAt: number } }
 	| { kind: "refund"; entryId: string; credits: number; createdAt: number }
-	| {
-			kind: "notify";
-			messageId: string;
-			template: "invitation" | "update" | "cancellation";
-			reason: string | null;
-	  };
+	| { kind: "notify"; request: CandidateEmailRequest };
 
 export interface OutboxRow {
 	seq: number;

@@ -43,7 +43,6 @@ export function create(state: InterviewState | null, cmd: CreateCommand, now: nu
 		results: null,
 		analytics: null,
 		analyzedAt: null,
-		scheduleSequence: 0,
 		createdAt: now,
 		updatedAt: now,
 		version: 1,

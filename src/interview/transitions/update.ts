@@ -121,7 +121,6 @@ export function update(state: InterviewState, cmd: UpdateCommand, now: number): 
 		// A new address gets a new link: the old recipient can no longer join.
 		joinToken: emailChanged ? cmd.newJoinToken : state.joinToken,
 		noShowEmitted: rescheduled ? false : state.noShowEmitted,
-		scheduleSequence: state.scheduleSequence + 1,
 	});
 
 	const changes: { [key: string]: Json } = {};

@@ -1,0 +1,48 @@
+import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+
+export const CANDIDATE_EMAIL_TEMPLATES = ["invitation", "update", "cancellation"] as const;
+export type CandidateEmailTemplate = (typeof CANDIDATE_EMAIL_TEMPLATES)[number];
+
+export const CANDIDATE_EMAIL_STATUSES = ["queued", "sent", "failed"] as const;
+export type CandidateEmailStatus = (typeof CANDIDATE_EMAIL_STATUSES)[number];
+
+/**
+ * Every e-mail to a candidate, rendered when it is queued: what is stored here is exactly what
+ * the queue consumer sends, so tests and callers can read it. The id is the caller's message id,
+ * which makes queueing idempotent.
+ */
+export const candidateEmails = sqliteTable(
+	"candidate_emails",
+	{
+		id: text("id").primaryKey(),
+		interviewId: text("interview_id").notNull(),
+		accountId: text("account_id").notNull(),
+		environment: text("environment", { enum: ["production", "dev"] }).notNull(),
+		template: text("template", { enum: CANDIDATE_EMAIL_TEMPLATES }).notNull(),
+		sender: text("sender").notNull(),
+		recipient: text("recipient").notNull(),
+		recipientName: text("recipient_name"),
+		senderName: text("sender_name").notNull(),
+		subject: text("subject").notNull(),
+		text: text("text").notNull(),
+		html: text("html").notNull(),
+		ics: text("ics").notNull(),
+		/** The calendar SEQUENCE carried by `ics`. */
+		sequence: integer("sequence").notNull(),
+		status: text("status", { enum: CANDIDATE_EMAIL_STATUSES }).notNull(),
+		/** Send attempts started so far (claimed by a consumer), whatever their outcome. */
+		attempts: integer("attempts").notNull(),
+		lastError: text("last_error"),
+		/** While set and in the future, one consumer holds the message and others leave it alone. */
+		leaseUntil: integer("lease_until"),
+		/** The id the e-mail binding returned on success. */
+		providerMessageId: text("provider_message_id"),
+		createdAt: integer("created_at").notNull(),
+		updatedAt: integer("updated_at").notNull(),
+		sentAt: integer("sent_at"),
+	},
+	(t) => [
+		index("candidate_emails_interview_idx").on(t.interviewId, t.createdAt),
+		index("candidate_emails_status_idx").on(t.status, t.createdAt),
+	],
+);

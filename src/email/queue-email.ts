@@ -1,0 +1,128 @@
+import { z } from "zod";
+import { getDb } from "../db/client";
+import { CANDIDATE_EMAIL_TEMPLATES } from "../db/schema-email";
+import type { Env } from "../env";
+import { issueFields } from "../http/validation";
+import { renderCalendar } from "./calendar";
+import { getCandidateEmail, insertCandidateEmail } from "./email-repo";
+import { senderAddress, senderName } from "./identity";
+import type { CandidateEmailRequest, EmailQueueMessage, NoticeDetails, QueueEmailResult } from "./model";
+import { renderNotice } from "./templates";
+
+const request = z.object({
+	// Also used in the Message-ID header and to derive the event id: keep it header-safe.
+	messageId: z
+		.string()
+		.min(1)
+		.max(100)
+		.regex(/^[A-Za-z0-9._-]+$/, { error: "Must use only letters, digits, '.', '_' and '-'" }),
+	interviewId: z.string().min(1).max(100),
+	accountId: z.string().min(1).max(100),
+	environment: z.enum(["production", "dev"]),
+	testMode: z.boolean(),
+	template: z.enum(CANDIDATE_EMAIL_TEMPLATES),
+	to: z.email(),
+	candidateName: z.string().max(200).nullable(),
+	companyName: z.string().max(200).nullable(),
+	position: z.string().min(1).max(200),
+	skills: z.array(z.string().max(100)).max(25).optional(),
+	scheduledAt: z.number().int(),
+	durationMinutes: z.number().int().min(1).max(1440),
+	interviewUrl: z.url({ protocol: /^https?$/ }),
+	sequence: z.number().int().min(0),
+	// Never refused for length: a notice is not dropped over a long reason, it is shortened.
+	reason: z.string().nullable().optional(),
+});
+
+const MAX_REASON_CHARS = 2000;
+
+function shorten(reason: string | null | undefined): string | null {
+	const text = reason?.trim();
+	if (!text) return null;
+	return text.length > MAX_REASON_CHARS ? `${text.slice(0, MAX_REASON_CHARS - 1)}…` : text;
+}
+
+/**
+ * Records a candidate notice, rendered (subject, text, HTML, `.ics`), in D1 and hands a
+ * reference to the `interview-emails` queue, whose consumer sends it. Call it after the change
+ * that the notice describes has been committed.
+ *
+ * Idempotent by `messageId`: a retry after a crash records nothing new and only re-queues the
+ * e-mail when it is still unsent (the consumer never sends one message twice in a row). Throws
+ * only when D1 or the queue fails, so the caller's outbox can try again later.
+ */
+export async function queueCandidateEmail(
+	env: Env,
+	input: CandidateEmailRequest,
+	now: number = Date.now(),
+): Promise<QueueEmailResult> {
+	if (input.testMode) return { status: "skipped", reason: "test_mode" };
+	if (input.environment === "dev") return { status: "skipped", reason: "dev_environment" };
+	const parsed = request.safeParse(input);
+	if (!parsed.success) return { status: "invalid", issues: issueFields(parsed.error.issues) };
+	const req = parsed.data;
+	const db = getDb(env.DB);
+
+	const existing = await getCandidateEmail(db, req.messageId);
+	if (existing) return requeueIfUnsent(env, existing.id, existing.status);
+
+	const details: NoticeDetails = {
+		template: req.template,
+		interviewId: req.interviewId,
+		candidateEmail: req.to,
+		candidateName: req.candidateName,
+		companyName: req.companyName,
+		position: req.position,
+		skills: req.skills ?? [],
+		scheduledAt: req.scheduledAt,
+		durationMinutes: req.durationMinutes,
+		interviewUrl: req.interviewUrl,
+		sequence: req.sequence,
+		reason: shorten(req.reason),
+	};
+	const from = senderAddress(env);
+	const fromName = senderName(req.companyName);
+	const notice = renderNotice(details);
+	const ics = renderCalendar({ details, organizerEmail: from, organizerName: fromName, now });
+	const inserted = await insertCandidateEmail(db, {
+		id: req.messageId,
+		interviewId: req.interviewId,
+		accountId: req.accountId,
+		environment: req.environment,
+		template: req.template,
+		sender: from,
+		senderName: fromName,
+		recipient: req.to,
+		recipientName: req.candidateName,
+		subject: notice.subject,
+		text: notice.text,
+		html: notice.html,
+		ics,
+		sequence: req.sequence,
+		status: "queued",
+		attempts: 0,
+		createdAt: now,
+		updatedAt: now,
+	});
+	if (!inserted) {
+		// A concurrent call with the same id won the insert.
+		const row = await getCandidateEmail(db, req.messageId);
+		return requeueIfUnsent(env, req.messageId, row?.status ?? "queued");
+	}
+	await enqueue(env, req.messageId);
+	return { status: "queued", messageId: req.messageId };
+}
+
+async function requeueIfUnsent(
+	env: Env,
+	messageId: string,
+	emailStatus: "queued" | "sent" | "failed",
+): Promise<QueueEmailResult> {
+	if (emailStatus === "queued") await enqueue(env, messageId);
+	return { status: "duplicate", messageId, emailStatus };
+}
+
+async function enqueue(env: Env, messageId: string): Promise<void> {
+	const body: EmailQueueMessage = { kind: "candidate_email", message_id: messageId };
+	await env.EMAIL_QUEUE.send(body, { contentType: "json" });
+}

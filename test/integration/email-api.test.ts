@@ -1,0 +1,76 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { call, newAccount } from "./helpers";
+import { createInterview } from "./lifecycle-helpers";
+
+async function emailsOf(id: string) {
+	const rows = await env.DB.prepare(
+		"SELECT template, recipient, subject, text, ics, sequence FROM candidate_emails WHERE interview_id = ? ORDER BY created_at, sequence",
+	)
+		.bind(id)
+		.all<{
+			template: string;
+			recipient: string;
+			subject: string;
+			text: string;
+			ics: string;
+			sequence: number;
+		}>();
+	return rows.results;
+}
+
+describe("candidate notices from the API", () => {
+	it("queues an invitation, a change notice and a cancellation notice with growing calendar sequence", async () => {
+		const account = await newAccount({ company_name: "Initech" });
+		const { id, data } = await createInterview(account.live, {
+			scheduled_at: new Date(Date.now() + 86_400_000).toISOString(),
+		});
+		const moved = new Date(Date.now() + 2 * 86_400_000).toISOString();
+		const update = await call("PATCH", `/v1/interviews/${id}`, {
+			key: account.live,
+			body: { scheduled_at: moved, reschedule_reason: "The panel moved" },
+		});
+		expect(update.body.data.notification_sent).toBe(true);
+		const cancel = await call("DELETE", `/v1/interviews/${id}?reason=Role%20closed`, { key: account.live });
+		expect(cancel.body.data.notification_sent).toBe(true);
+
+		const emails = await emailsOf(id);
+		expect(emails.map((e) => e.template)).toEqual(["invitation", "update", "cancellation"]);
+		expect(emails.every((e) => e.recipient === "ada@example.com")).toBe(true);
+		expect(emails[0]?.text).toContain(data.interview_url);
+		expect(emails[0]?.subject).toContain("Initech");
+		expect(emails[1]?.text).toContain("The panel moved");
+		expect(emails[2]?.text).toContain("Role closed");
+		expect(emails[0]?.ics).toContain("METHOD:REQUEST");
+		expect(emails[2]?.ics).toContain("METHOD:CANCEL");
+		const sequences = emails.map((e) => e.sequence);
+		expect(sequences[1]).toBeGreaterThan(sequences[0] as number);
+		expect(sequences[2]).toBeGreaterThan(sequences[1] as number);
+	});
+
+	it("sends nothing for send_invitation false, send_notification false, test mode, test keys and dev keys", async () => {
+		const account = await newAccount();
+		const quiet = await createInterview(account.live, { send_invitation: false });
+		const patched = await call("PATCH", `/v1/interviews/${quiet.id}`, {
+			key: account.live,
+			body: { position: "Lead", send_notification: false },
+		});
+		expect(patched.body.data.notification_sent).toBe(false);
+		const cancelled = await call("DELETE", `/v1/interviews/${quiet.id}?send_notification=false`, {
+			key: account.live,
+		});
+		expect(cancelled.body.data.notification_sent).toBe(false);
+		expect(await emailsOf(quiet.id)).toEqual([]);
+
+		for (const [key, body] of [
+			[account.live, { test_mode: true }],
+			[account.test, {}],
+			[account.dev, {}],
+		] as const) {
+			const { id } = await createInterview(key, body);
+			const res = await call("PATCH", `/v1/interviews/${id}`, { key, body: { position: "Lead" } });
+			expect(res.body.data.notification_sent).toBe(false);
+			expect(await emailsOf(id)).toEqual([]);
+		}
+	});
+});

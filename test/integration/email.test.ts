@@ -1,0 +1,409 @@
+import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { getDb } from "../../src/db/client";
+import { events } from "../../src/db/schema";
+import { type EmailConsumerDeps, handleEmailBatch, SEND_LEASE_MS } from "../../src/email/consumer";
+import { claimCandidateEmail, getCandidateEmail, listCandidateEmails } from "../../src/email/email-repo";
+import type { CandidateEmailRequest, EmailQueueMessage } from "../../src/email/model";
+import { notifiedEventId } from "../../src/email/notified-event";
+import { queueCandidateEmail } from "../../src/email/queue-email";
+import type { OutgoingEmail } from "../../src/email/sender";
+import type { Env } from "../../src/env";
+import { newId } from "../../src/lib/random";
+import { handleQueueBatch } from "../../src/queues";
+import { parseIcs, parseMime, SCHEDULED_AT } from "../support/email";
+
+const NOW = Date.UTC(2026, 10, 21, 10, 0, 0);
+const db = getDb(env.DB);
+
+/**
+ * The real D1 with a producer that records instead of delivering: a message handed to the real
+ * queue would also reach the Worker's own consumer in the background, racing the test's
+ * explicit, deterministic call of the consumer.
+ */
+function recordingQueueEnv(): { env: Env; queued: EmailQueueMessage[] } {
+	const queued: EmailQueueMessage[] = [];
+	const queue = {
+		send: async (body: EmailQueueMessage) => {
+			queued.push(body);
+		},
+		sendBatch: async () => {
+			throw new Error("not used");
+		},
+	} as unknown as Queue;
+	return { env: { ...env, EMAIL_QUEUE: queue } as Env, queued };
+}
+
+/** A transport that records what it was given, failing the first `failures` sends. */
+function capturingSender(failures = 0) {
+	const calls: OutgoingEmail[] = [];
+	let remaining = failures;
+	const send = async (email: OutgoingEmail) => {
+		calls.push(email);
+		if (remaining > 0) {
+			remaining--;
+			throw new Error("550 mailbox unavailable");
+		}
+		return { messageId: `provider-${calls.length}` };
+	};
+	return { calls, send };
+}
+
+function deps(
+	send: EmailConsumerDeps["send"],
+	overrides: Partial<EmailConsumerDeps> = {},
+): EmailConsumerDeps {
+	return { send, now: () => NOW, retryDelays: [30, 120, 600, 1800, 7200], ...overrides };
+}
+
+function emailRequest(overrides: Partial<CandidateEmailRequest> = {}): CandidateEmailRequest {
+	const interviewId = overrides.interviewId ?? newId("int");
+	return {
+		messageId: newId("msg"),
+		interviewId,
+		accountId: newId("acc"),
+		environment: "production",
+		testMode: false,
+		template: "invitation",
+		to: "grace@example.com",
+		candidateName: "Grace Hopper",
+		companyName: "Initech",
+		position: "Platform Engineer",
+		skills: ["Go", "Kubernetes"],
+		scheduledAt: SCHEDULED_AT,
+		durationMinutes: 30,
+		interviewUrl: `https://app.example.test/join/${interviewId}?token=tok123`,
+		sequence: 0,
+		...overrides,
+	};
+}
+
+/** Runs the consumer on one queue message, as a delivery with the given attempt number. */
+async function deliver(
+	body: EmailQueueMessage,
+	consumerDeps: EmailConsumerDeps | null,
+	attempts = 1,
+	handlerEnv: Env = env,
+) {
+	const batch = createMessageBatch<EmailQueueMessage>("interview-emails", [
+		{ id: newId("msg"), timestamp: new Date(NOW), attempts, body },
+	]);
+	const ctx = createExecutionContext();
+	if (consumerDeps) await handleEmailBatch(batch, handlerEnv, consumerDeps);
+	else await handleQueueBatch(batch, handlerEnv);
+	return getQueueResult(batch, ctx);
+}
+
+async function notifiedEvents(interviewId: string) {
+	const rows = await db.select().from(events).where(eq(events.interviewId, interviewId));
+	return rows.filter((row) => row.type === "candidate.notified");
+}
+
+describe("queueing candidate e-mail", () => {
+	it("records the rendered e-mail and queues a reference to it", async () => {
+		const { env: testEnv, queued } = recordingQueueEnv();
+		const req = emailRequest();
+		const result = await queueCandidateEmail(testEnv, req, NOW);
+		expect(result).toEqual({ status: "queued", messageId: req.messageId });
+		expect(queued).toEqual([{ kind: "candidate_email", message_id: req.messageId }]);
+		const row = await getCandidateEmail(db, req.messageId);
+		expect(row).toMatchObject({
+			interviewId: req.interviewId,
+			accountId: req.accountId,
+			template: "invitation",
+			recipient: "grace@example.com",
+			sender: "interviews@example.com",
+			subject: "Interview invitation: Platform Engineer at Initech",
+			status: "queued",
+			attempts: 0,
+			sequence: 0,
+			createdAt: NOW,
+			sentAt: null,
+		});
+		expect(row?.text).toContain(req.interviewUrl);
+		expect(row?.html).toContain(req.interviewUrl);
+		expect(parseIcs(row?.ics ?? "").method).toBe("REQUEST");
+	});
+
+	it("hands the message to the real e-mail queue", async () => {
+		const req = emailRequest();
+		expect(await queueCandidateEmail(env, req, NOW)).toEqual({ status: "queued", messageId: req.messageId });
+		expect(await getCandidateEmail(db, req.messageId)).not.toBeNull();
+	});
+
+	it("records one e-mail per message id however often the caller retries", async () => {
+		const { env: testEnv, queued } = recordingQueueEnv();
+		const req = emailRequest();
+		await queueCandidateEmail(testEnv, req, NOW);
+		const again = await queueCandidateEmail(testEnv, { ...req, position: "Changed" }, NOW + 1_000);
+		expect(again).toEqual({ status: "duplicate", messageId: req.messageId, emailStatus: "queued" });
+		// Still unsent, so it is queued again in case the first hand-over was lost.
+		expect(queued).toHaveLength(2);
+		const rows = await listCandidateEmails(db, req.interviewId);
+		expect(rows).toHaveLength(1);
+		expect(rows[0]?.subject).toContain("Platform Engineer");
+
+		const sender = capturingSender();
+		await deliver(queued[0]!, deps(sender.send));
+		const afterSend = await queueCandidateEmail(testEnv, req, NOW + 2_000);
+		expect(afterSend).toEqual({ status: "duplicate", messageId: req.messageId, emailStatus: "sent" });
+		expect(queued).toHaveLength(2);
+	});
+
+	it("sends nothing in test mode or for dev data", async () => {
+		const { env: testEnv, queued } = recordingQueueEnv();
+		const testMode = emailRequest({ testMode: true });
+		const dev = emailRequest({ environment: "dev" });
+		expect(await queueCandidateEmail(testEnv, testMode, NOW)).toEqual({
+			status: "skipped",
+			reason: "test_mode",
+		});
+		expect(await queueCandidateEmail(testEnv, dev, NOW)).toEqual({
+			status: "skipped",
+			reason: "dev_environment",
+		});
+		expect(queued).toHaveLength(0);
+		expect(await getCandidateEmail(db, testMode.messageId)).toBeNull();
+		expect(await getCandidateEmail(db, dev.messageId)).toBeNull();
+	});
+
+	it("shortens a very long reason instead of dropping the notice", async () => {
+		const { env: testEnv } = recordingQueueEnv();
+		const req = emailRequest({ template: "cancellation", reason: "x".repeat(5000) });
+		expect((await queueCandidateEmail(testEnv, req, NOW)).status).toBe("queued");
+		const row = await getCandidateEmail(db, req.messageId);
+		expect(row?.text).toContain(`Reason given: ${"x".repeat(1999)}…`);
+		expect(row?.text).not.toContain("x".repeat(2000));
+	});
+
+	it("refuses a malformed request without recording anything", async () => {
+		const { env: testEnv, queued } = recordingQueueEnv();
+		const req = emailRequest({ to: "not-an-address", interviewUrl: "javascript:alert(1)" });
+		const result = await queueCandidateEmail(testEnv, req, NOW);
+		expect(result.status).toBe("invalid");
+		expect(result.status === "invalid" && Object.keys(result.issues).sort()).toEqual(["interviewUrl", "to"]);
+		expect(queued).toHaveLength(0);
+		expect(await getCandidateEmail(db, req.messageId)).toBeNull();
+	});
+});
+
+describe("sending candidate e-mail from the queue", () => {
+	it("sends invitation, reschedule and cancellation as recorded, each with its calendar update", async () => {
+		const { env: testEnv, queued } = recordingQueueEnv();
+		const interviewId = newId("int");
+		const base = emailRequest({ interviewId });
+		const later = SCHEDULED_AT + 3 * 86_400_000;
+		await queueCandidateEmail(testEnv, base, NOW);
+		await queueCandidateEmail(
+			testEnv,
+			{
+				...base,
+				messageId: newId("msg"),
+				template: "update",
+				scheduledAt: later,
+				durationMinutes: 60,
+				sequence: 2,
+				reason: "The panel moved to Thursday.",
+			},
+			NOW + 1_000,
+		);
+		await queueCandidateEmail(
+			testEnv,
+			{
+				...base,
+				messageId: newId("msg"),
+				template: "cancellation",
+				scheduledAt: later,
+				durationMinutes: 60,
+				sequence: 3,
+				reason: "The position has been filled.",
+			},
+			NOW + 2_000,
+		);
+		const sender = capturingSender();
+		for (const body of queued) {
+			const result = await deliver(body, deps(sender.send));
+			expect(result.explicitAcks).toHaveLength(1);
+			expect(result.retryMessages).toEqual([]);
+		}
+
+		const rows = await listCandidateEmails(db, interviewId);
+		expect(rows.map((r) => [r.template, r.status, r.attempts])).toEqual([
+			["invitation", "sent", 1],
+			["update", "sent", 1],
+			["cancellation", "sent", 1],
+		]);
+		expect(sender.calls).toHaveLength(3);
+		const expected = [
+			{
+				method: "REQUEST",
+				sequence: 0,
+				start: SCHEDULED_AT,
+				minutes: 30,
+				subject: "Interview invitation: Platform Engineer at Initech",
+			},
+			{
+				method: "REQUEST",
+				sequence: 2,
+				start: later,
+				minutes: 60,
+				subject: "Updated: your interview for Platform Engineer at Initech",
+			},
+			{
+				method: "CANCEL",
+				sequence: 3,
+				start: later,
+				minutes: 60,
+				subject: "Cancelled: your interview for Platform Engineer at Initech",
+			},
+		];
+		const uids = new Set<string>();
+		for (const [i, call] of sender.calls.entries()) {
+			const row = rows[i]!;
+			const want = expected[i]!;
+			expect(call.from).toBe("interviews@example.com");
+			expect(call.to).toBe("grace@example.com");
+			const mail = await parseMime(call.raw);
+			expect(mail.to).toEqual([{ address: "grace@example.com", name: "Grace Hopper" }]);
+			expect(mail.from).toEqual({ address: "interviews@example.com", name: "Initech (via Interviews)" });
+			expect(mail.subject).toBe(want.subject);
+			expect(mail.subject).toBe(row.subject);
+			expect(mail.text?.trim()).toBe(row.text.trim());
+			expect(mail.html?.trim()).toBe(row.html.trim());
+			expect(mail.text).toContain(base.interviewUrl);
+			expect(mail.html).toContain(base.interviewUrl);
+			expect(mail.attachments).toHaveLength(1);
+			expect(mail.attachments[0]?.method).toBe(want.method);
+			const event = parseIcs(String(mail.attachments[0]?.content));
+			expect(event.method).toBe(want.method);
+			expect(event.sequence).toBe(want.sequence);
+			expect(event.start.getTime()).toBe(want.start);
+			expect(event.end.getTime() - event.start.getTime()).toBe(want.minutes * 60_000);
+			uids.add(event.uid);
+		}
+		expect(uids.size).toBe(1);
+		expect(rows[1]?.text).toContain("Reason given: The panel moved to Thursday.");
+		expect(rows[2]?.text).toContain("Reason given: The position has been filled.");
+	});
+
+	it("records candidate.notified when the send succeeds, and only once when the message comes again", async () => {
+		const { env: testEnv, queued } = recordingQueueEnv();
+		const req = emailRequest();
+		await queueCandidateEmail(testEnv, req, NOW);
+		const sender = capturingSender();
+		await deliver(queued[0]!, deps(sender.send));
+		const second = await deliver(queued[0]!, deps(sender.send), 2);
+		expect(second.explicitAcks).toHaveLength(1);
+		expect(sender.calls).toHaveLength(1);
+
+		const recorded = await notifiedEvents(req.interviewId);
+		expect(recorded).toHaveLength(1);
+		expect(recorded[0]).toMatchObject({
+			id: await notifiedEventId(req.messageId),
+			accountId: req.accountId,
+			environment: "production",
+			testMode: false,
+			createdAt: NOW,
+			data: {
+				interview_id: req.interviewId,
+				message_id: req.messageId,
+				template: "invitation",
+				recipient: "grace@example.com",
+				sent_at: new Date(NOW).toISOString(),
+				test_mode: false,
+			},
+		});
+		expect(await getCandidateEmail(db, req.messageId)).toMatchObject({
+			status: "sent",
+			sentAt: NOW,
+			providerMessageId: "provider-1",
+			attempts: 1,
+		});
+	});
+
+	it("retries a failed send with backoff and never loses the message", async () => {
+		const { env: testEnv, queued } = recordingQueueEnv();
+		const req = emailRequest();
+		await queueCandidateEmail(testEnv, req, NOW);
+		const sender = capturingSender(2);
+
+		// The queue helpers do not expose retry delays; backoff.test.ts covers the schedule.
+		const first = await deliver(queued[0]!, deps(sender.send), 1);
+		expect(first.explicitAcks).toEqual([]);
+		expect(first.retryMessages).toHaveLength(1);
+		expect(await getCandidateEmail(db, req.messageId)).toMatchObject({
+			status: "queued",
+			attempts: 1,
+			lastError: "550 mailbox unavailable",
+			leaseUntil: null,
+		});
+		expect(await notifiedEvents(req.interviewId)).toHaveLength(0);
+
+		const second = await deliver(queued[0]!, deps(sender.send), 2);
+		expect(second.retryMessages).toHaveLength(1);
+
+		const third = await deliver(queued[0]!, deps(sender.send), 3);
+		expect(third.explicitAcks).toHaveLength(1);
+		expect(sender.calls).toHaveLength(3);
+		expect(await getCandidateEmail(db, req.messageId)).toMatchObject({
+			status: "sent",
+			attempts: 3,
+			lastError: null,
+		});
+		expect(await notifiedEvents(req.interviewId)).toHaveLength(1);
+	});
+
+	it("marks the e-mail failed after the last attempt and emits nothing", async () => {
+		const { env: testEnv, queued } = recordingQueueEnv();
+		const req = emailRequest();
+		await queueCandidateEmail(testEnv, req, NOW);
+		const sender = capturingSender(10);
+		const result = await deliver(queued[0]!, deps(sender.send), 6);
+		expect(result.explicitAcks).toHaveLength(1);
+		expect(result.retryMessages).toEqual([]);
+		expect(await getCandidateEmail(db, req.messageId)).toMatchObject({
+			status: "failed",
+			lastError: "550 mailbox unavailable",
+		});
+		expect(await notifiedEvents(req.interviewId)).toHaveLength(0);
+		// A late duplicate delivery does not try again.
+		await deliver(queued[0]!, deps(sender.send), 1);
+		expect(sender.calls).toHaveLength(1);
+	});
+
+	it("leaves an e-mail alone while another delivery holds it, and looks again after the lease", async () => {
+		const { env: testEnv, queued } = recordingQueueEnv();
+		const req = emailRequest();
+		await queueCandidateEmail(testEnv, req, NOW);
+		expect(await claimCandidateEmail(db, req.messageId, NOW, SEND_LEASE_MS)).not.toBeNull();
+		const sender = capturingSender();
+		const result = await deliver(queued[0]!, deps(sender.send));
+		expect(sender.calls).toHaveLength(0);
+		expect(result.retryMessages).toHaveLength(1);
+		expect(result.explicitAcks).toEqual([]);
+		const later = await deliver(queued[0]!, deps(sender.send, { now: () => NOW + SEND_LEASE_MS }));
+		expect(later.explicitAcks).toHaveLength(1);
+		expect(sender.calls).toHaveLength(1);
+	});
+
+	it("drops a queue message that names no recorded e-mail", async () => {
+		const sender = capturingSender();
+		const result = await deliver({ kind: "candidate_email", message_id: newId("msg") }, deps(sender.send));
+		expect(result.explicitAcks).toHaveLength(1);
+		expect(sender.calls).toHaveLength(0);
+	});
+
+	it("sends through the Worker's send_email binding by default", async () => {
+		const { env: testEnv, queued } = recordingQueueEnv();
+		const req = emailRequest();
+		await queueCandidateEmail(testEnv, req, NOW);
+		const result = await deliver(queued[0]!, null);
+		expect(result.explicitAcks).toHaveLength(1);
+		const row = await getCandidateEmail(db, req.messageId);
+		expect(row?.status).toBe("sent");
+		expect(row?.providerMessageId).toBeTruthy();
+		expect(await notifiedEvents(req.interviewId)).toHaveLength(1);
+	});
+});
