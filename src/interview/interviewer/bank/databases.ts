@@ -37,7 +37,7 @@ export const sql: SkillBank = {
 			concepts: [
 				c("B-tree structure", "b-tree", "btree", "b+ tree", "balanced tree", "sorted"),
 				c(
-					"faster reads, slower writes",
+					"faster reads at the cost of writes",
 					"write amplification",
 					"slower writes",
 					"insert",

@@ -177,7 +177,7 @@ export const django: SkillBank = {
 					"connection.queries",
 					"explain",
 				),
-				c("only, values and indexes", "only(", "values(", "defer", "index", "db_index"),
+				c("narrow columns and indexes", "only(", "values(", "defer", "index", "db_index"),
 			],
 			follow_ups: ["When is select_related wrong?", "How do you test the number of queries?"],
 		},

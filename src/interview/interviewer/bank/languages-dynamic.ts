@@ -133,7 +133,7 @@ export const typescript: SkillBank = {
 				),
 				c("types are erased at runtime", "erased", "runtime", "compiles to javascript", "transpile"),
 				c(
-					"interface: object shapes, extendable",
+					"interfaces for extendable object shapes",
 					"interface",
 					"extends",
 					"declaration merging",
