@@ -12,6 +12,10 @@ export interface Env {
 	EMAIL: SendEmail;
 	/** Workers AI: declared for production only; the service runs without it. */
 	AI?: Ai;
+	/** `offline` (default) or `workers-ai` (needs `AI`; falls back to offline without it). */
+	INTERVIEWER?: string;
+	/** Workers AI text model for `INTERVIEWER=workers-ai`; a default is in code. */
+	INTERVIEWER_MODEL?: string;
 	ENVIRONMENT: string;
 	APP_URL: string;
 	WS_URL: string;

@@ -27,12 +27,18 @@ export interface Results {
 	recommendation: Recommendation;
 }
 
-/** One asked question in `analytics.question_difficulty_progression`. */
+/**
+ * One asked question in `analytics.question_difficulty_progression`, in the order asked
+ * (docs/interviewer.md): its 0-based index and id, skill, difficulty, answer score (null when it
+ * was never answered) and how the difficulty moved from the previous question.
+ */
 export interface DifficultyStep {
 	question_index: number;
+	question_id: string;
 	skill: string;
 	difficulty: Difficulty;
 	score: number | null;
+	change: "start" | "up" | "down" | "same";
 }
 
 export interface Analytics {

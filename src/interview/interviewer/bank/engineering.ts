@@ -1,0 +1,177 @@
+import { c, type SkillBank } from "./types";
+
+export const systemDesign: SkillBank = {
+	key: "system-design",
+	name: "System Design",
+	category: "technical",
+	aliases: [
+		"systems design",
+		"system architecture",
+		"software architecture",
+		"architecture",
+		"distributed systems",
+		"scalability",
+	],
+	questions: [
+		{
+			id: "system-design-j1",
+			difficulty: "junior",
+			topic: "client-server basics",
+			text: "Describe what happens, end to end, when a user submits a form on a web application that saves data.",
+			concepts: [
+				c("HTTP request and response", "http", "request", "response", "post", "status code"),
+				c("server validates and processes", "server", "validate", "backend", "api"),
+				c("persistence", "database", "store", "save", "persist"),
+				c("feedback to the user", "response", "redirect", "confirmation", "error message"),
+				c("DNS and networking", "dns", "tcp", "tls", "https"),
+			],
+			follow_ups: ["What happens if the user double-submits?", "Where should validation happen?"],
+		},
+		{
+			id: "system-design-i1",
+			difficulty: "intermediate",
+			topic: "a URL shortener",
+			text: "Design a URL shortener. Cover the API, key generation, storage and how reads scale.",
+			concepts: [
+				c("API design", "api", "post", "get", "redirect", "301", "302"),
+				c("key generation", "hash", "base62", "counter", "collision", "unique id"),
+				c("storage choice", "database", "key-value", "table", "index"),
+				c("read scaling with caching", "cache", "cdn", "redis", "read-heavy", "read heavy"),
+				c("analytics and expiry", "analytics", "click", "expiry", "ttl", "abuse"),
+			],
+			follow_ups: [
+				"How do you avoid collisions without a central counter?",
+				"How would you count clicks at scale?",
+			],
+		},
+		{
+			id: "system-design-s1",
+			difficulty: "senior",
+			topic: "a notification system",
+			text: "Design a notification system that sends e-mail, SMS and push messages to millions of users reliably.",
+			concepts: [
+				c("queues decouple producers", "queue", "kafka", "sqs", "message broker", "asynchronous"),
+				c("retries and idempotency", "retry", "idempotent", "idempotency", "dead letter", "exactly once"),
+				c("rate limits and provider failover", "rate limit", "provider", "failover", "throttle", "backoff"),
+				c("user preferences", "preference", "opt out", "unsubscribe", "quiet hours"),
+				c("observability", "monitor", "metrics", "delivery status", "tracking", "alert"),
+			],
+			follow_ups: [
+				"How do you avoid sending the same message twice?",
+				"How would you prioritise password-reset mail over marketing?",
+			],
+		},
+		{
+			id: "system-design-e1",
+			difficulty: "expert",
+			topic: "a globally distributed store",
+			text: "Design a globally distributed, highly available data store for user sessions and carts. Discuss consistency, partitioning and failure.",
+			concepts: [
+				c(
+					"CAP and consistency models",
+					"cap",
+					"consistency",
+					"eventual consistency",
+					"linearizable",
+					"strong consistency",
+				),
+				c("partitioning", "partition", "consistent hashing", "shard", "sharding"),
+				c("replication and quorums", "replication", "quorum", "leader", "replica", "raft", "paxos"),
+				c("conflict resolution", "conflict", "last write wins", "crdt", "vector clock", "merge"),
+				c(
+					"failure handling",
+					"failover",
+					"partition tolerance",
+					"network partition",
+					"split brain",
+					"hinted handoff",
+				),
+			],
+			follow_ups: [
+				"When would you accept last-write-wins for a cart?",
+				"How do quorums trade latency for consistency?",
+			],
+		},
+	],
+};
+
+export const apiDesign: SkillBank = {
+	key: "api-design",
+	name: "API Design",
+	category: "technical",
+	aliases: [
+		"rest",
+		"rest api",
+		"rest apis",
+		"restful",
+		"restful apis",
+		"api",
+		"apis",
+		"web apis",
+		"http apis",
+		"graphql",
+	],
+	questions: [
+		{
+			id: "api-design-j1",
+			difficulty: "junior",
+			topic: "REST basics",
+			text: "What makes an HTTP API RESTful? Explain resources, methods and status codes.",
+			concepts: [
+				c("resources and URLs", "resource", "url", "endpoint", "noun"),
+				c("HTTP methods", "get", "post", "put", "patch", "delete"),
+				c("status codes", "status code", "200", "201", "404", "400", "500"),
+				c("statelessness", "stateless", "no session", "each request"),
+			],
+			follow_ups: ["When is PUT different from PATCH?", "Which status code for a validation error?"],
+		},
+		{
+			id: "api-design-i1",
+			difficulty: "intermediate",
+			topic: "pagination and errors",
+			text: "How do you design pagination, filtering and error responses for a public API?",
+			concepts: [
+				c("cursor vs offset pagination", "cursor", "offset", "limit", "next page", "keyset"),
+				c("stable sort order", "sort", "order by", "stable", "tie-breaker"),
+				c("consistent error format", "error code", "error format", "envelope", "message", "details"),
+				c("validation messages", "validation", "field", "400"),
+				c("documentation", "openapi", "documentation", "swagger", "examples"),
+			],
+			follow_ups: [
+				"Why does offset pagination skip or repeat rows?",
+				"What belongs in an error code vs message?",
+			],
+		},
+		{
+			id: "api-design-s1",
+			difficulty: "senior",
+			topic: "evolution and reliability",
+			text: "How do you evolve a public API without breaking clients, and make writes safe to retry?",
+			concepts: [
+				c("versioning strategy", "version", "versioning", "/v1", "header"),
+				c("additive changes", "additive", "backward compatible", "backwards compatible", "deprecat*"),
+				c("idempotency keys", "idempotency", "idempotent", "idempotency key", "retry"),
+				c("rate limiting", "rate limit", "429", "quota", "retry-after"),
+				c("webhooks and events", "webhook", "event", "signature", "at least once"),
+			],
+			follow_ups: [
+				"How long would you keep a deprecated field?",
+				"What does the server store for an idempotency key?",
+			],
+		},
+		{
+			id: "api-design-e1",
+			difficulty: "expert",
+			topic: "API platform trade-offs",
+			text: "Compare REST, GraphQL and gRPC for a platform serving web, mobile and internal services. How would you choose and govern them?",
+			concepts: [
+				c("GraphQL trade-offs", "graphql", "over-fetching", "n+1", "resolver", "query complexity"),
+				c("gRPC trade-offs", "grpc", "protobuf", "http/2", "streaming", "schema"),
+				c("REST strengths", "rest", "caching", "http caching", "simple", "cdn"),
+				c("governance", "style guide", "linting", "review", "schema registry", "contract"),
+				c("gateway and auth", "api gateway", "gateway", "authentication", "bff", "backend for frontend"),
+			],
+			follow_ups: ["How do you rate-limit GraphQL fairly?", "How do you deprecate a gRPC field?"],
+		},
+	],
+};
