@@ -1,5 +1,5 @@
-import { and, eq } from "drizzle-orm";
-import type { MiddlewareHandler } from "hono";
+import { eq } from "drizzle-orm";
+import type { Context, MiddlewareHandler } from "hono";
 import { getDb } from "../db/client";
 import { accounts, apiKeys } from "../db/schema";
 import type { AppBindings } from "../http/context";
@@ -48,6 +48,12 @@ export const authenticate: MiddlewareHandler<AppBindings> = async (c, next) => {
 			header_missing: "Authorization",
 		});
 	}
+	c.set("auth", await resolveApiKey(c, token));
+	await next();
+};
+
+/** The account and permissions of an API key, or the contract's authentication error. */
+export async function resolveApiKey(c: Context<AppBindings>, token: string): Promise<AuthContext> {
 	const parsed = parseApiKey(token);
 	if (!parsed) throw invalidKey(token);
 	const hash = await hashApiKey(token);
@@ -56,21 +62,20 @@ export const authenticate: MiddlewareHandler<AppBindings> = async (c, next) => {
 		.select({ key: apiKeys, account: accounts })
 		.from(apiKeys)
 		.innerJoin(accounts, eq(accounts.id, apiKeys.accountId))
-		.where(and(eq(apiKeys.keyHash, hash)))
+		.where(eq(apiKeys.keyHash, hash))
 		.get();
 	// The index finds the row by hash; the comparison itself is constant-time.
 	if (!row || !constantTimeEqual(row.key.keyHash, hash) || row.key.revokedAt !== null) {
 		throw invalidKey(token);
 	}
-	const now = c.get("now");
-	if (row.key.expiresAt !== null && row.key.expiresAt <= now) {
+	if (row.key.expiresAt !== null && row.key.expiresAt <= c.get("now")) {
 		throw new AppError("API_KEY_EXPIRED", "The API key has expired. Create a new key and revoke this one.", {
 			expired_at: new Date(row.key.expiresAt).toISOString(),
 			renewal_url: `${appUrl(c)}/settings/api-keys`,
 		});
 	}
 	const plan = row.account.plan as PlanId;
-	c.set("auth", {
+	return {
 		accountId: row.account.id,
 		companyName: row.account.companyName,
 		plan,
@@ -84,9 +89,8 @@ export const authenticate: MiddlewareHandler<AppBindings> = async (c, next) => {
 		dataEnvironment: dataEnvironmentOf(row.key.environment),
 		permissions: row.key.permissions as Scope[],
 		expiresAt: row.key.expiresAt,
-	});
-	await next();
-};
+	};
+}
 
 export function assertScope(auth: AuthContext, scope: Scope): void {
 	if (!auth.permissions.includes(scope)) {

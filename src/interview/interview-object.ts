@@ -11,8 +11,13 @@ import { type EventRecord, insertEvent } from "../events/events-repo";
 import { publishEvents } from "../events/publish";
 import { constantTimeEqual } from "../lib/crypto";
 import { newId } from "../lib/random";
-import { computeResults } from "./analysis";
-import type { CompletionReason, InterviewState, Json } from "./model";
+import { AppError, type ErrorCode } from "../http/errors";
+import { errorBody } from "../http/envelope";
+import { createInterviewer, type Interviewer, publicQuestion } from "./interviewer";
+import type { CompletionReason, InterviewState } from "./model";
+import { asJson, assessmentOf, historyOf, planOf } from "./room/conductor";
+import { clientMessage, type OutgoingMessage } from "./room/protocol";
+import { roomView } from "./room/view";
 import { type Command, type Effect, type TransitionError, transition } from "./state-machine";
 import {
 	appendOutbox,
@@ -21,9 +26,12 @@ import {
 	dueTimers,
 	earliestTimer,
 	loadState,
+	messagesAfter,
+	nextSeq,
 	migrateInterviewStorage,
 	type OutboxItem,
 	readOutbox,
+	saveMessage,
 	saveState,
 	setTimer,
 } from "./storage";
@@ -54,9 +62,14 @@ export class InterviewObject extends DurableObject<Env> {
 	private state: InterviewState | null = null;
 	private flushing: Promise<boolean> | null = null;
 	private flushFailures = 0;
+	private readonly interviewer: Interviewer;
+	private advancing: Promise<void> | null = null;
 
 	constructor(ctx: DurableObjectState, env: Env) {
 		super(ctx, env);
+		this.interviewer = createInterviewer(env);
+		// Keepalive without waking the object from hibernation.
+		ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair("ping", "pong"));
 		ctx.blockConcurrencyWhile(async () => {
 			migrateInterviewStorage(ctx.storage.sql);
 			this.state = loadState(ctx.storage.sql);
@@ -81,28 +94,138 @@ export class InterviewObject extends DurableObject<Env> {
 			return { status: "rejected", error: { code: "NOT_FOUND" }, interview: null };
 		}
 		const joined = await this.run({ type: "join" }, now);
-		if (joined.status !== "ok" || joined.interview.status !== "scheduled") return joined;
-		return this.run({ type: "start" }, now);
+		if (joined.status !== "ok") return joined;
+		if (joined.interview.status === "scheduled") {
+			const started = await this.run({ type: "start" }, now);
+			if (started.status !== "ok") return started;
+		}
+		await this.advance(now);
+		return this.current();
 	}
 
-	async answer(
-		questionId: string,
-		response: string,
-		score: number | null,
-		assessment: { [key: string]: Json } | null,
-		now: number,
-	): Promise<CommandResult> {
-		return this.run({ type: "answer", questionId, response, score, assessment }, now);
+	/** The candidate's answer to the current question: scored, recorded, then the next question. */
+	async answer(questionId: string, response: string, now: number): Promise<CommandResult> {
+		const state = this.state;
+		const entry = state?.transcript.at(-1);
+		if (!state || state.status !== "in_progress" || state.currentQuestion?.id !== questionId || !entry?.planned) {
+			return this.run({ type: "answer", questionId, response, score: null, assessment: null }, now);
+		}
+		const seconds = Math.max(0, (now - entry.asked_at) / 1000);
+		const score = await this.interviewer.scoreAnswer(entry.planned as never, response, seconds);
+		const result = await this.run(
+			{ type: "answer", questionId, response, score: score.score, assessment: asJson(score) },
+			now,
+		);
+		if (result.status !== "ok") return result;
+		await this.advance(now);
+		return this.current();
 	}
 
 	/** Ends an in-progress interview: results are computed now and published by the analysis timer. */
 	async finish(reason: CompletionReason, now: number): Promise<CommandResult> {
 		if (!this.state) return { status: "rejected", error: { code: "NOT_FOUND" }, interview: null };
-		const { results, analytics } = computeResults(this.state);
+		const { results, analytics } = await assessmentOf(this.state, this.interviewer);
 		return this.run({ type: "finish", reason, results, analytics }, now);
 	}
 
-	override async alarm(): Promise<void> {
+	/** WebSocket upgrade for the real-time channel; the Worker has already checked observers' keys. */
+	override async fetch(request: Request): Promise<Response> {
+		const now = this.clock();
+		const requestId = request.headers.get("X-Request-Id") ?? "unknown";
+		const refuse = (code: ErrorCode, message: string, details?: Record<string, unknown>) =>
+			Response.json(errorBody(new AppError(code, message, details), requestId, now), {
+				status: new AppError(code, message).status,
+			});
+		const state = this.state;
+		if (!state) return refuse("INTERVIEW_NOT_FOUND", "No such interview.");
+		const role = request.headers.get("X-Room-Role") === "observer" ? "observer" : "candidate";
+		if (role === "observer") {
+			if (
+				request.headers.get("X-Room-Account") !== state.accountId ||
+				request.headers.get("X-Room-Environment") !== state.environment
+			) {
+				return refuse("INTERVIEW_NOT_FOUND", "No such interview.");
+			}
+		} else {
+			const token = new URL(request.url).searchParams.get("token");
+			if (!token || !constantTimeEqual(token, state.joinToken)) {
+				return refuse("INVALID_TOKEN", "The join link's token is missing or wrong.");
+			}
+			const joined = await this.join(token, now);
+			if (joined.status !== "ok") {
+				const e = joined.error;
+				if (e.code === "INTERVIEW_NOT_OPEN") {
+					return refuse("INTERVIEW_NOT_OPEN", `The interview opens at ${new Date(e.opensAt).toISOString()}.`, {
+						opens_at: new Date(e.opensAt).toISOString(),
+					});
+				}
+				if (e.code === "INVALID_OPERATION") {
+					return refuse("INVALID_OPERATION", `The interview is ${e.status}.`, e.details);
+				}
+				return refuse("INTERVIEW_NOT_FOUND", "No such interview.");
+			}
+		}
+		const pair = new WebSocketPair();
+		const [client, server] = [pair[0], pair[1]];
+		this.ctx.acceptWebSocket(server, [role]);
+		server.serializeAttachment({ role });
+		const current = this.state as InterviewState;
+		this.send(server, { type: "interview_update", interview: roomView(current, this.waiting(current)) });
+		if (current.currentQuestion) this.send(server, { type: "question", question: current.currentQuestion });
+		return new Response(null, { status: 101, webSocket: client });
+	}
+
+	override async webSocketMessage(ws: WebSocket, raw: string | ArrayBuffer): Promise<void> {
+		const now = this.clock();
+		let parsed: unknown;
+		try {
+			parsed = JSON.parse(typeof raw === "string" ? raw : new TextDecoder().decode(raw));
+		} catch {
+			return this.send(ws, { type: "error", code: "BAD_MESSAGE", message: "Messages must be JSON objects." });
+		}
+		const message = clientMessage.safeParse(parsed);
+		if (!message.success) {
+			const issue = message.error.issues[0];
+			return this.send(ws, {
+				type: "error",
+				code: "BAD_MESSAGE",
+				message: `Not a valid message${issue ? `: ${issue.path.join(".") || "type"} ${issue.message}` : ""}.`,
+			});
+		}
+		const msg = message.data;
+		if (msg.type === "resync") {
+			for (const payload of messagesAfter(this.ctx.storage.sql, msg.after_seq)) ws.send(payload);
+			return;
+		}
+		const { role } = (ws.deserializeAttachment() ?? { role: "candidate" }) as { role: string };
+		if (role !== "candidate") {
+			return this.send(ws, { type: "error", code: "FORBIDDEN", message: "Observers can only watch." });
+		}
+		const state = this.state;
+		if (!state) return;
+		if (msg.type === "end_interview") {
+			const result = await this.finish("candidate_ended", now);
+			if (result.status !== "ok") this.sendRefusal(ws, result);
+			return;
+		}
+		if (msg.session_id !== state.id) {
+			return this.send(ws, { type: "error", code: "WRONG_SESSION", message: "session_id is not this interview." });
+		}
+		const result = await this.answer(msg.question_id, msg.response, now);
+		if (result.status !== "ok") this.sendRefusal(ws, result);
+	}
+
+	override async webSocketClose(ws: WebSocket, code: number, reason: string): Promise<void> {
+		try {
+			ws.close(code === 1005 || code === 1006 ? 1000 : code, reason);
+		} catch {
+			// already closed
+		}
+	}
+
+	override async webSocketError(): Promise<void> {}
+
+		override async alarm(): Promise<void> {
 		const sql = this.ctx.storage.sql;
 		const now = this.clock();
 		for (const timer of dueTimers(sql, now)) {
@@ -124,6 +247,65 @@ export class InterviewObject extends DurableObject<Env> {
 		await this.armAlarm();
 	}
 
+	/** Asks the next question when none is open, or completes the interview when none is left. */
+	private async advance(now: number): Promise<void> {
+		while (this.advancing) await this.advancing;
+		const state = this.state;
+		if (!state || state.status !== "in_progress" || state.currentQuestion) return;
+		this.advancing = (async () => {
+			const plan = await planOf(state, this.interviewer);
+			const next = await this.interviewer.nextQuestion(plan, historyOf(state));
+			if (!next) {
+				await this.finish("questions_answered", now);
+				return;
+			}
+			await this.run({ type: "ask", question: publicQuestion(next), planned: asJson(next), plan: asJson(plan) }, now);
+		})().finally(() => {
+			this.advancing = null;
+		});
+		await this.advancing;
+	}
+
+	private current(): CommandResult {
+		const state = this.state as InterviewState;
+		return { status: "ok", interview: state, notificationQueued: false, creditsRefunded: 0 };
+	}
+
+	/** A joined candidate waiting for the account's concurrent slot. */
+	private waiting(state: InterviewState): boolean {
+		return state.status === "scheduled" && state.joinedAt !== null;
+	}
+
+	private send(ws: WebSocket, message: OutgoingMessage): void {
+		const seq = nextSeq(this.ctx.storage.sql);
+		try {
+			ws.send(JSON.stringify({ ...message, seq }));
+		} catch {
+			// The socket closed; the client resyncs when it reconnects.
+		}
+	}
+
+	/** Sends to every connection and keeps the message for resync. */
+	private broadcast(message: OutgoingMessage): void {
+		const sql = this.ctx.storage.sql;
+		const seq = nextSeq(sql);
+		const payload = JSON.stringify({ ...message, seq });
+		saveMessage(sql, seq, payload);
+		for (const ws of this.ctx.getWebSockets()) {
+			try {
+				ws.send(payload);
+			} catch {
+				// closed meanwhile
+			}
+		}
+	}
+
+	private sendRefusal(ws: WebSocket, result: Extract<CommandResult, { status: "rejected" }>): void {
+		const e = result.error;
+		const message = "message" in e ? e.message : `Not possible now (${e.code}).`;
+		this.send(ws, { type: "error", code: e.code, message });
+	}
+
 	private ownedBy(owner: Owner): boolean {
 		return this.state?.accountId === owner.accountId && this.state.environment === owner.environment;
 	}
@@ -131,7 +313,11 @@ export class InterviewObject extends DurableObject<Env> {
 	private async run(command: Command, now: number): Promise<CommandResult> {
 		const result = transition(this.state, command, now);
 		if (!result.ok) return { status: "rejected", error: result.error, interview: this.state };
-		if (result.state !== this.state) this.commit(result.state, result.effects, now);
+		if (result.state !== this.state) {
+			this.commit(result.state, result.effects, now);
+			this.broadcast({ type: "interview_update", interview: roomView(result.state, this.waiting(result.state)) });
+			if (command.type === "ask") this.broadcast({ type: "question", question: command.question });
+		}
 		await this.armAlarm();
 		await this.flushOutbox();
 		return {

@@ -68,6 +68,8 @@ export interface TranscriptEntry {
 	answer: string | null;
 	answered_at: number | null;
 	score: number | null;
+	/** The interviewer's full question (rubric, follow-ups): never sent to the candidate. */
+	planned: { [key: string]: Json } | null;
 	/** The interviewer's evidence for the score (concepts covered and missed, and so on). */
 	assessment: { [key: string]: Json } | null;
 }

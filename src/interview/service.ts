@@ -6,7 +6,7 @@ import { AppError, assertNever, validationError } from "../http/errors";
 import { hasIdShape, newId, randomBase62 } from "../lib/random";
 import { iso } from "../lib/time";
 import type { CommandResult, Owner } from "./interview-object";
-import type { CompletionReason, InterviewState, Json } from "./model";
+import type { CompletionReason, InterviewState } from "./model";
 import type { CreateInterviewBody } from "./schemas";
 import type { Command, TransitionError } from "./state-machine";
 
@@ -15,13 +15,7 @@ export interface InterviewApi {
 	get(): Promise<InterviewState | null>;
 	execute(command: Command, now: number, owner?: Owner): Promise<CommandResult>;
 	join(token: string, now: number): Promise<CommandResult>;
-	answer(
-		questionId: string,
-		response: string,
-		score: number | null,
-		assessment: { [key: string]: Json } | null,
-		now: number,
-	): Promise<CommandResult>;
+	answer(questionId: string, response: string, now: number): Promise<CommandResult>;
 	finish(reason: CompletionReason, now: number): Promise<CommandResult>;
 }
 

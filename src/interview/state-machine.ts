@@ -97,7 +97,7 @@ export type Command =
 	| CancelCommand
 	| { type: "join" }
 	| { type: "start" }
-	| { type: "ask"; question: Question; plan?: Json }
+	| { type: "ask"; question: Question; planned: { [key: string]: Json } | null; plan?: Json }
 	| {
 			type: "answer";
 			questionId: string;
@@ -162,7 +162,7 @@ export function transition(state: InterviewState | null, command: Command, now: 
 		case "start":
 			return start(state, now);
 		case "ask":
-			return ask(state, command.question, command.plan, now);
+			return ask(state, command, now);
 		case "answer":
 			return answer(state, command, now);
 		case "finish":

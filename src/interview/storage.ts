@@ -1,7 +1,7 @@
 import type { CandidateEmailRequest } from "../email/model";
 import type { InterviewState, Json } from "./model";
 
-const SCHEMA_VERSION = 1;
+const SCHEMA_VERSION = 2;
 
 /** Idempotent DDL for the interview object's SQLite storage, with a version row. */
 export function migrateInterviewStorage(sql: SqlStorage): void {
@@ -22,6 +22,12 @@ export function migrateInterviewStorage(sql: SqlStorage): void {
 		kind TEXT PRIMARY KEY,
 		due_at INTEGER NOT NULL
 	)`);
+	// Version 2: the real-time channel's message log (replayed on resync) and its sequence.
+	sql.exec(`CREATE TABLE IF NOT EXISTS messages (
+		seq INTEGER PRIMARY KEY,
+		payload TEXT NOT NULL
+	)`);
+	sql.exec("CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL)");
 	sql.exec("DELETE FROM schema_version");
 	sql.exec("INSERT INTO schema_version (version) VALUES (?)", SCHEMA_VERSION);
 }
@@ -99,4 +105,24 @@ export function dueTimers(sql: SqlStorage, now: number): { kind: string; dueAt: 
 /** Removes a timer only if it is still the one that fired (a command may have re-armed it). */
 export function clearTimer(sql: SqlStorage, kind: string, dueAt: number): void {
 	sql.exec("DELETE FROM timers WHERE kind = ? AND due_at = ?", kind, dueAt);
+}
+
+/** The next sequence number of the real-time channel. */
+export function nextSeq(sql: SqlStorage): number {
+	return sql
+		.exec<{ value: number }>(
+			"INSERT INTO counters (name, value) VALUES ('seq', 1) ON CONFLICT(name) DO UPDATE SET value = value + 1 RETURNING value",
+		)
+		.one().value;
+}
+
+export function saveMessage(sql: SqlStorage, seq: number, payload: string): void {
+	sql.exec("INSERT INTO messages (seq, payload) VALUES (?, ?)", seq, payload);
+}
+
+export function messagesAfter(sql: SqlStorage, seq: number, limit = 1000): string[] {
+	return sql
+		.exec<{ payload: string }>("SELECT payload FROM messages WHERE seq > ? ORDER BY seq LIMIT ?", seq, limit)
+		.toArray()
+		.map((r) => r.payload);
 }

@@ -176,7 +176,7 @@ describe("questions and answers", () => {
 	};
 
 	it("records an answer to the current question only, once", () => {
-		const asked = ok(transition(inProgress(), { type: "ask", question }, T0 + 2000)).state;
+		const asked = ok(transition(inProgress(), { type: "ask", question, planned: null }, T0 + 2000)).state;
 		expect(asked.currentQuestion).toEqual(question);
 		const answer: Command = {
 			type: "answer",

@@ -1,5 +1,5 @@
 import { iso } from "../../lib/time";
-import type { CompletionReason, InterviewState, Json, Question } from "../model";
+import type { CompletionReason, InterviewState } from "../model";
 import {
 	ANALYSIS_DELAY_MS,
 	bump,
@@ -73,21 +73,27 @@ export function start(state: InterviewState, now: number): Transition {
 	};
 }
 
-export function ask(
-	state: InterviewState,
-	question: Question,
-	plan: Json | undefined,
-	now: number,
-): Transition {
+export function ask(state: InterviewState, cmd: Extract<Command, { type: "ask" }>, now: number): Transition {
 	if (state.status !== "in_progress") return closed(state);
+	if (state.currentQuestion !== null) {
+		return fail({ code: "STALE_QUESTION", message: "The current question has not been answered yet." });
+	}
 	return {
 		ok: true,
 		state: bump(state, now, {
-			currentQuestion: question,
-			plan: plan === undefined ? state.plan : plan,
+			currentQuestion: cmd.question,
+			plan: cmd.plan === undefined ? state.plan : cmd.plan,
 			transcript: [
 				...state.transcript,
-				{ question, asked_at: now, answer: null, answered_at: null, score: null, assessment: null },
+				{
+					question: cmd.question,
+					asked_at: now,
+					answer: null,
+					answered_at: null,
+					score: null,
+					planned: cmd.planned,
+					assessment: null,
+				},
 			],
 		}),
 		effects: [],

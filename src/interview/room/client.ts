@@ -1,0 +1,185 @@
+// The candidate page's script (bundled into the Worker by scripts/build-client.mjs). It speaks the
+// same zod-checked protocol as the interview's Durable Object.
+import { type ClientMessage, type RoomInterview, serverMessage, type WireQuestion } from "./protocol";
+
+interface PageConfig {
+	interviewId: string;
+	token: string;
+	wsUrl: string;
+	recordUrl: string;
+}
+
+const config = JSON.parse(document.getElementById("room-config")?.textContent ?? "{}") as PageConfig;
+const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
+const seqKey = `room:${config.interviewId}:seq`;
+const startedKey = `room:${config.interviewId}:started`;
+
+let socket: WebSocket | null = null;
+let lastSeq = Number(sessionStorage.getItem(seqKey) ?? "0");
+let question: WireQuestion | null = null;
+let interview: RoomInterview | null = null;
+let finished = false;
+let reconnects = 0;
+let countdown: number | undefined;
+let recorder: MediaRecorder | null = null;
+let chunk = 0;
+
+function show(section: string) {
+	for (const el of document.querySelectorAll<HTMLElement>("[data-section]")) {
+		el.hidden = el.dataset.section !== section;
+	}
+	const heading = document.querySelector<HTMLElement>(`[data-section="${section}"] h2`);
+	heading?.focus();
+}
+
+function announce(text: string) {
+	$("status-line").textContent = text;
+}
+
+function send(message: ClientMessage) {
+	if (socket?.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
+}
+
+function renderInterview(next: RoomInterview) {
+	interview = next;
+	if (next.status === "completed") return finish("thanks");
+	if (next.status === "cancelled") return finish("cancelled");
+	if (next.waiting) {
+		show("waiting");
+		return;
+	}
+	if (next.status === "in_progress") {
+		show("question");
+		const total = next.questions_total ?? 0;
+		$("progress").textContent = total ? `Question ${Math.min(next.questions_answered + 1, total)} of ${total}` : "";
+		const bar = $<HTMLProgressElement>("progress-bar");
+		bar.max = total || 1;
+		bar.value = next.questions_answered;
+		startCountdown(next.ends_at);
+		if (next.current_question) renderQuestion(next.current_question);
+	}
+}
+
+function renderQuestion(q: WireQuestion) {
+	if (question?.id === q.id) return;
+	question = q;
+	$("question-meta").textContent = `${q.skill} · ${q.difficulty}`;
+	$("question-text").textContent = q.text;
+	const answer = $<HTMLTextAreaElement>("answer");
+	answer.value = "";
+	answer.disabled = false;
+	$<HTMLButtonElement>("submit").disabled = false;
+	answer.focus();
+}
+
+function startCountdown(endsAt: string | null) {
+	if (!endsAt || countdown !== undefined) return;
+	const end = Date.parse(endsAt);
+	const tick = () => {
+		const left = Math.max(0, Math.round((end - Date.now()) / 1000));
+		$("time-left").textContent = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")} left`;
+	};
+	tick();
+	countdown = window.setInterval(tick, 1000);
+}
+
+function finish(section: "thanks" | "cancelled") {
+	finished = true;
+	window.clearInterval(countdown);
+	sessionStorage.removeItem(startedKey);
+	if (recorder && recorder.state !== "inactive") recorder.stop();
+	show(section);
+	socket?.close(1000, "done");
+}
+
+function connect() {
+	const url = `${config.wsUrl}/interview/${config.interviewId}/?token=${encodeURIComponent(config.token)}`;
+	socket = new WebSocket(url);
+	socket.addEventListener("open", () => {
+		reconnects = 0;
+		announce("Connected.");
+		if (lastSeq > 0) send({ type: "resync", after_seq: lastSeq });
+	});
+	socket.addEventListener("message", (event) => {
+		const parsed = serverMessage.safeParse(JSON.parse(String(event.data)));
+		if (!parsed.success) return;
+		const message = parsed.data;
+		if (message.seq > lastSeq && message.type !== "error") {
+			lastSeq = message.seq;
+			sessionStorage.setItem(seqKey, String(lastSeq));
+		}
+		if (message.type === "interview_update") renderInterview(message.interview);
+		else if (message.type === "question") renderQuestion(message.question);
+		else {
+			announce(message.message);
+			$<HTMLButtonElement>("submit").disabled = false;
+			$<HTMLTextAreaElement>("answer").disabled = false;
+		}
+	});
+	socket.addEventListener("close", (event) => {
+		if (finished) return;
+		if (event.code === 1006 && reconnects === 0 && !interview) {
+			announce("Could not open the interview. Reload the page to try again.");
+		}
+		if (reconnects >= 8) {
+			announce("The connection was lost. Reload the page to continue where you left off.");
+			return;
+		}
+		reconnects++;
+		announce("Connection lost; reconnecting…");
+		window.setTimeout(connect, Math.min(8000, 500 * 2 ** reconnects));
+	});
+}
+
+async function startRecording() {
+	if (!navigator.mediaDevices?.getUserMedia || typeof MediaRecorder === "undefined") return;
+	try {
+		const stream = await navigator.mediaDevices.getUserMedia({ audio: true });
+		recorder = new MediaRecorder(stream);
+		recorder.addEventListener("dataavailable", (event) => {
+			if (event.data.size === 0) return;
+			const n = chunk++;
+			void fetch(`${config.recordUrl}&chunk=${n}`, { method: "POST", body: event.data }).catch(() => undefined);
+		});
+		recorder.start(5000);
+		$("recording").hidden = false;
+	} catch {
+		// Recording is optional: the interview goes on without it.
+	}
+}
+
+$("start").addEventListener("click", () => {
+	$<HTMLButtonElement>("start").disabled = true;
+	sessionStorage.setItem(startedKey, "1");
+	announce("Connecting…");
+	connect();
+	void startRecording();
+});
+
+$("answer-form").addEventListener("submit", (event) => {
+	event.preventDefault();
+	const answer = $<HTMLTextAreaElement>("answer");
+	if (!question || answer.value.trim() === "") {
+		announce("Write an answer before sending it.");
+		return;
+	}
+	send({
+		type: "candidate_response",
+		session_id: config.interviewId,
+		question_id: question.id,
+		response: answer.value,
+		timestamp: new Date().toISOString(),
+	});
+	answer.disabled = true;
+	$<HTMLButtonElement>("submit").disabled = true;
+	announce("Answer sent.");
+});
+
+$("end").addEventListener("click", () => {
+	if (window.confirm("End the interview now? You cannot return to it.")) send({ type: "end_interview" });
+});
+
+if (sessionStorage.getItem(startedKey)) {
+	$<HTMLButtonElement>("start").disabled = true;
+	connect();
+}
