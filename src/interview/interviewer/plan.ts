@@ -45,15 +45,16 @@ function uniqueSkills(skills: string[]): PlanSkill[] {
 	return out;
 }
 
-/** Skills named in the instructions or job text get the extra questions first. */
+/** Skills named (by name or alias of 3+ characters) in the instructions or job text get the extra questions first. */
 function focusOrder(skills: PlanSkill[], context: InterviewContext): number[] {
 	const text = [context.instructions, context.job?.title, context.job?.description, context.job?.requirements]
 		.filter((t): t is string => typeof t === "string")
 		.join("\n");
 	const named = (s: PlanSkill) => {
 		const bank = s.bank === "generic" ? null : bankByKey(s.bank);
-		const names = [s.name, ...(bank ? [bank.name, ...bank.aliases.filter((a) => a.length > 2)] : [])];
-		return names.some((n) => findKeyword(text, n) !== null);
+		const names = [s.name, ...(bank ? [bank.name, ...bank.aliases] : [])];
+		// Two-letter names ("Go", "pg") match ordinary words too often to signal focus.
+		return names.some((n) => n.length > 2 && findKeyword(text, n) !== null);
 	};
 	const indexes = skills.map((_, i) => i);
 	return text
