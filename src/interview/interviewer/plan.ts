@@ -24,6 +24,8 @@ export const EXPECTED_WORDS: Record<Difficulty, number> = {
 };
 
 export function questionCount(durationMinutes: number, skillCount: number): number {
+	if (!Number.isFinite(durationMinutes))
+		return Math.min(MAX_QUESTIONS_WITH_SKILLS, Math.max(MIN_QUESTIONS, skillCount));
 	const byTime = Math.min(
 		MAX_QUESTIONS,
 		Math.max(MIN_QUESTIONS, Math.round(durationMinutes / MINUTES_PER_QUESTION)),
@@ -66,7 +68,8 @@ function focusOrder(skills: PlanSkill[], context: InterviewContext): number[] {
 }
 
 export function buildPlan(context: InterviewContext): InterviewPlan {
-	const skills = uniqueSkills(context.skills.length > 0 ? context.skills : ["General"]);
+	const requested = uniqueSkills(context.skills);
+	const skills = requested.length > 0 ? requested : uniqueSkills(["General"]);
 	const total = questionCount(context.duration_minutes, skills.length);
 	const first = skills.map((_, i) => i).slice(0, total);
 	const order = focusOrder(skills, context);
