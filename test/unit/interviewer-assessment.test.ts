@@ -33,6 +33,18 @@ describe("results and analytics", () => {
 		}
 	});
 
+	it("has schemas strict enough to catch a wrong shape", async () => {
+		const { results, analytics } = await interview(strongAnswer);
+		const badLevel = { ...results, skill_assessments: [{ skill: "SQL", score: 80, level: "guru" }] };
+		expect(resultsSchema.safeParse(badLevel).success).toBe(false);
+		expect(resultsSchema.safeParse({ ...results, extra: 1 }).success).toBe(false);
+		expect(resultsSchema.safeParse({ ...results, overall_score: 101 }).success).toBe(false);
+		const badStep = { ...analytics.question_difficulty_progression[0], change: "sideways" };
+		expect(
+			analyticsSchema.safeParse({ ...analytics, question_difficulty_progression: [badStep] }).success,
+		).toBe(false);
+	});
+
 	it("recommends hiring a candidate with strong answers throughout, at a high level", async () => {
 		const { results, analytics } = await interview(strongAnswer);
 		expect(results.recommendation).toBe("hire");

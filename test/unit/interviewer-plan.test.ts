@@ -76,6 +76,12 @@ describe("interview plan", () => {
 		expect(fromJob.slots).toEqual([0, 1, 2, 1]);
 	});
 
+	it("plans a general interview when no usable skill is given", () => {
+		const plan = interviewer.plan(context({ skills: ["  "], duration_minutes: 15 }));
+		expect(plan.skills).toEqual([{ name: "General", bank: "generic", category: "technical" }]);
+		expect(plan.slots).toEqual([0, 0, 0]);
+	});
+
 	it("is plain JSON", () => {
 		const plan = interviewer.plan(context());
 		expect(JSON.parse(JSON.stringify(plan))).toEqual(plan);

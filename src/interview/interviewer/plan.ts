@@ -24,6 +24,8 @@ export const EXPECTED_WORDS: Record<Difficulty, number> = {
 };
 
 export function questionCount(durationMinutes: number, skillCount: number): number {
+	if (!Number.isFinite(durationMinutes))
+		return Math.min(MAX_QUESTIONS_WITH_SKILLS, Math.max(MIN_QUESTIONS, skillCount));
 	const byTime = Math.min(
 		MAX_QUESTIONS,
 		Math.max(MIN_QUESTIONS, Math.round(durationMinutes / MINUTES_PER_QUESTION)),
@@ -45,15 +47,16 @@ function uniqueSkills(skills: string[]): PlanSkill[] {
 	return out;
 }
 
-/** Skills named in the instructions or job text get the extra questions first. */
+/** Skills named (by name or alias of 3+ characters) in the instructions or job text get the extra questions first. */
 function focusOrder(skills: PlanSkill[], context: InterviewContext): number[] {
 	const text = [context.instructions, context.job?.title, context.job?.description, context.job?.requirements]
 		.filter((t): t is string => typeof t === "string")
 		.join("\n");
 	const named = (s: PlanSkill) => {
 		const bank = s.bank === "generic" ? null : bankByKey(s.bank);
-		const names = [s.name, ...(bank ? [bank.name, ...bank.aliases.filter((a) => a.length > 2)] : [])];
-		return names.some((n) => findKeyword(text, n) !== null);
+		const names = [s.name, ...(bank ? [bank.name, ...bank.aliases] : [])];
+		// Two-letter names ("Go", "pg") match ordinary words too often to signal focus.
+		return names.some((n) => n.length > 2 && findKeyword(text, n) !== null);
 	};
 	const indexes = skills.map((_, i) => i);
 	return text
@@ -65,7 +68,8 @@ function focusOrder(skills: PlanSkill[], context: InterviewContext): number[] {
 }
 
 export function buildPlan(context: InterviewContext): InterviewPlan {
-	const skills = uniqueSkills(context.skills.length > 0 ? context.skills : ["General"]);
+	const requested = uniqueSkills(context.skills);
+	const skills = requested.length > 0 ? requested : uniqueSkills(["General"]);
 	const total = questionCount(context.duration_minutes, skills.length);
 	const first = skills.map((_, i) => i).slice(0, total);
 	const order = focusOrder(skills, context);

@@ -1,10 +1,13 @@
 import { dsa } from "./algorithms";
-import { aws, cicd, docker, kubernetes } from "./cloud";
+import { aws, docker, kubernetes } from "./cloud";
 import { postgresql, sql } from "./databases";
+import { cicd } from "./delivery";
 import { apiDesign, systemDesign } from "./engineering";
-import { django, nodejs, react, spring } from "./frameworks";
-import { csharp, go, java, rust } from "./languages-compiled";
+import { nodejs, react } from "./frameworks-js";
+import { django, spring } from "./frameworks-server";
 import { javascript, python, typescript } from "./languages-dynamic";
+import { csharp, java } from "./languages-jvm";
+import { go, rust } from "./languages-systems";
 import { leadership, teamwork } from "./leadership";
 import { mongodb, redis } from "./nosql";
 import { behavioural, communication } from "./people";

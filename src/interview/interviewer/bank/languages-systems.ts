@@ -1,0 +1,158 @@
+import { c, type SkillBank } from "./types";
+
+export const go: SkillBank = {
+	key: "go",
+	name: "Go",
+	category: "technical",
+	aliases: ["golang", "go lang", "go language"],
+	questions: [
+		{
+			id: "go-j1",
+			difficulty: "junior",
+			topic: "errors",
+			text: "How does error handling work in Go, and how does it differ from exceptions?",
+			concepts: [
+				c("errors are values", "error value", "errors are values", "return an error", "multiple return"),
+				c("check err != nil", "err != nil", "if err", "check the error"),
+				c("wrapping with context", "wrap", "%w", "fmt.errorf", "errors.is", "errors.as"),
+				c("panic is for the exceptional", "panic", "recover", "unrecoverable"),
+			],
+			follow_ups: ["When is panic acceptable?", "How do you compare wrapped errors?"],
+		},
+		{
+			id: "go-i1",
+			difficulty: "intermediate",
+			topic: "goroutines and channels",
+			text: "Explain goroutines and channels and how you would process a list of jobs with a bounded number of workers.",
+			concepts: [
+				c("goroutines are cheap", "goroutine", "lightweight", "scheduler", "green thread"),
+				c("channels communicate", "channel", "send", "receive", "unbuffered", "buffered"),
+				c("worker pool", "worker pool", "workers", "fan-out", "fan out", "semaphore"),
+				c("waiting and closing", "waitgroup", "close the channel", "range over", "errgroup"),
+				c("cancellation with context", "context", "cancel", "timeout", "deadline"),
+			],
+			follow_ups: ["What happens when you send on a closed channel?", "How do you avoid leaking goroutines?"],
+		},
+		{
+			id: "go-s1",
+			difficulty: "senior",
+			topic: "interfaces and design",
+			text: "How do you design with interfaces in Go? Discuss implicit implementation and where interfaces should live.",
+			concepts: [
+				c("implicit satisfaction", "implicit", "structural", "no implements", "satisfy"),
+				c("small interfaces", "small interface", "io.reader", "single method", "interface segregation"),
+				c("defined by the consumer", "consumer", "accept interfaces", "return structs", "where it is used"),
+				c("testing with fakes", "mock", "fake", "test double", "testing"),
+				c("nil interface pitfall", "nil interface", "typed nil", "nil pointer"),
+			],
+			follow_ups: [
+				"Why can an interface holding a nil pointer be non-nil?",
+				"When do generics replace interfaces?",
+			],
+		},
+		{
+			id: "go-e1",
+			difficulty: "expert",
+			topic: "runtime and performance",
+			text: "How do Go's scheduler, escape analysis and garbage collector affect the performance of a high-throughput service?",
+			concepts: [
+				c("G-M-P scheduler", "gmp", "scheduler", "gomaxprocs", "work stealing", "processor"),
+				c(
+					"escape analysis and allocation",
+					"escape analysis",
+					"heap allocation",
+					"stack allocation",
+					"escapes",
+				),
+				c("garbage collector tuning", "gogc", "gomemlimit", "concurrent gc", "pause", "garbage collector"),
+				c("profiling", "pprof", "trace", "benchmark", "flame graph"),
+				c("reducing allocations", "sync.pool", "preallocate", "reuse", "buffer"),
+			],
+			follow_ups: ["How do you read a pprof allocation profile?", "When is sync.Pool a mistake?"],
+		},
+	],
+};
+
+export const rust: SkillBank = {
+	key: "rust",
+	name: "Rust",
+	category: "technical",
+	aliases: ["rustlang", "rust lang"],
+	questions: [
+		{
+			id: "rust-j1",
+			difficulty: "junior",
+			topic: "ownership",
+			text: "Explain ownership, borrowing and moves in Rust.",
+			concepts: [
+				c("single owner and drop", "owner", "ownership", "dropped", "out of scope", "drop"),
+				c("moves", "move", "moved", "copy", "clone"),
+				c(
+					"shared and mutable borrows",
+					"borrow",
+					"&mut",
+					"immutable reference",
+					"mutable reference",
+					"reference",
+				),
+				c("borrow checker rules", "borrow checker", "one mutable", "many immutable", "aliasing", "data race"),
+			],
+			follow_ups: ["Why can you not hold two mutable references at once?", "When would you clone?"],
+		},
+		{
+			id: "rust-i1",
+			difficulty: "intermediate",
+			topic: "error handling",
+			text: "How do you handle errors in Rust? Compare Result, Option, the ? operator and panics.",
+			concepts: [
+				c("Result and Option", "result", "option", "some", "none", "ok(", "err("),
+				c("the ? operator", "? operator", "question mark", "propagate", "early return"),
+				c("custom error types", "custom error", "thiserror", "anyhow", "from trait", "enum"),
+				c("panic for bugs", "panic", "unwrap", "expect", "unrecoverable"),
+			],
+			follow_ups: ["When is unwrap acceptable?", "How does the From trait help error conversion?"],
+		},
+		{
+			id: "rust-s1",
+			difficulty: "senior",
+			topic: "lifetimes and traits",
+			text: "Explain lifetimes and how trait objects differ from generics in Rust.",
+			concepts: [
+				c("lifetimes relate references", "lifetime", "'a", "outlive", "dangling"),
+				c("elision", "elision", "elided", "inferred"),
+				c("generics are monomorphised", "monomorphization", "monomorphisation", "static dispatch", "generic"),
+				c(
+					"trait objects use dynamic dispatch",
+					"dyn",
+					"trait object",
+					"dynamic dispatch",
+					"vtable",
+					"box<dyn",
+				),
+				c("trade-offs", "binary size", "object safe", "object safety", "trade-off"),
+			],
+			follow_ups: ["What makes a trait object safe?", "What does 'static mean on a type bound?"],
+		},
+		{
+			id: "rust-e1",
+			difficulty: "expert",
+			topic: "unsafe and concurrency",
+			text: "What guarantees do Send, Sync and unsafe give or remove in Rust, and how do you write sound unsafe code?",
+			concepts: [
+				c("Send and Sync", "send", "sync", "across threads", "auto trait"),
+				c(
+					"unsafe responsibilities",
+					"unsafe",
+					"raw pointer",
+					"invariant",
+					"undefined behavior",
+					"undefined behaviour",
+				),
+				c("safe abstraction", "safe abstraction", "encapsulate", "safe wrapper", "soundness", "sound"),
+				c("tools", "miri", "sanitizer", "loom", "fuzz"),
+				c("interior mutability", "refcell", "cell", "mutex", "arc", "interior mutability"),
+			],
+			follow_ups: ["Why is Rc not Send?", "How would you document the safety contract of an unsafe fn?"],
+		},
+	],
+};
