@@ -9,10 +9,10 @@ import { candidateEmailRequest } from "../email/request";
 import type { Env } from "../env";
 import { type EventRecord, insertEvent } from "../events/events-repo";
 import { publishEvents } from "../events/publish";
+import { errorBody } from "../http/envelope";
+import { AppError, type ErrorCode } from "../http/errors";
 import { constantTimeEqual } from "../lib/crypto";
 import { newId } from "../lib/random";
-import { AppError, type ErrorCode } from "../http/errors";
-import { errorBody } from "../http/envelope";
 import { createInterviewer, type Interviewer, publicQuestion } from "./interviewer";
 import type { CompletionReason, InterviewState } from "./model";
 import { asJson, assessmentOf, historyOf, planOf } from "./room/conductor";
@@ -27,8 +27,8 @@ import {
 	earliestTimer,
 	loadState,
 	messagesAfter,
-	nextSeq,
 	migrateInterviewStorage,
+	nextSeq,
 	type OutboxItem,
 	readOutbox,
 	saveMessage,
@@ -107,7 +107,12 @@ export class InterviewObject extends DurableObject<Env> {
 	async answer(questionId: string, response: string, now: number): Promise<CommandResult> {
 		const state = this.state;
 		const entry = state?.transcript.at(-1);
-		if (!state || state.status !== "in_progress" || state.currentQuestion?.id !== questionId || !entry?.planned) {
+		if (
+			!state ||
+			state.status !== "in_progress" ||
+			state.currentQuestion?.id !== questionId ||
+			!entry?.planned
+		) {
 			return this.run({ type: "answer", questionId, response, score: null, assessment: null }, now);
 		}
 		const seconds = Math.max(0, (now - entry.asked_at) / 1000);
@@ -155,9 +160,13 @@ export class InterviewObject extends DurableObject<Env> {
 			if (joined.status !== "ok") {
 				const e = joined.error;
 				if (e.code === "INTERVIEW_NOT_OPEN") {
-					return refuse("INTERVIEW_NOT_OPEN", `The interview opens at ${new Date(e.opensAt).toISOString()}.`, {
-						opens_at: new Date(e.opensAt).toISOString(),
-					});
+					return refuse(
+						"INTERVIEW_NOT_OPEN",
+						`The interview opens at ${new Date(e.opensAt).toISOString()}.`,
+						{
+							opens_at: new Date(e.opensAt).toISOString(),
+						},
+					);
 				}
 				if (e.code === "INVALID_OPERATION") {
 					return refuse("INVALID_OPERATION", `The interview is ${e.status}.`, e.details);
@@ -209,7 +218,11 @@ export class InterviewObject extends DurableObject<Env> {
 			return;
 		}
 		if (msg.session_id !== state.id) {
-			return this.send(ws, { type: "error", code: "WRONG_SESSION", message: "session_id is not this interview." });
+			return this.send(ws, {
+				type: "error",
+				code: "WRONG_SESSION",
+				message: "session_id is not this interview.",
+			});
 		}
 		const result = await this.answer(msg.question_id, msg.response, now);
 		if (result.status !== "ok") this.sendRefusal(ws, result);
@@ -225,7 +238,7 @@ export class InterviewObject extends DurableObject<Env> {
 
 	override async webSocketError(): Promise<void> {}
 
-		override async alarm(): Promise<void> {
+	override async alarm(): Promise<void> {
 		const sql = this.ctx.storage.sql;
 		const now = this.clock();
 		for (const timer of dueTimers(sql, now)) {
@@ -259,7 +272,10 @@ export class InterviewObject extends DurableObject<Env> {
 				await this.finish("questions_answered", now);
 				return;
 			}
-			await this.run({ type: "ask", question: publicQuestion(next), planned: asJson(next), plan: asJson(plan) }, now);
+			await this.run(
+				{ type: "ask", question: publicQuestion(next), planned: asJson(next), plan: asJson(plan) },
+				now,
+			);
 		})().finally(() => {
 			this.advancing = null;
 		});
@@ -315,7 +331,10 @@ export class InterviewObject extends DurableObject<Env> {
 		if (!result.ok) return { status: "rejected", error: result.error, interview: this.state };
 		if (result.state !== this.state) {
 			this.commit(result.state, result.effects, now);
-			this.broadcast({ type: "interview_update", interview: roomView(result.state, this.waiting(result.state)) });
+			this.broadcast({
+				type: "interview_update",
+				interview: roomView(result.state, this.waiting(result.state)),
+			});
 			if (command.type === "ask") this.broadcast({ type: "question", question: command.question });
 		}
 		await this.armAlarm();

@@ -193,6 +193,7 @@ describe("questions and answers", () => {
 				answer: "Inner and outer",
 				answered_at: T0 + 5000,
 				score: 70,
+				planned: null,
 				assessment: null,
 			},
 		]);

@@ -51,7 +51,9 @@ function renderInterview(next: RoomInterview) {
 	if (next.status === "in_progress") {
 		show("question");
 		const total = next.questions_total ?? 0;
-		$("progress").textContent = total ? `Question ${Math.min(next.questions_answered + 1, total)} of ${total}` : "";
+		$("progress").textContent = total
+			? `Question ${Math.min(next.questions_answered + 1, total)} of ${total}`
+			: "";
 		const bar = $<HTMLProgressElement>("progress-bar");
 		bar.max = total || 1;
 		bar.value = next.questions_answered;
@@ -139,7 +141,9 @@ async function startRecording() {
 		recorder.addEventListener("dataavailable", (event) => {
 			if (event.data.size === 0) return;
 			const n = chunk++;
-			void fetch(`${config.recordUrl}&chunk=${n}`, { method: "POST", body: event.data }).catch(() => undefined);
+			void fetch(`${config.recordUrl}&chunk=${n}`, { method: "POST", body: event.data }).catch(
+				() => undefined,
+			);
 		});
 		recorder.start(5000);
 		$("recording").hidden = false;

@@ -1,4 +1,11 @@
-import type { Assessment, HistoryEntry, InterviewContext, Interviewer, InterviewPlan, PlannedQuestion } from "../interviewer";
+import type {
+	Assessment,
+	HistoryEntry,
+	InterviewContext,
+	Interviewer,
+	InterviewPlan,
+	PlannedQuestion,
+} from "../interviewer";
 import type { InterviewState, Json } from "../model";
 
 /** Bridges the stored interview and the interviewer, whose data is kept as plain JSON. */
