@@ -11,6 +11,7 @@ import { accountRoutes } from "./routes/account";
 import { adminRoutes } from "./routes/admin";
 import { eventRoutes } from "./routes/events";
 import { interviewRoutes } from "./routes/interviews";
+import { roomRoutes } from "./routes/room";
 
 export interface AppOptions {
 	clock?: Clock;
@@ -29,7 +30,8 @@ function apiV1() {
 export function createApp(options: AppOptions = {}) {
 	const app = new Hono<AppBindings>({ strict: false });
 	app.use("*", requestContext(options.clock ?? Date.now));
-	app.use("*", whenRouted(jsonBodyGuard));
+	for (const prefix of ["/v1/*", "/api/v1/*", "/admin/*"]) app.use(prefix, whenRouted(jsonBodyGuard));
+	app.route("/", roomRoutes);
 
 	app.get("/api/v1/health", (c) =>
 		ok(c, {

@@ -13,7 +13,8 @@ export function requestContext(clock: Clock): MiddlewareHandler<AppBindings> {
 		c.set("now", clock());
 		c.header("X-Request-Id", requestId);
 		await next();
-		c.res.headers.set("X-Request-Id", requestId);
+		// A WebSocket upgrade's response headers are immutable.
+		if (c.res.status !== 101) c.res.headers.set("X-Request-Id", requestId);
 	};
 }
 

@@ -1,6 +1,7 @@
 import type { InterviewRow } from "../db/interviews-repo";
 import { iso, isoOrNull } from "../lib/time";
 import type { InterviewState } from "./model";
+import type { RecordingLink } from "./recordings";
 import { REFUND_REASON } from "./transitions/cancel";
 
 export interface InterviewUrls {
@@ -41,6 +42,25 @@ export function createdView(state: InterviewState, urls: InterviewUrls) {
 
 export interface FullViewOptions {
 	includeResults: boolean;
+	includeTranscript?: boolean;
+	recordings?: RecordingLink[];
+}
+
+/** The transcript of a completed interview: each question with its answer, times and score. */
+export function transcriptView(state: InterviewState) {
+	return state.transcript.map((entry) => ({
+		question: {
+			id: entry.question.id,
+			text: entry.question.text,
+			skill: entry.question.skill,
+			difficulty: entry.question.difficulty,
+			index: entry.question.index,
+		},
+		answer: entry.answer,
+		asked_at: iso(entry.asked_at),
+		answered_at: isoOrNull(entry.answered_at),
+		score: entry.score,
+	}));
 }
 
 /** The full form answered by the single-interview fetch, with decisions.md's presence rules. */
@@ -84,6 +104,8 @@ export function fullView(state: InterviewState, urls: InterviewUrls, options: Fu
 					analytics: analyzed ? state.analytics : null,
 				}
 			: {}),
+		...(options.includeTranscript ? { transcript: completed ? transcriptView(state) : null } : {}),
+		...(options.recordings ? { recordings: options.recordings } : {}),
 		urls: {
 			interview_url: interviewUrl(urls.appUrl, state),
 			dashboard_url: dashboardUrl(urls.appUrl, state.id),

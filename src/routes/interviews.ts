@@ -7,6 +7,7 @@ import { ok, okList, okWithoutMeta } from "../http/envelope";
 import { validationError } from "../http/errors";
 import { appUrl } from "../http/urls";
 import { validate } from "../http/validation";
+import { recordingLinks } from "../interview/recordings";
 import {
 	cancelQuery,
 	createInterviewBody,
@@ -83,7 +84,17 @@ interviewRoutes.get("/:id", requireScope("interviews:read"), validate("query", f
 	const q = c.req.valid("query");
 	if (q.include_recordings) assertScope(c.get("auth"), "interviews:read_recordings");
 	const state = await loadOwnedInterview(c.env, c.get("auth"), c.req.param("id"));
-	return okWithoutMeta(c, fullView(state, { appUrl: appUrl(c) }, { includeResults: q.include_results }));
+	const recordings = q.include_recordings
+		? await recordingLinks(c.env, state.id, appUrl(c), c.get("now"))
+		: undefined;
+	return okWithoutMeta(
+		c,
+		fullView(
+			state,
+			{ appUrl: appUrl(c) },
+			{ includeResults: q.include_results, includeTranscript: q.include_transcript, recordings },
+		),
+	);
 });
 
 interviewRoutes.patch(

@@ -1,0 +1,164 @@
+import { Hono } from "hono";
+import { assertScope, resolveApiKey } from "../accounts/auth";
+import type { AppBindings } from "../http/context";
+import { errorBody } from "../http/envelope";
+import { AppError } from "../http/errors";
+import { appUrl, wsUrl } from "../http/urls";
+import { CLIENT_JS } from "../interview/room/client-bundle";
+import { joinPage, messagePage } from "../interview/room/page";
+import { interviewStub } from "../interview/service";
+import { JOIN_OPENS_BEFORE_MS } from "../interview/state-machine";
+import { constantTimeEqual } from "../lib/crypto";
+import { hasIdShape } from "../lib/random";
+import { verifySignedPath } from "../lib/signing";
+
+/** Candidate traffic: the join page, its script, the WebSocket and recordings. No API key needed. */
+export const roomRoutes = new Hono<AppBindings>({ strict: false });
+
+const MAX_CHUNK_BYTES = 10 * 1024 * 1024;
+
+roomRoutes.get("/room.js", (c) =>
+	c.body(CLIENT_JS, 200, {
+		"Content-Type": "text/javascript; charset=utf-8",
+		"Cache-Control": "public, max-age=300",
+	}),
+);
+
+roomRoutes.get("/join/:id", async (c) => {
+	const id = c.req.param("id");
+	const token = c.req.query("token") ?? "";
+	const state = hasIdShape(id, "int") ? await interviewStub(c.env, id).get() : null;
+	c.header("Cache-Control", "no-store");
+	c.header("Referrer-Policy", "no-referrer");
+	if (!state || !token || !constantTimeEqual(token, state.joinToken)) {
+		return c.html(
+			messagePage(
+				"Interview not found",
+				"This link does not lead to an interview. Check the link in your invitation e-mail.",
+			),
+			404,
+		);
+	}
+	if (state.status === "cancelled") {
+		return c.html(
+			messagePage(
+				"This interview was cancelled",
+				`Please contact ${state.companyName ?? "the hiring team"} if you have questions.`,
+			),
+		);
+	}
+	if (state.status === "completed") {
+		return c.html(messagePage("Thank you!", "This interview is complete. You can close this page."));
+	}
+	const base = appUrl(c);
+	return c.html(
+		joinPage(state, {
+			token,
+			wsUrl: wsUrl(c),
+			recordUrl: `${base}/interview/${id}/recordings?token=${encodeURIComponent(token)}`,
+			opensAt: state.scheduledAt - JOIN_OPENS_BEFORE_MS,
+			now: c.get("now"),
+		}),
+	);
+});
+
+/**
+ * `{ws_url}/interview/{id}/`: the candidate's join token, or an API key of the owning account with
+ * `interviews:read` (observer). Refusals come before the upgrade, in the error envelope.
+ */
+roomRoutes.get("/interview/:id", async (c) => {
+	const id = c.req.param("id");
+	if (c.req.header("Upgrade")?.toLowerCase() !== "websocket") {
+		throw new AppError("UPGRADE_REQUIRED", "Connect with a WebSocket upgrade.");
+	}
+	const token = c.req.query("token");
+	if (!token)
+		throw new AppError("AUTHENTICATION_REQUIRED", "Pass the join token or an API key as `token`.", {
+			param_missing: "token",
+		});
+	if (!hasIdShape(id, "int"))
+		throw new AppError("INTERVIEW_NOT_FOUND", `No interview with id '${id}' exists.`, { id });
+	const headers = new Headers(c.req.raw.headers);
+	headers.delete("X-Room-Role");
+	headers.delete("X-Room-Account");
+	headers.delete("X-Room-Environment");
+	headers.set("X-Request-Id", c.get("requestId"));
+	if (token.startsWith("svc_")) {
+		const auth = await resolveApiKey(c, token);
+		assertScope(auth, "interviews:read");
+		headers.set("X-Room-Role", "observer");
+		headers.set("X-Room-Account", auth.accountId);
+		headers.set("X-Room-Environment", auth.dataEnvironment);
+	} else {
+		headers.set("X-Room-Role", "candidate");
+	}
+	const stub = c.env.INTERVIEW.get(c.env.INTERVIEW.idFromName(id));
+	const response = await stub.fetch(new Request(c.req.raw.url, { headers }));
+	// A refusal is re-wrapped so the app's middleware may still add its headers.
+	return response.status === 101 ? response : new Response(response.body, response);
+});
+
+/** One recorded audio chunk from the candidate's browser, stored as its own R2 object. */
+roomRoutes.post("/interview/:id/recordings", async (c) => {
+	const id = c.req.param("id");
+	const token = c.req.query("token") ?? "";
+	const chunk = c.req.query("chunk") ?? "";
+	if (!/^\d{1,6}$/.test(chunk))
+		throw new AppError("VALIDATION_ERROR", "chunk must be a whole number.", {
+			chunk: "Must be a whole number",
+		});
+	const state = hasIdShape(id, "int") ? await interviewStub(c.env, id).get() : null;
+	if (!state || !constantTimeEqual(token, state.joinToken)) {
+		throw new AppError("INVALID_TOKEN", "The join link's token is missing or wrong.");
+	}
+	if (state.status !== "in_progress") {
+		throw new AppError("INVALID_OPERATION", `The interview is ${state.status}; recording is closed.`, {
+			current_status: state.status,
+		});
+	}
+	const size = Number(c.req.header("Content-Length") ?? "0");
+	if (size > MAX_CHUNK_BYTES)
+		throw new AppError("PAYLOAD_TOO_LARGE", `Chunks are limited to ${MAX_CHUNK_BYTES} bytes.`);
+	const body = await c.req.arrayBuffer();
+	if (body.byteLength > MAX_CHUNK_BYTES)
+		throw new AppError("PAYLOAD_TOO_LARGE", `Chunks are limited to ${MAX_CHUNK_BYTES} bytes.`);
+	const key = `recordings/${id}/${chunk.padStart(6, "0")}.webm`;
+	await c.env.RECORDINGS.put(key, body, {
+		httpMetadata: { contentType: c.req.header("Content-Type") ?? "audio/webm" },
+		customMetadata: { interview_id: id, uploaded_at: new Date(c.get("now")).toISOString() },
+	});
+	return c.json({ success: true, data: { chunk: Number(chunk), bytes: body.byteLength } }, 201);
+});
+
+/** A recording chunk behind a time-limited signed URL (see `include_recordings`). */
+roomRoutes.get("/recordings/:id/:file", async (c) => {
+	const { id, file } = c.req.param();
+	const secret = c.env.RECORDING_URL_SECRET;
+	const path = `/recordings/${id}/${file}`;
+	if (
+		!secret ||
+		!(await verifySignedPath(secret, path, c.req.query("expires"), c.req.query("sig"), c.get("now")))
+	) {
+		return c.json(
+			errorBody(
+				new AppError("NOT_FOUND", "This recording link is invalid or has expired."),
+				c.get("requestId"),
+				c.get("now"),
+			),
+			404,
+		);
+	}
+	const object = await c.env.RECORDINGS.get(`recordings/${id}/${file}`);
+	if (!object)
+		return c.json(
+			errorBody(new AppError("NOT_FOUND", "No such recording."), c.get("requestId"), c.get("now")),
+			404,
+		);
+	return new Response(object.body, {
+		headers: {
+			"Content-Type": object.httpMetadata?.contentType ?? "audio/webm",
+			"Content-Length": String(object.size),
+			"Cache-Control": "private, no-store",
+		},
+	});
+});

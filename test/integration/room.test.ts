@@ -1,0 +1,224 @@
+import { evictDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { interviewStub } from "../../src/interview/service";
+import { call, newAccount } from "./helpers";
+import { createInterview, eventsOf, fireAlarmAt, stubOf } from "./lifecycle-helpers";
+import { answerAll, connect, strongAnswerFor } from "./room-helpers";
+
+async function analyze(id: string) {
+	const state = await interviewStub(env, id).get();
+	await fireAlarmAt(id, (state?.completedAt ?? Date.now()) + 3_000);
+}
+
+describe("the live interview over the WebSocket", () => {
+	it("runs a whole interview: join, every question, completion, analysis, and the API shows it all", async () => {
+		const account = await newAccount();
+		const { id, token } = await createInterview(account.live, {
+			duration_minutes: 15,
+			skills: ["SQL", "Python"],
+		});
+		const { status, room } = await connect(id, token);
+		expect(status).toBe(101);
+		const update = await room!.next((m) => m.type === "interview_update");
+		expect(update.interview).toMatchObject({ id, status: "in_progress", waiting: false });
+		const first = await room!.next((m) => m.type === "question");
+		expect(first.question).toMatchObject({ index: 0, total: expect.any(Number) });
+		expect(Object.keys(first.question).sort()).toEqual([
+			"difficulty",
+			"id",
+			"index",
+			"skill",
+			"text",
+			"total",
+		]);
+
+		const { answers } = await answerAll(id, room!, strongAnswerFor);
+		expect(answers.length).toBe(first.question.total);
+		await room!.next((m) => m.type === "interview_update" && m.interview.status === "completed");
+		const seqs = room!.messages.map((m) => m.seq);
+		expect([...seqs].sort((a, b) => a - b)).toEqual(seqs);
+
+		await analyze(id);
+		const res = await call("GET", `/v1/interviews/${id}?include_results=true&include_transcript=true`, {
+			key: account.live,
+		});
+		const data = res.body.data;
+		expect(data.status).toBe("completed");
+		expect(data.results).toMatchObject({
+			overall_score: expect.any(Number),
+			recommendation: expect.stringMatching(/^(hire|maybe|no_hire)$/),
+		});
+		expect(data.results.skill_assessments.map((s: any) => s.skill).sort()).toEqual(["Python", "SQL"]);
+		expect(data.analytics.question_difficulty_progression).toHaveLength(answers.length);
+		expect(data.transcript.map((t: any) => t.answer)).toEqual(answers);
+		expect(data.transcript.every((t: any) => typeof t.score === "number")).toBe(true);
+		expect(data.candidate.joined_at).not.toBeNull();
+		expect(data.duration.actual_minutes).toBeGreaterThanOrEqual(1);
+		const types = (await eventsOf(id)).map((e) => e.type);
+		expect(types).toEqual([
+			"interview.scheduled",
+			"candidate.joined",
+			"interview.started",
+			"interview.completed",
+			"results.analyzed",
+			"analysis.ready",
+		]);
+		expect((await eventsOf(id)).find((e) => e.type === "interview.completed")?.data.completion_reason).toBe(
+			"questions_answered",
+		);
+	});
+
+	it("scores strong answers above empty and off-topic ones for the same questions", async () => {
+		const account = await newAccount();
+		const scores: Record<string, number> = {};
+		for (const [label, answer] of [
+			["strong", strongAnswerFor],
+			["off-topic", async () => "I enjoy hiking on weekends and my favourite food is pasta."],
+			["empty", async () => "."],
+		] as const) {
+			const { id, token } = await createInterview(account.live, { duration_minutes: 15, skills: ["SQL"] });
+			const { room } = await connect(id, token);
+			await room!.next((m) => m.type === "question");
+			await answerAll(id, room!, answer);
+			await analyze(id);
+			const res = await call("GET", `/v1/interviews/${id}?include_results=true`, { key: account.live });
+			scores[label] = res.body.data.results.overall_score;
+		}
+		expect(scores.strong).toBeGreaterThan((scores["off-topic"] ?? 0) + 30);
+		expect(scores.strong).toBeGreaterThan((scores.empty ?? 0) + 30);
+	});
+
+	it("loses nothing when the object is evicted mid-interview: the candidate reconnects, resyncs and continues", async () => {
+		const account = await newAccount();
+		const { id, token } = await createInterview(account.live, { duration_minutes: 15, skills: ["Go"] });
+		const { room } = await connect(id, token);
+		const q1 = await room!.next((m) => m.type === "question");
+		room!.send({
+			type: "candidate_response",
+			session_id: id,
+			question_id: q1.question.id,
+			response: "Goroutines and channels with select",
+			timestamp: new Date().toISOString(),
+		});
+		const q2 = await room!.next((m) => m.type === "question" && m.question.id !== q1.question.id);
+		const lastSeq = Math.max(...room!.messages.map((m) => m.seq));
+		room!.close();
+
+		await evictDurableObject(stubOf(id));
+		const again = await connect(id, token);
+		expect(again.status).toBe(101);
+		const resent = await again.room!.next((m) => m.type === "question");
+		expect(resent.question.id).toBe(q2.question.id);
+		again.room!.send({ type: "resync", after_seq: 0 });
+		await again.room!.next((m) => m.type === "question" && m.seq <= lastSeq);
+		await answerAll(id, again.room!, async () => "Interfaces, error wrapping and context cancellation");
+		await analyze(id);
+		const res = await call("GET", `/v1/interviews/${id}?include_transcript=true`, { key: account.live });
+		expect(res.body.data.transcript[0].answer).toBe("Goroutines and channels with select");
+		expect(res.body.data.transcript.every((t: any) => t.answer !== null)).toBe(true);
+	});
+
+	it("sends observers every update in order, and refuses their attempts to answer", async () => {
+		const account = await newAccount();
+		const { id, token } = await createInterview(account.live, { duration_minutes: 15, skills: ["SQL"] });
+		const observer = await connect(id, account.live);
+		expect(observer.status).toBe(101);
+		const initial = await observer.room!.next((m) => m.type === "interview_update");
+		expect(initial.interview.status).toBe("scheduled");
+		const { room } = await connect(id, token);
+		await room!.next((m) => m.type === "question");
+		await answerAll(id, room!, async () => "Joins, indexes and transactions");
+		await observer.room!.next((m) => m.type === "interview_update" && m.interview.status === "completed");
+		const seen = observer.room!.messages.map((m) => m.seq);
+		expect(seen).toEqual([...seen].sort((a, b) => a - b));
+		const asked = (await interviewStub(env, id).get())?.transcript.map((t) => t.question.id);
+		const observed = observer.room!.messages.filter((m) => m.type === "question").map((m) => m.question.id);
+		expect(observed).toEqual(asked);
+		const statuses = observer
+			.room!.messages.filter((m) => m.type === "interview_update")
+			.map((m) => m.interview.status);
+		expect(statuses[0]).toBe("scheduled");
+		expect(statuses).toContain("in_progress");
+		expect(statuses.at(-1)).toBe("completed");
+		observer.room!.send({ type: "end_interview" });
+		const refused = await observer.room!.next((m) => m.type === "error");
+		expect(refused.code).toBe("FORBIDDEN");
+	});
+
+	it("refuses before the upgrade: missing or wrong token, another interview's token, unknown, too early, closed", async () => {
+		const account = await newAccount();
+		const a = await createInterview(account.live);
+		const b = await createInterview(account.live);
+		const other = await newAccount();
+		const later = await createInterview(account.live, {
+			scheduled_at: new Date(Date.now() + 86_400_000).toISOString(),
+		});
+		const cancelled = await createInterview(account.live);
+		await call("DELETE", `/v1/interviews/${cancelled.id}`, { key: account.live });
+
+		const cases: [string, string, number, string][] = [
+			[a.id, "", 401, "AUTHENTICATION_REQUIRED"],
+			[a.id, "wrong-token", 401, "INVALID_TOKEN"],
+			[a.id, b.token, 401, "INVALID_TOKEN"],
+			[a.id, other.live, 404, "INTERVIEW_NOT_FOUND"],
+			["int_AAAAAAAAAAAAAAAAAAAAAAAA", a.token, 404, "INTERVIEW_NOT_FOUND"],
+			[later.id, later.token, 403, "INTERVIEW_NOT_OPEN"],
+			[cancelled.id, cancelled.token, 409, "INVALID_OPERATION"],
+		];
+		for (const [id, token, status, code] of cases) {
+			const res = await connect(id, token);
+			expect([id === a.id ? "a" : id, res.status, res.body?.error?.code]).toEqual([
+				id === a.id ? "a" : id,
+				status,
+				code,
+			]);
+		}
+		const reader = await account.key("live", { permissions: ["interviews:write"] });
+		expect((await connect(a.id, reader)).status).toBe(403);
+		const observerOfCancelled = await connect(cancelled.id, account.live);
+		expect(observerOfCancelled.status).toBe(101);
+	});
+
+	it("answers bad frames with an error frame and keeps the connection", async () => {
+		const account = await newAccount();
+		const { id, token } = await createInterview(account.live, { duration_minutes: 15 });
+		const { room } = await connect(id, token);
+		const q = await room!.next((m) => m.type === "question");
+		room!.ws.send("not json");
+		expect((await room!.next((m) => m.type === "error")).code).toBe("BAD_MESSAGE");
+		const from = room!.messages.length;
+		room!.send({ type: "shout" });
+		expect((await room!.next((m) => m.type === "error", { from })).code).toBe("BAD_MESSAGE");
+		const from2 = room!.messages.length;
+		room!.send({
+			type: "candidate_response",
+			session_id: id,
+			question_id: "q_nope",
+			response: "x",
+			timestamp: new Date().toISOString(),
+		});
+		expect((await room!.next((m) => m.type === "error", { from: from2 })).code).toBe("STALE_QUESTION");
+		const from3 = room!.messages.length;
+		room!.send({
+			type: "candidate_response",
+			session_id: id,
+			question_id: q.question.id,
+			response: "Indexes",
+			timestamp: new Date().toISOString(),
+		});
+		await room!.next((m) => m.type === "question" && m.question.id !== q.question.id, { from: from3 });
+	});
+
+	it("ends the interview when the candidate asks to", async () => {
+		const account = await newAccount();
+		const { id, token } = await createInterview(account.live);
+		const { room } = await connect(id, token);
+		await room!.next((m) => m.type === "question");
+		room!.send({ type: "end_interview" });
+		await room!.next((m) => m.type === "interview_update" && m.interview.status === "completed");
+		expect((await eventsOf(id)).find((e) => e.type === "interview.completed")?.data.completion_reason).toBe(
+			"candidate_ended",
+		);
+	});
+});
