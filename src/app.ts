@@ -10,6 +10,7 @@ import { jsonBodyGuard } from "./http/validation";
 import { accountRoutes } from "./routes/account";
 import { adminRoutes } from "./routes/admin";
 import { interviewRoutes } from "./routes/interviews";
+import { webhookRoutes } from "./routes/webhooks";
 
 export interface AppOptions {
 	clock?: Clock;
@@ -20,6 +21,7 @@ function apiV1() {
 	const api = new Hono<AppBindings>({ strict: false });
 	api.use("*", whenRouted(authenticate, rateLimit));
 	api.route("/interviews", interviewRoutes);
+	api.route("/webhooks", webhookRoutes);
 	api.route("/", accountRoutes);
 	return api;
 }

@@ -136,3 +136,4 @@ export const creditLedger = sqliteTable(
 			.where(sql`interview_id IS NOT NULL`),
 	],
 );
+export * from "./schema-webhooks";
