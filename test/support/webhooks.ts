@@ -2,6 +2,7 @@
 // batches made by createMessageBatch, never by waiting for real queue delays.
 import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { env } from "cloudflare:workers";
+import type { Env } from "../../src/env";
 import worker from "../../src/index";
 import { deliveryMessage } from "../../src/webhooks/message";
 import { call } from "../integration/helpers";
@@ -35,9 +36,12 @@ export async function deliveriesOf(endpointId: string, outcome?: string): Promis
 }
 
 /** One run of the real queue handler over these deliveries, as the queue's attempt `attempts`. */
-export async function runConsumer(items: (PendingDelivery & { attempts?: number })[]) {
+export async function runConsumer(
+	items: (PendingDelivery & { attempts?: number })[],
+	options: { env?: Env; queue?: string } = {},
+) {
 	const batch = createMessageBatch(
-		"interview-webhooks",
+		options.queue ?? "interview-webhooks",
 		items.map((d, i) => ({
 			id: `msg-${i}-${d.id}`,
 			timestamp: new Date(),
@@ -46,7 +50,7 @@ export async function runConsumer(items: (PendingDelivery & { attempts?: number 
 		})),
 	);
 	const ctx = createExecutionContext();
-	await worker.queue(batch, env, ctx);
+	await worker.queue(batch, options.env ?? env, ctx);
 	const result = await getQueueResult(batch, ctx);
 	return { result, messageIds: batch.messages.map((m) => m.id) };
 }
@@ -78,12 +82,10 @@ export async function attemptsOf(endpointId: string): Promise<AttemptLogRow[]> {
 }
 
 export async function deliveryRow(id: string) {
-	return env.DB.prepare("SELECT * FROM webhook_deliveries WHERE id = ?")
-		.bind(id)
-		.first<{
-			outcome: string;
-			attempt_count: number;
-			enqueued_at: number | null;
-			next_attempt_at: number | null;
-		}>();
+	return env.DB.prepare("SELECT * FROM webhook_deliveries WHERE id = ?").bind(id).first<{
+		outcome: string;
+		attempt_count: number;
+		enqueued_at: number | null;
+		next_attempt_at: number | null;
+	}>();
 }
