@@ -64,7 +64,7 @@ webhookRoutes.post(
 	validate("json", emptyBody),
 	async (c) => {
 		const now = c.get("now");
-		const result = await rotateWebhookSecret(getDb(c.env.DB), c.get("auth").accountId, now);
+		const result = await rotateWebhookSecret(c.env.DB, c.get("auth").accountId, now);
 		switch (result.status) {
 			case "ok":
 				return ok(c, {

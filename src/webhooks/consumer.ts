@@ -154,7 +154,7 @@ async function processDelivery(
 
 async function disableEndpoint(env: Env, db: Db, endpoint: EndpointRow, now: number): Promise<void> {
 	const disabled = await disableFailingEndpoint(
-		db,
+		env.DB,
 		endpoint,
 		{
 			id: newId("evt"),

@@ -1,6 +1,6 @@
 import { and, count, desc, eq, inArray, lt, or, type SQL, sql } from "drizzle-orm";
 import type { DataEnvironment } from "../accounts/keys";
-import type { Db } from "../db/client";
+import { type Db, guardD1 } from "../db/client";
 import { events, webhookAttempts, webhookDeliveries, webhookEndpoints } from "../db/schema";
 import type { Classification } from "./classify";
 
@@ -139,39 +139,34 @@ export function recordEndpointAttempt(db: Db, id: string, c: Classification, at:
 
 /**
  * Disables a failing endpoint and records its `webhook.endpoint.disabled` event in one
- * transaction; the event is written only if this call is the one that disabled it.
+ * transaction; the event is written only if this call is the one that disabled it. (Raw D1:
+ * drizzle cannot batch an INSERT ... SELECT.)
  */
 export async function disableFailingEndpoint(
-	db: Db,
+	database: D1Database,
 	endpoint: EndpointRow,
 	event: { id: string; data: Record<string, unknown> },
 	now: number,
 ): Promise<boolean> {
-	const [updated] = await db.batch([
-		db
-			.update(webhookEndpoints)
-			.set({
-				active: false,
-				disabledReason: "failing",
-				disabledAt: now,
-				disabledEventId: event.id,
-				disabledEventPublished: false,
-				updatedAt: now,
-			})
-			.where(and(eq(webhookEndpoints.id, endpoint.id), eq(webhookEndpoints.active, true)))
-			.returning({ id: webhookEndpoints.id }),
-		db.run(sql`
-			INSERT INTO ${events} (id, account_id, environment, type, interview_id, test_mode, data, created_at)
-			SELECT ${event.id}, ${endpoint.accountId}, ${endpoint.environment}, 'webhook.endpoint.disabled', NULL, 0,
-				${JSON.stringify(event.data)}, ${now}
-			WHERE EXISTS (
-				SELECT 1 FROM ${webhookEndpoints}
-				WHERE id = ${endpoint.id} AND disabled_event_id = ${event.id}
+	const d1 = guardD1(database);
+	const [updated] = await d1.batch([
+		d1
+			.prepare(
+				`UPDATE webhook_endpoints SET active = 0, disabled_reason = 'failing', disabled_at = ?1,
+				 disabled_event_id = ?2, disabled_event_published = 0, updated_at = ?1
+				 WHERE id = ?3 AND active = 1 RETURNING id`,
 			)
-			ON CONFLICT DO NOTHING
-		`),
+			.bind(now, event.id, endpoint.id),
+		d1
+			.prepare(
+				`INSERT INTO events (id, account_id, environment, type, interview_id, test_mode, data, created_at)
+				 SELECT ?1, account_id, environment, 'webhook.endpoint.disabled', NULL, 0, ?2, ?3
+				 FROM webhook_endpoints WHERE id = ?4 AND disabled_event_id = ?1
+				 ON CONFLICT DO NOTHING`,
+			)
+			.bind(event.id, JSON.stringify(event.data), now, endpoint.id),
 	]);
-	return updated.length > 0;
+	return (updated?.results.length ?? 0) > 0;
 }
 
 export function findEndpointById(db: Db, id: string): Promise<EndpointRow | undefined> {

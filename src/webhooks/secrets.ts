@@ -1,5 +1,5 @@
-import { eq, sql } from "drizzle-orm";
-import type { Db } from "../db/client";
+import { eq } from "drizzle-orm";
+import { type Db, guardD1 } from "../db/client";
 import { accounts, webhookPreviousSecrets } from "../db/schema";
 import { randomBase62 } from "../lib/random";
 
@@ -35,30 +35,36 @@ export type RotationResult =
  * second rotation inside that window replaces the previous secret too). The swap is guarded on
  * the old value, so two concurrent rotations cannot both win.
  */
-export async function rotateWebhookSecret(db: Db, accountId: string, now: number): Promise<RotationResult> {
-	const account = await db
-		.select({ secret: accounts.webhookSecret })
-		.from(accounts)
-		.where(eq(accounts.id, accountId))
-		.get();
+export async function rotateWebhookSecret(
+	database: D1Database,
+	accountId: string,
+	now: number,
+): Promise<RotationResult> {
+	const d1 = guardD1(database);
+	const account = await d1
+		.prepare("SELECT webhook_secret AS secret FROM accounts WHERE id = ?")
+		.bind(accountId)
+		.first<{ secret: string }>();
 	if (!account) return { status: "not_found" };
 	const secret = newWebhookSecret();
 	const expiresAt = now + PREVIOUS_SECRET_TTL_MS;
-	const [swapped] = await db.batch([
-		db
-			.update(accounts)
-			.set({ webhookSecret: secret, updatedAt: now })
-			.where(sql`${accounts.id} = ${accountId} AND ${accounts.webhookSecret} = ${account.secret}`)
-			.returning({ id: accounts.id }),
-		db.run(sql`
-			INSERT INTO ${webhookPreviousSecrets} (account_id, secret, rotated_at, expires_at)
-			SELECT ${accountId}, ${account.secret}, ${now}, ${expiresAt}
-			WHERE EXISTS (SELECT 1 FROM ${accounts} WHERE id = ${accountId} AND webhook_secret = ${secret})
-			ON CONFLICT (account_id) DO UPDATE SET
-				secret = excluded.secret, rotated_at = excluded.rotated_at, expires_at = excluded.expires_at
-		`),
+	// Raw D1: drizzle cannot batch an INSERT ... SELECT.
+	const [swapped] = await d1.batch([
+		d1
+			.prepare(
+				"UPDATE accounts SET webhook_secret = ?1, updated_at = ?2 WHERE id = ?3 AND webhook_secret = ?4 RETURNING id",
+			)
+			.bind(secret, now, accountId, account.secret),
+		d1
+			.prepare(
+				`INSERT INTO webhook_previous_secrets (account_id, secret, rotated_at, expires_at)
+				 SELECT ?1, ?2, ?3, ?4 WHERE EXISTS (SELECT 1 FROM accounts WHERE id = ?1 AND webhook_secret = ?5)
+				 ON CONFLICT (account_id) DO UPDATE SET
+				   secret = excluded.secret, rotated_at = excluded.rotated_at, expires_at = excluded.expires_at`,
+			)
+			.bind(accountId, account.secret, now, expiresAt, secret),
 	]);
-	if (swapped.length === 0) return { status: "conflict" };
+	if ((swapped?.results.length ?? 0) === 0) return { status: "conflict" };
 	return { status: "ok", secret, previousExpiresAt: expiresAt };
 }
 

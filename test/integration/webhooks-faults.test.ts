@@ -42,7 +42,7 @@ describe("webhook fault matrix", () => {
 	it.each(FAULTS)(
 		"logs a receiver answering $mode as $errorType, retries on schedule and delivers once it recovers",
 		async ({ mode, errorType, statusCode }) => {
-			const { name, endpoint, delivery } = await setup(mode, { modes: [mode, mode], then: "ok" });
+			const { name, endpoint, delivery } = await setup(mode, { modes: [mode, mode], fallback: "ok" });
 
 			for (const attempt of [1, 2]) {
 				const { result, messageIds } = await runConsumer([{ ...delivery, attempts: attempt }]);
@@ -84,7 +84,7 @@ describe("webhook fault matrix", () => {
 	);
 
 	it("fails the delivery after the sixth attempt and hands the message to the dead-letter queue", async () => {
-		const { endpoint, delivery } = await setup("always", { then: "500" });
+		const { endpoint, delivery } = await setup("always", { fallback: "500" });
 		for (const attempt of [1, 2, 3, 4, 5]) {
 			const { result, messageIds } = await runConsumer([{ ...delivery, attempts: attempt }]);
 			expect(result.retryMessages.map((m) => m.msgId)).toEqual(messageIds);
@@ -119,7 +119,7 @@ describe("webhook fault matrix", () => {
 	});
 
 	it("takes the retry delays from WEBHOOK_RETRY_DELAYS", async () => {
-		const { endpoint, delivery } = await setup("custom", { then: "503" });
+		const { endpoint, delivery } = await setup("custom", { fallback: "503" });
 		const custom = { ...env, WEBHOOK_RETRY_DELAYS: "1,2,3,4,5" };
 		for (const attempt of [1, 2, 3, 4, 5]) {
 			const { result } = await runConsumer([{ ...delivery, attempts: attempt }], { env: custom });
@@ -132,7 +132,7 @@ describe("webhook fault matrix", () => {
 	});
 
 	it("never follows a redirect, not even to another local port", async () => {
-		const { name, delivery } = await setup("redirect-only", { then: "redirect" });
+		const { name, delivery } = await setup("redirect-only", { fallback: "redirect" });
 		await runConsumer([{ ...delivery, attempts: 1 }]);
 		const [request] = await rx.requests(name);
 		expect(request?.status).toBe(302);

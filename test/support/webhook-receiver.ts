@@ -1,7 +1,7 @@
 // A real webhook receiver on 127.0.0.1 (Node): records every request with its raw body and
 // headers, checks signatures with node's crypto, and answers as each route's fault mode says.
 // Tests steer it through a small control API, so one server serves every test in isolation:
-//   PUT /__control/routes/<name>   {modes?: Mode[], then?: Mode, failRate?, seed?, secret?, previousSecret?}
+//   PUT /__control/routes/<name>   {modes?: Mode[], fallback?: Mode, failRate?, seed?, secret?, previousSecret?}
 //   GET /__control/requests/<name> -> RecordedRequest[]
 //   GET /__control/trap            -> requests that reached the redirect target (must stay empty)
 // Webhooks go to POST /hook/<name>.
@@ -12,9 +12,9 @@ import type { AddressInfo, Socket } from "node:net";
 export type Mode = "ok" | "500" | "503" | "404" | "410" | "hang" | "reset" | "redirect" | "random";
 
 export interface RouteConfig {
-	/** Answers for the next requests, in order; then `then` for every later one. */
+	/** Answers for the next requests, in order; then `fallback` for every later one. */
 	modes?: Mode[];
-	then?: Mode;
+	fallback?: Mode;
 	/** For `random`: the share of requests answered 500, drawn from a seeded generator. */
 	failRate?: number;
 	seed?: number;
@@ -130,7 +130,7 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
 		if (!hook) return json(res, 404, { error: "unknown path" });
 		const name = hook[1] as string;
 		const route = routes.get(name) ?? { queue: [], random: mulberry32(1) };
-		let mode: Mode = route.queue.shift() ?? route.then ?? "ok";
+		let mode: Mode = route.queue.shift() ?? route.fallback ?? "ok";
 		if (mode === "random") mode = route.random() < (route.failRate ?? 0.3) ? "500" : "ok";
 		const headers = flatHeaders(req);
 		const secret = route.secret;

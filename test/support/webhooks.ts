@@ -4,6 +4,7 @@ import { createExecutionContext, createMessageBatch, getQueueResult } from "clou
 import { env } from "cloudflare:workers";
 import type { Env } from "../../src/env";
 import worker from "../../src/index";
+import { type ConsumerConfig, consumeWebhookBatch } from "../../src/webhooks/consumer";
 import { deliveryMessage } from "../../src/webhooks/message";
 import { call } from "../integration/helpers";
 
@@ -50,7 +51,7 @@ export async function runConsumer(
 		})),
 	);
 	const ctx = createExecutionContext();
-	await worker.queue(batch, options.env ?? env, ctx);
+	await worker.queue(batch, options.env ?? env);
 	const result = await getQueueResult(batch, ctx);
 	return { result, messageIds: batch.messages.map((m) => m.id) };
 }
@@ -88,4 +89,23 @@ export async function deliveryRow(id: string) {
 		enqueued_at: number | null;
 		next_attempt_at: number | null;
 	}>();
+}
+
+/** The consumer with an injected clock (and other settings), for rules that span days. */
+export async function runConsumerWith(
+	items: (PendingDelivery & { attempts?: number })[],
+	overrides: Partial<ConsumerConfig>,
+) {
+	const batch = createMessageBatch(
+		"interview-webhooks",
+		items.map((d, i) => ({
+			id: `msg-at-${i}-${d.id}`,
+			timestamp: new Date(),
+			attempts: d.attempts ?? d.attemptCount + 1,
+			body: deliveryMessage(d),
+		})),
+	);
+	const ctx = createExecutionContext();
+	await consumeWebhookBatch(batch, env, overrides);
+	return getQueueResult(batch, ctx);
 }

@@ -12,7 +12,7 @@ interface Section {
 	queues?: { consumers?: Consumer[]; producers?: { binding: string; queue: string }[] };
 }
 
-const config = parse(env.TEST_WRANGLER_TOML) as Section & { env: { production: Section } };
+const config = parse(env.TEST_WRANGLER_TOML) as unknown as Section & { env: { production: Section } };
 
 describe.each([
 	["default", config],
