@@ -1,4 +1,4 @@
-import { and, count, desc, eq, inArray, lt, or, type SQL, sql } from "drizzle-orm";
+import { and, count, desc, eq, lt, or, type SQL, sql } from "drizzle-orm";
 import type { DataEnvironment } from "../accounts/keys";
 import { type Db, guardD1 } from "../db/client";
 import { events, webhookAttempts, webhookDeliveries, webhookEndpoints } from "../db/schema";
@@ -183,10 +183,4 @@ export function markDisabledEventPublished(db: Db, id: string, eventId: string) 
 
 export function findEvent(db: Db, id: string) {
 	return db.select().from(events).where(eq(events.id, id)).get();
-}
-
-export function findEvents(db: Db, ids: string[]) {
-	return ids.length === 0
-		? Promise.resolve([])
-		: db.select().from(events).where(inArray(events.id, ids)).all();
 }
