@@ -31,7 +31,7 @@ function constantTimeEqual(a: string, b: string): boolean {
 	const x = encoder.encode(a);
 	const y = encoder.encode(b);
 	let diff = x.length ^ y.length;
-	for (let i = 0; i < x.length; i++) diff |= x[i]! ^ (y[i % Math.max(y.length, 1)] ?? 0);
+	for (let i = 0; i < x.length; i++) diff |= (x[i] ?? 0) ^ (y[i] ?? 0);
 	return diff === 0;
 }
 

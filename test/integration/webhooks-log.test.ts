@@ -3,7 +3,6 @@ import { verify } from "@octokit/webhooks-methods";
 import { describe, expect, it } from "vitest";
 import { receiver } from "../support/receiver-client";
 import {
-	attemptsOf,
 	createWebhook,
 	deliveriesOf,
 	deliveryRow,
