@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
@@ -15,8 +16,19 @@ export default defineConfig(async () => {
 					// Test-only bindings: never in wrangler.toml.
 					bindings: {
 						TEST_MIGRATIONS: migrations,
+						TEST_WRANGLER_TOML: readFileSync(path.join(import.meta.dirname, "wrangler.toml"), "utf8"),
 						ADMIN_TOKEN: "test-admin-token",
 						RECORDING_URL_SECRET: "test-recording-secret",
+						// Short enough that the "receiver hangs" case finishes quickly.
+						WEBHOOK_TIMEOUT_MS: "1500",
+					},
+					// Tests drive the webhook consumer by hand (createMessageBatch), so what the
+					// fan-out sends goes to a queue nothing consumes instead of racing them.
+					// The same for candidate e-mail: a background send would emit candidate.notified
+					// events that other tests' webhook endpoints would then receive.
+					queueProducers: {
+						WEBHOOK_QUEUE: { queueName: "interview-webhooks-parked" },
+						EMAIL_QUEUE: { queueName: "interview-emails-parked" },
 					},
 				},
 			}),
@@ -24,6 +36,7 @@ export default defineConfig(async () => {
 		test: {
 			include: ["test/unit/**/*.test.ts", "test/integration/**/*.test.ts"],
 			setupFiles: ["./test/setup/apply-migrations.ts"],
+			globalSetup: ["./test/setup/webhook-receiver.ts"],
 		},
 	};
 });

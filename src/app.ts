@@ -12,6 +12,7 @@ import { adminRoutes } from "./routes/admin";
 import { eventRoutes } from "./routes/events";
 import { interviewRoutes } from "./routes/interviews";
 import { roomRoutes } from "./routes/room";
+import { webhookRoutes } from "./routes/webhooks";
 
 export interface AppOptions {
 	clock?: Clock;
@@ -23,6 +24,7 @@ function apiV1() {
 	api.use("*", whenRouted(authenticate, rateLimit));
 	api.route("/interviews", interviewRoutes);
 	api.route("/events", eventRoutes);
+	api.route("/webhooks", webhookRoutes);
 	api.route("/", accountRoutes);
 	return api;
 }

@@ -137,3 +137,4 @@ export const creditLedger = sqliteTable(
 	],
 );
 export * from "./schema-email";
+export * from "./schema-webhooks";

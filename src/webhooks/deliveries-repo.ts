@@ -1,0 +1,211 @@
+import { and, asc, count, desc, eq, inArray, isNull, lt, or, type SQL } from "drizzle-orm";
+import type { Db } from "../db/client";
+import {
+	accounts,
+	events,
+	webhookAttempts,
+	webhookDeliveries,
+	webhookEndpoints,
+	webhookPreviousSecrets,
+} from "../db/schema";
+import type { Classification } from "./classify";
+
+export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
+export type AttemptRow = typeof webhookAttempts.$inferSelect;
+export type DeliveryOutcome = DeliveryRow["outcome"];
+
+/** Rows per `IN (...)` list: well under D1's 100 bound parameters with the other conditions. */
+const IN_CHUNK = 90;
+
+export function chunks<T>(items: readonly T[], size: number): T[][] {
+	const out: T[][] = [];
+	for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+	return out;
+}
+
+/** Idempotent by id: inserting the same delivery twice keeps the first. */
+export function insertDeliveryIfAbsent(db: Db, row: typeof webhookDeliveries.$inferInsert) {
+	return db.insert(webhookDeliveries).values(row).onConflictDoNothing({ target: webhookDeliveries.id });
+}
+
+export function insertDelivery(db: Db, row: typeof webhookDeliveries.$inferInsert) {
+	return db.insert(webhookDeliveries).values(row).run();
+}
+
+/** Of these deliveries, the ones still waiting for their first queue message. */
+export async function unenqueuedDeliveries(db: Db, ids: string[]) {
+	const found: Pick<DeliveryRow, "id" | "endpointId" | "eventId">[] = [];
+	for (const part of chunks(ids, IN_CHUNK)) {
+		found.push(
+			...(await db
+				.select({
+					id: webhookDeliveries.id,
+					endpointId: webhookDeliveries.endpointId,
+					eventId: webhookDeliveries.eventId,
+				})
+				.from(webhookDeliveries)
+				.where(
+					and(
+						inArray(webhookDeliveries.id, part),
+						isNull(webhookDeliveries.enqueuedAt),
+						eq(webhookDeliveries.outcome, "pending"),
+					),
+				)
+				.all()),
+		);
+	}
+	return found;
+}
+
+export async function markEnqueued(db: Db, ids: string[], now: number): Promise<void> {
+	const statements = chunks(ids, IN_CHUNK).map((part) =>
+		db.update(webhookDeliveries).set({ enqueuedAt: now }).where(inArray(webhookDeliveries.id, part)),
+	);
+	const [first, ...rest] = statements;
+	if (first) await db.batch([first, ...rest]);
+}
+
+/** Everything one attempt needs, in one query: the delivery, its endpoint, account, secret, event. */
+export function loadDeliveryContext(db: Db, deliveryId: string) {
+	return db
+		.select({
+			delivery: webhookDeliveries,
+			endpoint: webhookEndpoints,
+			account: { id: accounts.id, name: accounts.companyName, secret: accounts.webhookSecret },
+			previous: { secret: webhookPreviousSecrets.secret, expiresAt: webhookPreviousSecrets.expiresAt },
+			event: { id: events.id, type: events.type, data: events.data },
+		})
+		.from(webhookDeliveries)
+		.leftJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
+		.leftJoin(accounts, eq(accounts.id, webhookDeliveries.accountId))
+		.leftJoin(webhookPreviousSecrets, eq(webhookPreviousSecrets.accountId, webhookDeliveries.accountId))
+		.leftJoin(events, eq(events.id, webhookDeliveries.eventId))
+		.where(eq(webhookDeliveries.id, deliveryId))
+		.get();
+}
+
+export type DeliveryContext = NonNullable<Awaited<ReturnType<typeof loadDeliveryContext>>>;
+
+export interface AttemptRecord {
+	delivery: Pick<DeliveryRow, "id" | "endpointId">;
+	attempt: number;
+	url: string;
+	attemptedAt: number;
+	durationMs: number;
+	classification: Classification;
+	responseBody: string | null;
+	nextAttemptAt: number | null;
+	/** The delivery's outcome after this attempt. */
+	outcome: DeliveryOutcome;
+}
+
+/**
+ * The attempt row and the delivery's new state. A delivery already settled (by a duplicate
+ * message that got there first) keeps its outcome; the attempt is logged all the same.
+ */
+export function attemptStatements(db: Db, r: AttemptRecord) {
+	const finishedAt = r.attemptedAt + r.durationMs;
+	return [
+		db.insert(webhookAttempts).values({
+			deliveryId: r.delivery.id,
+			endpointId: r.delivery.endpointId,
+			attempt: r.attempt,
+			url: r.url,
+			attemptedAt: r.attemptedAt,
+			durationMs: r.durationMs,
+			outcome: r.classification.outcome,
+			statusCode: r.classification.statusCode,
+			errorType: r.classification.errorType,
+			error: r.classification.error,
+			responseBody: r.responseBody,
+			nextAttemptAt: r.nextAttemptAt,
+		}),
+		db
+			.update(webhookDeliveries)
+			.set({
+				outcome: r.outcome,
+				attemptCount: r.attempt,
+				lastStatusCode: r.classification.statusCode,
+				lastError: r.classification.error,
+				nextAttemptAt: r.nextAttemptAt,
+				completedAt: r.outcome === "pending" ? null : finishedAt,
+				updatedAt: finishedAt,
+			})
+			.where(and(eq(webhookDeliveries.id, r.delivery.id), eq(webhookDeliveries.outcome, "pending"))),
+	] as const;
+}
+
+export function settlePendingDelivery(
+	db: Db,
+	id: string,
+	outcome: "failed" | "cancelled",
+	error: string,
+	now: number,
+) {
+	return db
+		.update(webhookDeliveries)
+		.set({ outcome, lastError: error, nextAttemptAt: null, completedAt: now, updatedAt: now })
+		.where(and(eq(webhookDeliveries.id, id), eq(webhookDeliveries.outcome, "pending")))
+		.run();
+}
+
+export function findDelivery(db: Db, endpointId: string, id: string): Promise<DeliveryRow | undefined> {
+	return db
+		.select()
+		.from(webhookDeliveries)
+		.where(and(eq(webhookDeliveries.id, id), eq(webhookDeliveries.endpointId, endpointId)))
+		.get();
+}
+
+/** Newest first, keyset-paginated; each delivery with all its attempts in order. */
+export async function listDeliveries(
+	db: Db,
+	endpointId: string,
+	outcome: DeliveryOutcome | undefined,
+	limit: number,
+	cursor: { createdAt: number; id: string } | null,
+): Promise<{ rows: DeliveryRow[]; attempts: AttemptRow[]; total: number }> {
+	const base: SQL[] = [eq(webhookDeliveries.endpointId, endpointId)];
+	if (outcome) base.push(eq(webhookDeliveries.outcome, outcome));
+	const page = cursor
+		? [
+				...base,
+				or(
+					lt(webhookDeliveries.createdAt, cursor.createdAt),
+					and(eq(webhookDeliveries.createdAt, cursor.createdAt), lt(webhookDeliveries.id, cursor.id)),
+				) as SQL,
+			]
+		: base;
+	const [rows, totals] = await db.batch([
+		db
+			.select()
+			.from(webhookDeliveries)
+			.where(and(...page))
+			.orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
+			.limit(limit + 1),
+		db
+			.select({ total: count() })
+			.from(webhookDeliveries)
+			.where(and(...base)),
+	]);
+	const attempts = await attemptsOf(
+		db,
+		rows.slice(0, limit).map((r) => r.id),
+	);
+	return { rows, attempts, total: totals[0]?.total ?? 0 };
+}
+
+export async function attemptsOf(db: Db, deliveryIds: string[]): Promise<AttemptRow[]> {
+	const out: AttemptRow[] = [];
+	for (const part of chunks(deliveryIds, IN_CHUNK)) {
+		out.push(
+			...(await db
+				.select()
+				.from(webhookAttempts)
+				.where(inArray(webhookAttempts.deliveryId, part))
+				.orderBy(asc(webhookAttempts.seq))
+				.all()),
+		);
+	}
+	return out;
+}

@@ -1,0 +1,186 @@
+import { and, count, desc, eq, lt, or, type SQL, sql } from "drizzle-orm";
+import type { DataEnvironment } from "../accounts/keys";
+import { type Db, guardD1 } from "../db/client";
+import { events, webhookAttempts, webhookDeliveries, webhookEndpoints } from "../db/schema";
+import type { Classification } from "./classify";
+
+export type EndpointRow = typeof webhookEndpoints.$inferSelect;
+
+export interface Owner {
+	accountId: string;
+	environment: DataEnvironment;
+}
+
+export function insertEndpoint(db: Db, row: typeof webhookEndpoints.$inferInsert) {
+	return db.insert(webhookEndpoints).values(row).run();
+}
+
+export function findEndpoint(db: Db, owner: Owner, id: string): Promise<EndpointRow | undefined> {
+	return db
+		.select()
+		.from(webhookEndpoints)
+		.where(
+			and(
+				eq(webhookEndpoints.id, id),
+				eq(webhookEndpoints.accountId, owner.accountId),
+				eq(webhookEndpoints.environment, owner.environment),
+			),
+		)
+		.get();
+}
+
+export async function countEndpoints(db: Db, owner: Owner): Promise<number> {
+	const row = await db
+		.select({ n: count() })
+		.from(webhookEndpoints)
+		.where(
+			and(
+				eq(webhookEndpoints.accountId, owner.accountId),
+				eq(webhookEndpoints.environment, owner.environment),
+			),
+		)
+		.get();
+	return row?.n ?? 0;
+}
+
+/** Newest first (created_at, then id, descending), keyset-paginated, with the total count. */
+export async function listEndpoints(
+	db: Db,
+	owner: Owner,
+	limit: number,
+	cursor: { createdAt: number; id: string } | null,
+): Promise<{ rows: EndpointRow[]; total: number }> {
+	const base = [
+		eq(webhookEndpoints.accountId, owner.accountId),
+		eq(webhookEndpoints.environment, owner.environment),
+	];
+	const page: SQL[] = cursor
+		? [
+				...base,
+				or(
+					lt(webhookEndpoints.createdAt, cursor.createdAt),
+					and(eq(webhookEndpoints.createdAt, cursor.createdAt), lt(webhookEndpoints.id, cursor.id)),
+				) as SQL,
+			]
+		: base;
+	const [rows, totals] = await db.batch([
+		db
+			.select()
+			.from(webhookEndpoints)
+			.where(and(...page))
+			.orderBy(desc(webhookEndpoints.createdAt), desc(webhookEndpoints.id))
+			.limit(limit + 1),
+		db
+			.select({ total: count() })
+			.from(webhookEndpoints)
+			.where(and(...base)),
+	]);
+	return { rows, total: totals[0]?.total ?? 0 };
+}
+
+export function updateEndpoint(db: Db, id: string, changes: Partial<typeof webhookEndpoints.$inferInsert>) {
+	return db.update(webhookEndpoints).set(changes).where(eq(webhookEndpoints.id, id)).returning().get();
+}
+
+/** The endpoint and its delivery log go together: nothing can reach the log once it is gone. */
+export async function deleteEndpoint(db: Db, id: string): Promise<void> {
+	await db.batch([
+		db.delete(webhookAttempts).where(eq(webhookAttempts.endpointId, id)),
+		db.delete(webhookDeliveries).where(eq(webhookDeliveries.endpointId, id)),
+		db.delete(webhookEndpoints).where(eq(webhookEndpoints.id, id)),
+	]);
+}
+
+export function activeEndpoints(db: Db, owner: Owner): Promise<EndpointRow[]> {
+	return db
+		.select()
+		.from(webhookEndpoints)
+		.where(
+			and(
+				eq(webhookEndpoints.accountId, owner.accountId),
+				eq(webhookEndpoints.environment, owner.environment),
+				eq(webhookEndpoints.active, true),
+			),
+		)
+		.all();
+}
+
+/** Counts an attempt against its endpoint; returns the failure run for the disable rule. */
+export function recordEndpointAttempt(db: Db, id: string, c: Classification, at: number) {
+	const succeeded = c.outcome === "succeeded";
+	return db
+		.update(webhookEndpoints)
+		.set(
+			succeeded
+				? {
+						consecutiveFailures: 0,
+						failingSince: null,
+						succeededAttempts: sql`${webhookEndpoints.succeededAttempts} + 1`,
+						lastAttemptAt: at,
+						lastAttemptOutcome: "succeeded",
+						lastAttemptStatusCode: c.statusCode,
+					}
+				: {
+						consecutiveFailures: sql`${webhookEndpoints.consecutiveFailures} + 1`,
+						failingSince: sql`coalesce(${webhookEndpoints.failingSince}, ${at})`,
+						failedAttempts: sql`${webhookEndpoints.failedAttempts} + 1`,
+						lastAttemptAt: at,
+						lastAttemptOutcome: "failed",
+						lastAttemptStatusCode: c.statusCode,
+					},
+		)
+		.where(eq(webhookEndpoints.id, id))
+		.returning({
+			consecutiveFailures: webhookEndpoints.consecutiveFailures,
+			failingSince: webhookEndpoints.failingSince,
+			active: webhookEndpoints.active,
+		});
+}
+
+/**
+ * Disables a failing endpoint and records its `webhook.endpoint.disabled` event in one
+ * transaction; the event is written only if this call is the one that disabled it. (Raw D1:
+ * drizzle cannot batch an INSERT ... SELECT.)
+ */
+export async function disableFailingEndpoint(
+	database: D1Database,
+	endpoint: EndpointRow,
+	event: { id: string; data: Record<string, unknown> },
+	now: number,
+): Promise<boolean> {
+	const d1 = guardD1(database);
+	const [updated] = await d1.batch([
+		d1
+			.prepare(
+				`UPDATE webhook_endpoints SET active = 0, disabled_reason = 'failing', disabled_at = ?1,
+				 disabled_event_id = ?2, disabled_event_published = 0, updated_at = ?1
+				 WHERE id = ?3 AND active = 1 RETURNING id`,
+			)
+			.bind(now, event.id, endpoint.id),
+		d1
+			.prepare(
+				`INSERT INTO events (id, account_id, environment, type, interview_id, test_mode, data, created_at)
+				 SELECT ?1, account_id, environment, 'webhook.endpoint.disabled', NULL, 0, ?2, ?3
+				 FROM webhook_endpoints WHERE id = ?4 AND disabled_event_id = ?1
+				 ON CONFLICT DO NOTHING`,
+			)
+			.bind(event.id, JSON.stringify(event.data), now, endpoint.id),
+	]);
+	return (updated?.results.length ?? 0) > 0;
+}
+
+export function findEndpointById(db: Db, id: string): Promise<EndpointRow | undefined> {
+	return db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, id)).get();
+}
+
+export function markDisabledEventPublished(db: Db, id: string, eventId: string) {
+	return db
+		.update(webhookEndpoints)
+		.set({ disabledEventPublished: true })
+		.where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.disabledEventId, eventId)))
+		.run();
+}
+
+export function findEvent(db: Db, id: string) {
+	return db.select().from(events).where(eq(events.id, id)).get();
+}

@@ -1,0 +1,105 @@
+import { verify } from "@octokit/webhooks-methods";
+import { describe, expect, it } from "vitest";
+import { eventDeliveryId } from "../../src/webhooks/delivery-ids";
+import { deliveryMessage, parseDeliveryMessage } from "../../src/webhooks/message";
+import { deliveryHeaders, signEnvelope } from "../../src/webhooks/signing";
+
+const SECRET = "whsec_unit_test_secret";
+const input = {
+	event: "interview.scheduled",
+	data: { id: "int_1", note: 'quotes " and \\ and "signature":"x"' },
+	endpointId: "wh_abc",
+	eventId: "evt_abc",
+	timestamp: Date.UTC(2026, 0, 2, 3, 4, 5, 678),
+	account: { id: "acc_abc", name: "Acme" },
+};
+
+describe("webhook signatures", () => {
+	it("signs the exact body as sha256=<hex> that an independent verifier accepts", async () => {
+		const signed = await signEnvelope(input, SECRET, null);
+		expect(signed.signature).toMatch(/^sha256=[0-9a-f]{64}$/);
+		expect(await verify(SECRET, signed.body, signed.signature)).toBe(true);
+		expect(await verify("whsec_other", signed.body, signed.signature)).toBe(false);
+		expect(await verify(SECRET, `${signed.body} `, signed.signature)).toBe(false);
+	});
+
+	it("builds the envelope of event, data, webhook and account", async () => {
+		const signed = await signEnvelope(input, SECRET, null);
+		const body = JSON.parse(signed.body);
+		expect(Object.keys(body)).toEqual(["event", "data", "webhook", "account"]);
+		expect(body.event).toBe("interview.scheduled");
+		expect(body.data).toEqual(input.data);
+		expect(body.webhook).toEqual({
+			id: "wh_abc",
+			event_id: "evt_abc",
+			timestamp: "2026-01-02T03:04:05.678Z",
+			signature: expect.stringMatching(/^sha256=[0-9a-f]{64}$/),
+		});
+		expect(body.account).toEqual({ id: "acc_abc", name: "Acme" });
+	});
+
+	it("puts in webhook.signature the HMAC of the body with that value emptied", async () => {
+		const signed = await signEnvelope(input, SECRET, null);
+		const inner: string = JSON.parse(signed.body).webhook.signature;
+		const emptied = signed.body.replace(`"signature":"${inner}"`, '"signature":""');
+		expect(emptied).not.toBe(signed.body);
+		expect(await verify(SECRET, emptied, inner)).toBe(true);
+		expect(inner).not.toBe(signed.signature);
+	});
+
+	it("signs with the previous secret too while a rotation overlaps", async () => {
+		const signed = await signEnvelope(input, SECRET, "whsec_previous");
+		expect(await verify("whsec_previous", signed.body, signed.previousSignature as string)).toBe(true);
+		const headers = deliveryHeaders({
+			event: input.event,
+			eventId: input.eventId,
+			deliveryId: "dlv_1",
+			timestamp: input.timestamp,
+			signed,
+		});
+		expect(headers["X-Service-Signature-Previous"]).toBe(signed.previousSignature);
+	});
+
+	it("sends every header of the contract", async () => {
+		const signed = await signEnvelope(input, SECRET, null);
+		const headers = deliveryHeaders({
+			event: input.event,
+			eventId: input.eventId,
+			deliveryId: "dlv_1",
+			timestamp: input.timestamp,
+			signed,
+		});
+		expect(headers).toEqual({
+			"Content-Type": "application/json",
+			"User-Agent": "Service-Webhooks/1.0",
+			"X-Service-Event": "interview.scheduled",
+			"X-Service-Event-Id": "evt_abc",
+			"X-Service-Delivery": "dlv_1",
+			"X-Service-Timestamp": String(Math.floor(input.timestamp / 1000)),
+			"X-Service-Signature": signed.signature,
+		});
+	});
+});
+
+describe("webhook delivery ids and messages", () => {
+	it("derives one stable dlv_ id per event and endpoint", async () => {
+		const a = await eventDeliveryId("evt_1", "wh_1");
+		expect(a).toMatch(/^dlv_[0-9A-Za-z]{24}$/);
+		expect(await eventDeliveryId("evt_1", "wh_1")).toBe(a);
+		expect(await eventDeliveryId("evt_1", "wh_2")).not.toBe(a);
+		expect(await eventDeliveryId("evt_2", "wh_1")).not.toBe(a);
+	});
+
+	it("carries references only, far under the queue's message size limit", () => {
+		const message = deliveryMessage({
+			id: `dlv_${"a".repeat(24)}`,
+			endpointId: `wh_${"b".repeat(24)}`,
+			eventId: `evt_${"c".repeat(24)}`,
+		});
+		expect(JSON.stringify(message).length).toBeLessThan(200);
+		expect(parseDeliveryMessage(message)).toEqual(message);
+		expect(parseDeliveryMessage({ v: 2, delivery_id: "x", endpoint_id: "y", event_id: "z" })).toBeNull();
+		expect(parseDeliveryMessage({ v: 1, delivery_id: 1, endpoint_id: "y", event_id: "z" })).toBeNull();
+		expect(parseDeliveryMessage("dlv_x")).toBeNull();
+	});
+});
