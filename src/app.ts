@@ -11,6 +11,7 @@ import { accountRoutes } from "./routes/account";
 import { adminRoutes } from "./routes/admin";
 import { eventRoutes } from "./routes/events";
 import { interviewRoutes } from "./routes/interviews";
+import { testHelperRoutes } from "./routes/test-helpers";
 
 export interface AppOptions {
 	clock?: Clock;
@@ -21,6 +22,7 @@ function apiV1() {
 	const api = new Hono<AppBindings>({ strict: false });
 	api.use("*", whenRouted(authenticate, rateLimit));
 	api.route("/interviews", interviewRoutes);
+	api.route("/interviews", testHelperRoutes);
 	api.route("/events", eventRoutes);
 	api.route("/", accountRoutes);
 	return api;

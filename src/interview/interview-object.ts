@@ -1,8 +1,10 @@
 import { DurableObject } from "cloudflare:workers";
+import { accountStub } from "../accounts/account-stub";
 import type { DataEnvironment } from "../accounts/keys";
 import { getDb } from "../db/client";
 import { upsertProjection } from "../db/interviews-repo";
 import { insertLedgerEntry } from "../db/ledger-repo";
+import { releaseMonthlyCount } from "../db/quota-repo";
 import type { CandidateEmailRequest } from "../email/model";
 import { queueCandidateEmail } from "../email/queue-email";
 import { candidateEmailRequest } from "../email/request";
@@ -12,8 +14,9 @@ import { publishEvents } from "../events/publish";
 import { constantTimeEqual } from "../lib/crypto";
 import { newId } from "../lib/random";
 import { computeResults } from "./analysis";
+import { mockResults } from "./mock-results";
 import type { CompletionReason, InterviewState, Json } from "./model";
-import { type Command, type Effect, type TransitionError, transition } from "./state-machine";
+import { type Command, type Effect, isLive, type TransitionError, transition } from "./state-machine";
 import {
 	appendOutbox,
 	clearTimer,
@@ -27,6 +30,7 @@ import {
 	saveState,
 	setTimer,
 } from "./storage";
+import { type AdvanceStep, type AdvanceTarget, advanceSteps } from "./transitions/test-advance";
 import { interviewUrl } from "./views";
 
 /** What a command did, as plain data: RPC callers never see a thrown error. */
@@ -75,14 +79,71 @@ export class InterviewObject extends DurableObject<Env> {
 		return this.run(command, now);
 	}
 
-	/** The candidate's connection: checks the join token, joins, and starts the interview. */
+	/**
+	 * The candidate's connection: checks the join token and joins. A live interview starts once
+	 * the account grants it a concurrent slot; until then it stays scheduled (the waiting room)
+	 * and the account object starts it through `startFromWaitingRoom` when a slot frees. Test and
+	 * dev interviews start at once.
+	 */
 	async join(token: string, now: number): Promise<CommandResult> {
 		if (!this.state || !constantTimeEqual(token, this.state.joinToken)) {
 			return { status: "rejected", error: { code: "NOT_FOUND" }, interview: null };
 		}
 		const joined = await this.run({ type: "join" }, now);
 		if (joined.status !== "ok" || joined.interview.status !== "scheduled") return joined;
+		if (isLive(joined.interview)) {
+			const { accountId, id } = joined.interview;
+			const slot = await accountStub(this.env, accountId)
+				.acquireSlot(accountId, id)
+				.catch((error: unknown) => {
+					// The candidate waits; their next connection asks again.
+					console.error(
+						JSON.stringify({ message: "slot request failed", interview_id: id, error: String(error) }),
+					);
+					return null;
+				});
+			if (slot?.status !== "acquired") return joined;
+		}
 		return this.run({ type: "start" }, now);
+	}
+
+	/** Called by the account object when this joined interview is given a concurrent slot. */
+	async startFromWaitingRoom(now: number): Promise<{ status: "started" | "not_waiting" }> {
+		const state = this.state;
+		if (state?.status === "in_progress") return { status: "started" };
+		if (state?.status !== "scheduled" || state.joinedAt === null) return { status: "not_waiting" };
+		const result = await this.run({ type: "start" }, now);
+		return { status: result.status === "ok" ? "started" : "not_waiting" };
+	}
+
+	/**
+	 * The test helper: takes a test-mode interview to `to` through the same transitions as the
+	 * real path, so the same events are recorded. Results are generated, and analysed at once.
+	 */
+	async testAdvance(to: AdvanceTarget, now: number, owner: Owner): Promise<CommandResult> {
+		if (!this.state || !this.ownedBy(owner)) {
+			return { status: "rejected", error: { code: "NOT_FOUND" }, interview: null };
+		}
+		const plan = advanceSteps(this.state, to);
+		if (!plan.ok) return { status: "rejected", error: plan.error, interview: this.state };
+		let last: CommandResult = {
+			status: "ok",
+			interview: this.state,
+			notificationQueued: false,
+			creditsRefunded: 0,
+		};
+		for (const step of plan.steps) {
+			last = await this.run(this.advanceCommand(step, this.state), now);
+			if (last.status !== "ok") return last;
+		}
+		return last;
+	}
+
+	/** Deletes everything this object stores (the dev-data purge): state, outbox, timers, alarm. */
+	async purge(): Promise<void> {
+		await this.ctx.storage.deleteAlarm();
+		await this.ctx.storage.deleteAll();
+		this.state = null;
 	}
 
 	async answer(
@@ -122,6 +183,21 @@ export class InterviewObject extends DurableObject<Env> {
 		}
 		await this.flushOutbox();
 		await this.armAlarm();
+	}
+
+	private advanceCommand(step: AdvanceStep, state: InterviewState): Command {
+		switch (step) {
+			case "join":
+				return { type: "join", early: true };
+			case "start":
+				return { type: "start" };
+			case "finish":
+				return { type: "finish", reason: "test_helper", ...mockResults(state) };
+			case "analysis":
+				return { type: "analysis_timer" };
+			case "no_show":
+				return { type: "no_show_timer", early: true };
+		}
 	}
 
 	private ownedBy(owner: Owner): boolean {
@@ -176,6 +252,10 @@ export class InterviewObject extends DurableObject<Env> {
 						reason: effect.reason,
 					}),
 				};
+			case "release_quota":
+				return { kind: "release_quota", createdAt: now };
+			case "release_slot":
+				return { kind: "release_slot" };
 			case "timer":
 				return null;
 		}
@@ -231,6 +311,8 @@ export class InterviewObject extends DurableObject<Env> {
 						createdAt: item.createdAt,
 					}),
 				);
+			} else if (item.kind === "release_quota") {
+				statements.push(releaseMonthlyCount(db, state.id, item.createdAt));
 			}
 		}
 		try {
@@ -238,6 +320,9 @@ export class InterviewObject extends DurableObject<Env> {
 			await db.batch([upsertProjection(db, state), ...statements]);
 			for (const { item } of rows) {
 				if (item.kind === "notify") await this.queueNotice(item.request);
+				// Idempotent per interview, so a retried flush never frees a slot twice.
+				if (item.kind === "release_slot")
+					await accountStub(this.env, state.accountId).releaseSlot(state.accountId, state.id);
 			}
 			await publishEvents(this.env, events);
 			deleteOutboxThrough(sql, last.seq);
