@@ -36,11 +36,23 @@ export async function admitOrRefuse(
 	});
 	if (outcome.admitted) return;
 	if (limit !== null && outcome.used >= limit) {
-		const resetsAt = iso(monthResetsAt(admission.now));
+		const resetsAt = monthResetsAt(admission.now);
+		const retryAfter = String(Math.max(1, Math.ceil((resetsAt - admission.now) / 1000)));
 		throw new AppError(
 			"QUOTA_EXCEEDED",
-			`The plan's limit of ${limit} live interviews this month is reached; it resets at ${resetsAt}.`,
-			{ resource: "monthly_interviews", limit, used: outcome.used, resets_at: resetsAt },
+			`The plan's limit of ${limit} live interviews this month is reached; it resets at ${iso(resetsAt)}.`,
+			{ resource: "monthly_interviews", limit, used: outcome.used, resets_at: iso(resetsAt) },
+			{
+				// As GitHub does, the limit headers of this refusal describe the resource that refused it.
+				headers: {
+					"X-RateLimit-Resource": "monthly_interviews",
+					"X-RateLimit-Limit": String(limit),
+					"X-RateLimit-Remaining": "0",
+					"X-RateLimit-Reset": String(Math.ceil(resetsAt / 1000)),
+					"X-RateLimit-Retry-After": retryAfter,
+					"Retry-After": retryAfter,
+				},
+			},
 		);
 	}
 	throw new AppError("INSUFFICIENT_CREDITS", "Not enough credits for a live interview.", {

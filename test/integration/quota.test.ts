@@ -26,6 +26,13 @@ describe("the monthly interview limit", () => {
 			code: "QUOTA_EXCEEDED",
 			details: { resource: "monthly_interviews", limit: 10, used: 10, resets_at: nextMonthStart(Date.now()) },
 		});
+		expect(refused.headers.get("X-RateLimit-Resource")).toBe("monthly_interviews");
+		expect(refused.headers.get("X-RateLimit-Limit")).toBe("10");
+		expect(refused.headers.get("X-RateLimit-Remaining")).toBe("0");
+		expect(refused.headers.get("X-RateLimit-Reset")).toBe(
+			String(Date.parse(nextMonthStart(Date.now())) / 1000),
+		);
+		expect(Number(refused.headers.get("Retry-After"))).toBeGreaterThan(0);
 		// Credits are spent too (10 of 10): the quota is checked first, as decisions.md orders.
 		expect((await profile(account.live)).credits_balance).toBe(0);
 		expect((await ledgerOf(account.id)).filter((e) => e.kind === "debit")).toHaveLength(10);
