@@ -14,7 +14,6 @@ import { publishEvents } from "../events/publish";
 import { constantTimeEqual } from "../lib/crypto";
 import { newId } from "../lib/random";
 import { computeResults } from "./analysis";
-import { mockResults } from "./mock-results";
 import type { CompletionReason, InterviewState, Json } from "./model";
 import { type Command, type Effect, isLive, type TransitionError, transition } from "./state-machine";
 import {
@@ -30,7 +29,7 @@ import {
 	saveState,
 	setTimer,
 } from "./storage";
-import { type AdvanceStep, type AdvanceTarget, advanceSteps } from "./transitions/test-advance";
+import { type AdvanceTarget, advanceCommand, advanceSteps } from "./transitions/test-advance";
 import { interviewUrl } from "./views";
 
 /** What a command did, as plain data: RPC callers never see a thrown error. */
@@ -133,7 +132,7 @@ export class InterviewObject extends DurableObject<Env> {
 			creditsRefunded: 0,
 		};
 		for (const step of plan.steps) {
-			last = await this.run(this.advanceCommand(step, this.state), now);
+			last = await this.run(advanceCommand(step, this.state), now);
 			if (last.status !== "ok") return last;
 		}
 		return last;
@@ -183,21 +182,6 @@ export class InterviewObject extends DurableObject<Env> {
 		}
 		await this.flushOutbox();
 		await this.armAlarm();
-	}
-
-	private advanceCommand(step: AdvanceStep, state: InterviewState): Command {
-		switch (step) {
-			case "join":
-				return { type: "join", early: true };
-			case "start":
-				return { type: "start" };
-			case "finish":
-				return { type: "finish", reason: "test_helper", ...mockResults(state) };
-			case "analysis":
-				return { type: "analysis_timer" };
-			case "no_show":
-				return { type: "no_show_timer", early: true };
-		}
 	}
 
 	private ownedBy(owner: Owner): boolean {

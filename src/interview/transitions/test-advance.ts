@@ -1,5 +1,6 @@
+import { mockResults } from "../mock-results";
 import type { InterviewState } from "../model";
-import { isoOrNull, type TransitionError } from "../state-machine";
+import { type Command, isoOrNull, type TransitionError } from "../state-machine";
 
 export const ADVANCE_TARGETS = ["in_progress", "completed", "no_show"] as const;
 export type AdvanceTarget = (typeof ADVANCE_TARGETS)[number];
@@ -48,5 +49,21 @@ export function advanceSteps(state: InterviewState, to: AdvanceTarget): AdvanceP
 		case "no_show":
 			if (state.status !== "scheduled" || state.joinedAt !== null) return refuse(state);
 			return { ok: true, steps: state.noShowEmitted ? [] : ["no_show"] };
+	}
+}
+
+/** The state-machine command for a step, on the interview as it is when the step runs. */
+export function advanceCommand(step: AdvanceStep, state: InterviewState): Command {
+	switch (step) {
+		case "join":
+			return { type: "join", early: true };
+		case "start":
+			return { type: "start" };
+		case "finish":
+			return { type: "finish", reason: "test_helper", ...mockResults(state) };
+		case "analysis":
+			return { type: "analysis_timer" };
+		case "no_show":
+			return { type: "no_show_timer", early: true };
 	}
 }
