@@ -12,6 +12,7 @@ import { adminRoutes } from "./routes/admin";
 import { eventRoutes } from "./routes/events";
 import { interviewRoutes } from "./routes/interviews";
 import { roomRoutes } from "./routes/room";
+import { testHelperRoutes } from "./routes/test-helpers";
 import { webhookRoutes } from "./routes/webhooks";
 
 export interface AppOptions {
@@ -23,6 +24,7 @@ function apiV1() {
 	const api = new Hono<AppBindings>({ strict: false });
 	api.use("*", whenRouted(authenticate, rateLimit));
 	api.route("/interviews", interviewRoutes);
+	api.route("/interviews", testHelperRoutes);
 	api.route("/events", eventRoutes);
 	api.route("/webhooks", webhookRoutes);
 	api.route("/", accountRoutes);

@@ -1,6 +1,71 @@
+import { getDb } from "./db/client";
+import { deleteDevInterviewRows, devInterviewsCreatedBefore } from "./db/purge-repo";
 import type { Env } from "./env";
+import { purgeExpiredKeys } from "./idempotency/idempotency-repo";
+import { interviewStub } from "./interview/service";
 
-/** The cron trigger's work (see wrangler.toml `[triggers]`). */
-export async function runHousekeeping(_env: Env, _scheduledTime: number): Promise<void> {
-	// Nothing is scheduled yet: the dev-data purge arrives with the limits work.
+/** Dev (sandbox) data lives this long (decisions.md). */
+export const DEV_DATA_TTL_MS = 7 * 24 * 60 * 60_000;
+/** Interviews per D1 batch: keeps every statement far below D1's 100 bound parameters. */
+const PURGE_BATCH = 50;
+/** Work per cron run is bounded; what is left waits for the next run (every 15 minutes). */
+const MAX_PURGE_BATCHES = 10;
+const KEY_PURGE_BATCH = 500;
+const MAX_KEY_PURGE_BATCHES = 20;
+
+export interface HousekeepingReport {
+	devInterviewsPurged: number;
+	idempotencyKeysPurged: number;
+}
+
+/**
+ * Deletes dev interviews older than 7 days: each interview's Durable Object storage and alarm
+ * first, then its rows in D1 (events, e-mails, projection). In that order, a failure leaves the
+ * projection row in place, so the next run finds the interview and finishes the job.
+ */
+export async function purgeDevData(env: Env, now: number): Promise<number> {
+	const db = getDb(env.DB);
+	const cutoff = now - DEV_DATA_TTL_MS;
+	let purged = 0;
+	for (let batch = 0; batch < MAX_PURGE_BATCHES; batch++) {
+		const ids = await devInterviewsCreatedBefore(db, cutoff, PURGE_BATCH);
+		if (ids.length === 0) break;
+		const outcomes = await Promise.allSettled(ids.map((id) => interviewStub(env, id).purge()));
+		const done = ids.filter((_, i) => outcomes[i]?.status === "fulfilled");
+		await deleteDevInterviewRows(db, done);
+		purged += done.length;
+		if (done.length < ids.length) {
+			console.error(JSON.stringify({ message: "dev purge incomplete", failed: ids.length - done.length }));
+			break;
+		}
+	}
+	return purged;
+}
+
+export async function purgeIdempotencyKeys(env: Env, now: number): Promise<number> {
+	const db = getDb(env.DB);
+	let purged = 0;
+	for (let batch = 0; batch < MAX_KEY_PURGE_BATCHES; batch++) {
+		const n = await purgeExpiredKeys(db, now, KEY_PURGE_BATCH);
+		purged += n;
+		if (n < KEY_PURGE_BATCH) break;
+	}
+	return purged;
+}
+
+/** The cron trigger's work (see wrangler.toml `[triggers]`); `scheduledTime` is "now". */
+export async function runHousekeeping(env: Env, scheduledTime: number): Promise<HousekeepingReport> {
+	const [dev, keys] = await Promise.allSettled([
+		purgeDevData(env, scheduledTime),
+		purgeIdempotencyKeys(env, scheduledTime),
+	]);
+	for (const outcome of [dev, keys]) {
+		if (outcome.status === "rejected") {
+			console.error(JSON.stringify({ message: "housekeeping task failed", error: String(outcome.reason) }));
+		}
+	}
+	return {
+		devInterviewsPurged: dev.status === "fulfilled" ? dev.value : 0,
+		idempotencyKeysPurged: keys.status === "fulfilled" ? keys.value : 0,
+	};
 }

@@ -91,6 +91,8 @@ export const interviews = sqliteTable(
 			t.id,
 		),
 		index("interviews_account_scheduled_idx").on(t.accountId, t.environment, t.scheduledAt),
+		// The dev-data purge finds old sandbox interviews across accounts.
+		index("interviews_environment_created_idx").on(t.environment, t.createdAt),
 	],
 );
 
@@ -137,4 +139,5 @@ export const creditLedger = sqliteTable(
 	],
 );
 export * from "./schema-email";
+export * from "./schema-limits";
 export * from "./schema-webhooks";

@@ -1,8 +1,10 @@
 import { DurableObject } from "cloudflare:workers";
+import { accountStub } from "../accounts/account-stub";
 import type { DataEnvironment } from "../accounts/keys";
 import { getDb } from "../db/client";
 import { upsertProjection } from "../db/interviews-repo";
 import { insertLedgerEntry } from "../db/ledger-repo";
+import { releaseMonthlyCount } from "../db/quota-repo";
 import type { CandidateEmailRequest } from "../email/model";
 import { queueCandidateEmail } from "../email/queue-email";
 import { candidateEmailRequest } from "../email/request";
@@ -18,7 +20,7 @@ import type { CompletionReason, InterviewState } from "./model";
 import { asJson, assessmentOf, historyOf, planOf } from "./room/conductor";
 import { clientMessage, type OutgoingMessage } from "./room/protocol";
 import { roomView } from "./room/view";
-import { type Command, type Effect, type TransitionError, transition } from "./state-machine";
+import { type Command, type Effect, isLive, type TransitionError, transition } from "./state-machine";
 import {
 	appendOutbox,
 	clearTimer,
@@ -35,6 +37,7 @@ import {
 	saveState,
 	setTimer,
 } from "./storage";
+import { type AdvanceTarget, advanceCommand, advanceSteps } from "./transitions/test-advance";
 import { interviewUrl } from "./views";
 
 /** What a command did, as plain data: RPC callers never see a thrown error. */
@@ -88,7 +91,12 @@ export class InterviewObject extends DurableObject<Env> {
 		return this.run(command, now);
 	}
 
-	/** The candidate's connection: checks the join token, joins, and starts the interview. */
+	/**
+	 * The candidate's connection: checks the join token and joins. A live interview starts once
+	 * the account grants it a concurrent slot; until then it stays scheduled (the waiting room)
+	 * and the account object starts it through `startFromWaitingRoom` when a slot frees. Test and
+	 * dev interviews start at once.
+	 */
 	async join(token: string, now: number): Promise<CommandResult> {
 		if (!this.state || !constantTimeEqual(token, this.state.joinToken)) {
 			return { status: "rejected", error: { code: "NOT_FOUND" }, interview: null };
@@ -96,11 +104,64 @@ export class InterviewObject extends DurableObject<Env> {
 		const joined = await this.run({ type: "join" }, now);
 		if (joined.status !== "ok") return joined;
 		if (joined.interview.status === "scheduled") {
+			if (isLive(joined.interview)) {
+				const { accountId, id } = joined.interview;
+				const slot = await accountStub(this.env, accountId)
+					.acquireSlot(accountId, id)
+					.catch((error: unknown) => {
+						// The candidate waits; their next connection asks again.
+						console.error(
+							JSON.stringify({ message: "slot request failed", interview_id: id, error: String(error) }),
+						);
+						return null;
+					});
+				if (slot?.status !== "acquired") return joined;
+			}
 			const started = await this.run({ type: "start" }, now);
 			if (started.status !== "ok") return started;
 		}
 		await this.advance(now);
 		return this.current();
+	}
+
+	/** Called by the account object when this joined interview is given a concurrent slot. */
+	async startFromWaitingRoom(now: number): Promise<{ status: "started" | "not_waiting" }> {
+		const state = this.state;
+		if (state?.status === "in_progress") return { status: "started" };
+		if (state?.status !== "scheduled" || state.joinedAt === null) return { status: "not_waiting" };
+		const result = await this.run({ type: "start" }, now);
+		if (result.status === "ok") await this.advance(now);
+		return { status: result.status === "ok" ? "started" : "not_waiting" };
+	}
+
+	/**
+	 * The test helper: takes a test-mode interview to `to` through the same transitions as the
+	 * real path, so the same events are recorded. Results are generated, and analysed at once.
+	 */
+	async testAdvance(to: AdvanceTarget, now: number, owner: Owner): Promise<CommandResult> {
+		if (!this.state || !this.ownedBy(owner)) {
+			return { status: "rejected", error: { code: "NOT_FOUND" }, interview: null };
+		}
+		const plan = advanceSteps(this.state, to);
+		if (!plan.ok) return { status: "rejected", error: plan.error, interview: this.state };
+		let last: CommandResult = {
+			status: "ok",
+			interview: this.state,
+			notificationQueued: false,
+			creditsRefunded: 0,
+		};
+		for (const step of plan.steps) {
+			last = await this.run(advanceCommand(step, this.state), now);
+			if (last.status !== "ok") return last;
+		}
+		return last;
+	}
+
+	/** Deletes everything this object stores (the dev-data purge): state, outbox, timers, alarm. */
+	async purge(): Promise<void> {
+		await this.ctx.storage.deleteAlarm();
+		await this.ctx.storage.deleteAll();
+		this.state = null;
 	}
 
 	/** The candidate's answer to the current question: scored, recorded, then the next question. */
@@ -381,6 +442,10 @@ export class InterviewObject extends DurableObject<Env> {
 						reason: effect.reason,
 					}),
 				};
+			case "release_quota":
+				return { kind: "release_quota", createdAt: now };
+			case "release_slot":
+				return { kind: "release_slot" };
 			case "timer":
 				return null;
 		}
@@ -436,6 +501,8 @@ export class InterviewObject extends DurableObject<Env> {
 						createdAt: item.createdAt,
 					}),
 				);
+			} else if (item.kind === "release_quota") {
+				statements.push(releaseMonthlyCount(db, state.id, item.createdAt));
 			}
 		}
 		try {
@@ -443,6 +510,9 @@ export class InterviewObject extends DurableObject<Env> {
 			await db.batch([upsertProjection(db, state), ...statements]);
 			for (const { item } of rows) {
 				if (item.kind === "notify") await this.queueNotice(item.request);
+				// Idempotent per interview, so a retried flush never frees a slot twice.
+				if (item.kind === "release_slot")
+					await accountStub(this.env, state.accountId).releaseSlot(state.accountId, state.id);
 			}
 			await publishEvents(this.env, events);
 			deleteOutboxThrough(sql, last.seq);

@@ -1,6 +1,7 @@
+import { admitOrRefuse, CREDITS_PER_INTERVIEW, isLiveCreation } from "../accounts/admission";
 import type { AuthContext } from "../accounts/auth";
-import { addLedgerEntryIfCovered, creditBalance, deleteLedgerEntry } from "../db/accounts-repo";
 import { getDb } from "../db/client";
+import { revokeAdmission } from "../db/quota-repo";
 import type { Env } from "../env";
 import { AppError, assertNever, validationError } from "../http/errors";
 import { hasIdShape, newId, randomBase62 } from "../lib/random";
@@ -9,6 +10,7 @@ import type { CommandResult, Owner } from "./interview-object";
 import type { CompletionReason, InterviewState } from "./model";
 import type { CreateInterviewBody } from "./schemas";
 import type { Command, TransitionError } from "./state-machine";
+import type { AdvanceTarget } from "./transitions/test-advance";
 
 /** The interview object's RPC surface, typed plainly (its inferred stub type is too deep for tsc). */
 export interface InterviewApi {
@@ -17,6 +19,9 @@ export interface InterviewApi {
 	join(token: string, now: number): Promise<CommandResult>;
 	answer(questionId: string, response: string, now: number): Promise<CommandResult>;
 	finish(reason: CompletionReason, now: number): Promise<CommandResult>;
+	startFromWaitingRoom(now: number): Promise<{ status: "started" | "not_waiting" }>;
+	testAdvance(to: AdvanceTarget, now: number, owner: Owner): Promise<CommandResult>;
+	purge(): Promise<void>;
 }
 
 export function interviewStub(env: Env, id: string): InterviewApi {
@@ -27,7 +32,7 @@ export function notFound(id: string): AppError {
 	return new AppError("INTERVIEW_NOT_FOUND", `No interview with id '${id}' exists.`, { id });
 }
 
-function owner(auth: AuthContext): Owner {
+export function owner(auth: AuthContext): Owner {
 	return { accountId: auth.accountId, environment: auth.dataEnvironment };
 }
 
@@ -68,6 +73,12 @@ export function transitionError(id: string, error: TransitionError): AppError {
 			});
 		case "STALE_QUESTION":
 			return validationError({ question_id: error.message });
+		case "NOT_TEST_MODE":
+			return new AppError(
+				"INVALID_OPERATION",
+				"Test helpers only advance test-mode interviews; this one is live.",
+				{ test_mode: false },
+			);
 		case "ALREADY_EXISTS":
 			return new AppError("INTERNAL_ERROR", "The interview could not be created.");
 		default:
@@ -75,11 +86,11 @@ export function transitionError(id: string, error: TransitionError): AppError {
 	}
 }
 
-/** Live interviews cost one credit at creation; test and dev interviews cost nothing. */
-function charges(auth: AuthContext, testMode: boolean): number {
-	return !testMode && auth.dataEnvironment === "production" ? 1 : 0;
-}
-
+/**
+ * Creates one interview. Every creation path (single and bulk) comes through here, so each
+ * inherits the checks: a live interview is counted toward the monthly limit and debited its
+ * credit before it exists, atomically; if creating it then fails, both are undone.
+ */
 export async function createInterview(
 	env: Env,
 	auth: AuthContext,
@@ -88,25 +99,10 @@ export async function createInterview(
 ): Promise<InterviewState> {
 	const id = newId("int");
 	const testMode = body.test_mode || auth.keyEnvironment !== "live";
-	const credits = charges(auth, testMode);
+	const live = isLiveCreation(auth, testMode);
 	const db = getDb(env.DB);
 	const debitId = newId("msg");
-	if (credits > 0) {
-		const debited = await addLedgerEntryIfCovered(db, {
-			id: debitId,
-			accountId: auth.accountId,
-			interviewId: id,
-			kind: "debit",
-			amount: -credits,
-			createdAt: options.now,
-		});
-		if (!debited) {
-			throw new AppError("INSUFFICIENT_CREDITS", "Not enough credits for a live interview.", {
-				required: credits,
-				available: await creditBalance(db, auth.accountId),
-			});
-		}
-	}
+	if (live) await admitOrRefuse(db, auth, { interviewId: id, debitId, now: options.now });
 	let result: CommandResult;
 	try {
 		result = await interviewStub(env, id).execute(
@@ -128,17 +124,29 @@ export async function createInterview(
 				joinToken: randomBase62(32),
 				appUrl: options.appUrl,
 				sendInvitation: body.send_invitation,
-				creditsCharged: credits,
+				creditsCharged: live ? CREDITS_PER_INTERVIEW : 0,
 			},
 			options.now,
 		);
 	} catch (error) {
-		// The interview was never created: give the credit back by removing its debit.
-		if (credits > 0) await deleteLedgerEntry(db, debitId);
+		// Unless the object committed before the call failed, the interview was never created:
+		// take back its monthly count and its debit.
+		if (live && !(await existsAfterFailure(env, id))) await revokeAdmission(db, id, debitId);
 		throw error;
 	}
-	if (result.status !== "ok") throw transitionError(id, result.error);
+	if (result.status !== "ok") {
+		if (live) await revokeAdmission(db, id, debitId);
+		throw transitionError(id, result.error);
+	}
 	return result.interview;
+}
+
+async function existsAfterFailure(env: Env, id: string): Promise<boolean> {
+	try {
+		return (await interviewStub(env, id).get()) !== null;
+	} catch {
+		return false;
+	}
 }
 
 /** Runs an API command on the caller's interview and returns what it did. */
@@ -153,4 +161,18 @@ export async function commandInterview(
 	const result = await interviewStub(env, id).execute(command, now, owner(auth));
 	if (result.status !== "ok") throw transitionError(id, result.error);
 	return result;
+}
+
+/** The test helper on the caller's own interview (routes allow it only for test and dev keys). */
+export async function advanceInterview(
+	env: Env,
+	auth: AuthContext,
+	id: string,
+	to: AdvanceTarget,
+	now: number,
+): Promise<InterviewState> {
+	if (!hasIdShape(id, "int")) throw notFound(id);
+	const result = await interviewStub(env, id).testAdvance(to, now, owner(auth));
+	if (result.status !== "ok") throw transitionError(id, result.error);
+	return result.interview;
 }

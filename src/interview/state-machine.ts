@@ -28,7 +28,11 @@ export type Effect =
 	| { kind: "event"; type: string; data: { [key: string]: Json } }
 	| { kind: "notify"; template: NotificationTemplate; reason: string | null }
 	| { kind: "refund"; credits: number; reason: string }
-	| { kind: "timer"; name: TimerName; dueAt: number | null };
+	| { kind: "timer"; name: TimerName; dueAt: number | null }
+	/** Takes a cancelled scheduled interview out of its month's count. */
+	| { kind: "release_quota" }
+	/** Gives back the account's concurrent slot, or the place in its waiting line. */
+	| { kind: "release_slot" };
 
 export interface CreateCommand {
 	type: "create";
@@ -95,7 +99,8 @@ export type Command =
 	| CreateCommand
 	| UpdateCommand
 	| CancelCommand
-	| { type: "join" }
+	/** `early`: the test helper joins before the join window opens. */
+	| { type: "join"; early?: boolean }
 	| { type: "start" }
 	| { type: "ask"; question: Question; planned: { [key: string]: Json } | null; plan?: Json }
 	| {
@@ -106,7 +111,8 @@ export type Command =
 			assessment: { [key: string]: Json } | null;
 	  }
 	| { type: "finish"; reason: CompletionReason; results: Results; analytics: Analytics }
-	| { type: "no_show_timer" }
+	/** `early`: the test helper declares the no-show before its time. */
+	| { type: "no_show_timer"; early?: boolean }
 	| { type: "analysis_timer" };
 
 export type TransitionError =
@@ -117,11 +123,21 @@ export type TransitionError =
 	| { code: "INTERVIEW_ALREADY_CANCELLED"; details: { [key: string]: Json } }
 	| { code: "INTERVIEW_NOT_OPEN"; opensAt: number }
 	| { code: "VALIDATION_ERROR"; fields: { [key: string]: string } }
-	| { code: "STALE_QUESTION"; message: string };
+	| { code: "STALE_QUESTION"; message: string }
+	/** A test helper was asked to advance an interview that is not in test mode. */
+	| { code: "NOT_TEST_MODE" };
 
 export type Transition =
 	| { ok: true; state: InterviewState; effects: Effect[] }
 	| { ok: false; error: TransitionError };
+
+/**
+ * Live interviews (not test mode, not the dev sandbox) count toward the monthly limit and take
+ * the account's concurrent slots.
+ */
+export function isLive(state: InterviewState): boolean {
+	return !state.testMode && state.environment === "production";
+}
 
 /** A transition that changes nothing and asks nothing: idempotent commands end here. */
 export function unchanged(state: InterviewState): Transition {
@@ -158,7 +174,7 @@ export function transition(state: InterviewState | null, command: Command, now: 
 		case "cancel":
 			return cancel(state, command, now);
 		case "join":
-			return join(state, now);
+			return join(state, now, command.early === true);
 		case "start":
 			return start(state, now);
 		case "ask":
@@ -168,7 +184,7 @@ export function transition(state: InterviewState | null, command: Command, now: 
 		case "finish":
 			return finish(state, command, now);
 		case "no_show_timer":
-			return noShow(state, now);
+			return noShow(state, now, command.early === true);
 		case "analysis_timer":
 			return analysisDone(state, now);
 	}

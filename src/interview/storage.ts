@@ -48,7 +48,9 @@ export type OutboxItem =
 	| { kind: "projection" }
 	| { kind: "event"; event: { id: string; type: string; data: { [key: string]: Json }; createdAt: number } }
 	| { kind: "refund"; entryId: string; credits: number; createdAt: number }
-	| { kind: "notify"; request: CandidateEmailRequest };
+	| { kind: "notify"; request: CandidateEmailRequest }
+	| { kind: "release_quota"; createdAt: number }
+	| { kind: "release_slot" };
 
 export interface OutboxRow {
 	seq: number;

@@ -1,10 +1,13 @@
 import { Hono } from "hono";
+import { accountStub } from "../accounts/account-stub";
 import type { AuthContext } from "../accounts/auth";
+import { monthPeriod, monthResetsAt } from "../accounts/quota";
 import { creditBalance } from "../db/accounts-repo";
 import { getDb } from "../db/client";
+import { monthlyInterviewsUsed } from "../db/quota-repo";
 import type { AppBindings } from "../http/context";
 import { ok } from "../http/envelope";
-import { isoOrNull } from "../lib/time";
+import { iso, isoOrNull } from "../lib/time";
 
 /** Any valid key may read these: they exist so callers can check a key and what it may do. */
 export const accountRoutes = new Hono<AppBindings>();
@@ -20,7 +23,13 @@ function keyInfo(auth: AuthContext) {
 
 accountRoutes.get("/account/profile", async (c) => {
 	const auth = c.get("auth");
-	const credits = await creditBalance(getDb(c.env.DB), auth.accountId);
+	const now = c.get("now");
+	const db = getDb(c.env.DB);
+	const [credits, monthlyUsed, slots] = await Promise.all([
+		creditBalance(db, auth.accountId),
+		monthlyInterviewsUsed(db, auth.accountId, monthPeriod(now)),
+		accountStub(c.env, auth.accountId).slotUsage(),
+	]);
 	return ok(c, {
 		account_id: auth.accountId,
 		company_name: auth.companyName,
@@ -31,6 +40,13 @@ accountRoutes.get("/account/profile", async (c) => {
 			current_usage: c.get("rateUsage"),
 		},
 		credits_balance: credits,
+		usage: {
+			monthly_interviews_used: monthlyUsed,
+			monthly_interviews_limit: auth.limits.monthly_interviews,
+			monthly_interviews_resets_at: iso(monthResetsAt(now)),
+			concurrent_interviews_in_progress: slots.active,
+			concurrent_interviews_limit: auth.limits.concurrent_interviews,
+		},
 	});
 });
 

@@ -7,6 +7,7 @@ import { ok, okList, okWithoutMeta } from "../http/envelope";
 import { validationError } from "../http/errors";
 import { appUrl } from "../http/urls";
 import { validate } from "../http/validation";
+import { idempotent } from "../idempotency/middleware";
 import { recordingLinks } from "../interview/recordings";
 import {
 	cancelQuery,
@@ -27,6 +28,7 @@ interviewRoutes.post(
 	"/",
 	requireScope("interviews:write"),
 	validate("json", createInterviewBody),
+	idempotent,
 	async (c) => {
 		const body = c.req.valid("json");
 		const now = c.get("now");
@@ -101,6 +103,7 @@ interviewRoutes.patch(
 	"/:id",
 	requireScope("interviews:write"),
 	validate("json", updateInterviewBody),
+	idempotent,
 	async (c) => {
 		const body = c.req.valid("json");
 		const time = (v: string | undefined) => (v === undefined ? undefined : (parseIsoDateTime(v) as number));
@@ -134,6 +137,7 @@ interviewRoutes.delete(
 	"/:id",
 	requireScope("interviews:delete"),
 	validate("query", cancelQuery),
+	idempotent,
 	async (c) => {
 		const q = c.req.valid("query");
 		const result = await commandInterview(

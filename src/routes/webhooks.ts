@@ -5,6 +5,7 @@ import type { AppBindings } from "../http/context";
 import { ok, okList } from "../http/envelope";
 import { AppError, validationError } from "../http/errors";
 import { validate } from "../http/validation";
+import { idempotent } from "../idempotency/middleware";
 import { decodeCursor, encodeCursor } from "../lib/cursor";
 import { newId } from "../lib/random";
 import { iso } from "../lib/time";
@@ -62,6 +63,7 @@ webhookRoutes.post(
 	"/secret/rotate",
 	requireScope("webhooks:write"),
 	validate("json", emptyBody),
+	idempotent,
 	async (c) => {
 		const now = c.get("now");
 		const result = await rotateWebhookSecret(c.env.DB, c.get("auth").accountId, now);
@@ -98,42 +100,48 @@ webhookRoutes.get("/", requireScope("webhooks:read"), validate("query", listWebh
 	});
 });
 
-webhookRoutes.post("/", requireScope("webhooks:write"), validate("json", createWebhookBody), async (c) => {
-	const body = c.req.valid("json");
-	const url = acceptedUrl(c.env, body.url);
-	const owner = ownerOf(c.get("auth"));
-	const db = getDb(c.env.DB);
-	if ((await countEndpoints(db, owner)) >= MAX_ENDPOINTS) {
-		throw new AppError(
-			"INVALID_OPERATION",
-			`An account may have at most ${MAX_ENDPOINTS} webhook endpoints per environment.`,
-			{ limit: MAX_ENDPOINTS },
-		);
-	}
-	const now = c.get("now");
-	const row = {
-		id: newId("wh"),
-		...owner,
-		url,
-		events: body.events,
-		active: body.active,
-		consecutiveFailures: 0,
-		failingSince: null,
-		failedAttempts: 0,
-		succeededAttempts: 0,
-		lastAttemptAt: null,
-		lastAttemptOutcome: null,
-		lastAttemptStatusCode: null,
-		disabledReason: null,
-		disabledAt: null,
-		disabledEventId: null,
-		disabledEventPublished: false,
-		createdAt: now,
-		updatedAt: now,
-	};
-	await insertEndpoint(db, row);
-	return ok(c, endpointView(row), 201);
-});
+webhookRoutes.post(
+	"/",
+	requireScope("webhooks:write"),
+	validate("json", createWebhookBody),
+	idempotent,
+	async (c) => {
+		const body = c.req.valid("json");
+		const url = acceptedUrl(c.env, body.url);
+		const owner = ownerOf(c.get("auth"));
+		const db = getDb(c.env.DB);
+		if ((await countEndpoints(db, owner)) >= MAX_ENDPOINTS) {
+			throw new AppError(
+				"INVALID_OPERATION",
+				`An account may have at most ${MAX_ENDPOINTS} webhook endpoints per environment.`,
+				{ limit: MAX_ENDPOINTS },
+			);
+		}
+		const now = c.get("now");
+		const row = {
+			id: newId("wh"),
+			...owner,
+			url,
+			events: body.events,
+			active: body.active,
+			consecutiveFailures: 0,
+			failingSince: null,
+			failedAttempts: 0,
+			succeededAttempts: 0,
+			lastAttemptAt: null,
+			lastAttemptOutcome: null,
+			lastAttemptStatusCode: null,
+			disabledReason: null,
+			disabledAt: null,
+			disabledEventId: null,
+			disabledEventPublished: false,
+			createdAt: now,
+			updatedAt: now,
+		};
+		await insertEndpoint(db, row);
+		return ok(c, endpointView(row), 201);
+	},
+);
 
 webhookRoutes.get("/:id", requireScope("webhooks:read"), async (c) => {
 	return ok(c, endpointView(await loadOwnedEndpoint(c.env, c.get("auth"), c.req.param("id"))));
@@ -143,6 +151,7 @@ webhookRoutes.patch(
 	"/:id",
 	requireScope("webhooks:write"),
 	validate("json", updateWebhookBody),
+	idempotent,
 	async (c) => {
 		const body = c.req.valid("json");
 		const url = body.url === undefined ? undefined : acceptedUrl(c.env, body.url);
@@ -170,17 +179,23 @@ webhookRoutes.patch(
 	},
 );
 
-webhookRoutes.delete("/:id", requireScope("webhooks:write"), async (c) => {
+webhookRoutes.delete("/:id", requireScope("webhooks:write"), idempotent, async (c) => {
 	const endpoint = await loadOwnedEndpoint(c.env, c.get("auth"), c.req.param("id"));
 	await deleteEndpoint(getDb(c.env.DB), endpoint.id);
 	return ok(c, { id: endpoint.id, deleted: true });
 });
 
-webhookRoutes.post("/:id/test", requireScope("webhooks:write"), validate("json", emptyBody), async (c) => {
-	const endpoint = await loadOwnedEndpoint(c.env, c.get("auth"), c.req.param("id"));
-	const { row, attempts } = await sendTestEvent(c.env, endpoint, c.get("now"));
-	return ok(c, deliveryView(row, attempts));
-});
+webhookRoutes.post(
+	"/:id/test",
+	requireScope("webhooks:write"),
+	validate("json", emptyBody),
+	idempotent,
+	async (c) => {
+		const endpoint = await loadOwnedEndpoint(c.env, c.get("auth"), c.req.param("id"));
+		const { row, attempts } = await sendTestEvent(c.env, endpoint, c.get("now"));
+		return ok(c, deliveryView(row, attempts));
+	},
+);
 
 webhookRoutes.get(
 	"/:id/deliveries",
@@ -216,6 +231,7 @@ webhookRoutes.post(
 	"/:id/deliveries/:deliveryId/redeliver",
 	requireScope("webhooks:write"),
 	validate("json", emptyBody),
+	idempotent,
 	async (c) => {
 		const endpoint = await loadOwnedEndpoint(c.env, c.get("auth"), c.req.param("id"));
 		const original = await loadDelivery(c.env, endpoint, c.req.param("deliveryId"));

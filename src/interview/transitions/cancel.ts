@@ -6,6 +6,7 @@ import {
 	type Effect,
 	event,
 	fail,
+	isLive,
 	isoOrNull,
 	type Transition,
 } from "../state-machine";
@@ -64,6 +65,12 @@ export function cancel(state: InterviewState, cmd: CancelCommand, now: number): 
 				test_mode: state.testMode,
 			}),
 		);
+	}
+	if (isLive(state)) {
+		// A scheduled interview never happened: it leaves the month's count. A joined one waiting
+		// for a slot, or one in progress, gives back its place.
+		if (wasScheduled) effects.push({ kind: "release_quota" });
+		if (!wasScheduled || state.joinedAt !== null) effects.push({ kind: "release_slot" });
 	}
 	if (wasScheduled && cmd.sendNotification && !state.testMode) {
 		effects.push({ kind: "notify", template: "cancellation", reason: cmd.reason });

@@ -6,6 +6,7 @@ import {
 	type Command,
 	event,
 	fail,
+	isLive,
 	isoOrNull,
 	JOIN_OPENS_BEFORE_MS,
 	NO_SHOW_AFTER_MS,
@@ -31,9 +32,9 @@ function closed(state: InterviewState): Transition {
  * scheduled time; the first one sets `joined_at`, emits `candidate.joined` and stops the no-show
  * timer. A later connection (a reload) changes nothing.
  */
-export function join(state: InterviewState, now: number): Transition {
+export function join(state: InterviewState, now: number, early = false): Transition {
 	if (state.status === "completed" || state.status === "cancelled") return closed(state);
-	if (now < state.scheduledAt - JOIN_OPENS_BEFORE_MS) {
+	if (!early && now < state.scheduledAt - JOIN_OPENS_BEFORE_MS) {
 		return fail({ code: "INTERVIEW_NOT_OPEN", opensAt: state.scheduledAt - JOIN_OPENS_BEFORE_MS });
 	}
 	if (state.joinedAt !== null) return unchanged(state);
@@ -152,14 +153,20 @@ export function finish(
 			}),
 			{ kind: "timer", name: "completion", dueAt: null },
 			{ kind: "timer", name: "analysis", dueAt: now + ANALYSIS_DELAY_MS },
+			...(isLive(state) ? [{ kind: "release_slot" } as const] : []),
 		],
 	};
 }
 
 /** Fires at most once per scheduled time; a reschedule re-arms it (see update). */
-export function noShow(state: InterviewState, now: number): Transition {
+export function noShow(state: InterviewState, now: number, early = false): Transition {
 	const due = state.scheduledAt + NO_SHOW_AFTER_MS;
-	if (state.status !== "scheduled" || state.joinedAt !== null || state.noShowEmitted || now < due) {
+	if (
+		state.status !== "scheduled" ||
+		state.joinedAt !== null ||
+		state.noShowEmitted ||
+		(!early && now < due)
+	) {
 		return unchanged(state);
 	}
 	return {

@@ -1,0 +1,94 @@
+import { and, eq, isNull, sql } from "drizzle-orm";
+import type { Db } from "./client";
+import { creditLedger, monthlyInterviewUsage } from "./schema";
+
+export interface AdmissionRequest {
+	interviewId: string;
+	accountId: string;
+	/** `YYYY-MM` of creation (UTC). */
+	period: string;
+	/** null: unlimited. */
+	monthlyLimit: number | null;
+	credits: number;
+	debitId: string;
+	now: number;
+}
+
+export interface Admission {
+	admitted: boolean;
+	/** Interviews counted in the period after this attempt (this one included when admitted). */
+	used: number;
+	/** Credit balance after this attempt. */
+	balance: number;
+}
+
+/**
+ * Counts a live interview toward its month and debits its credit in one D1 batch, which runs as
+ * one transaction: the count is taken only if the month has room and the balance covers the
+ * credit, and the debit only if the count was taken. Parallel creations therefore never exceed
+ * either limit. The last statement reads, inside the same transaction, why a refusal happened.
+ */
+export async function admitLiveInterview(db: Db, r: AdmissionRequest): Promise<Admission> {
+	// Raw statements: drizzle cannot batch raw SQL on D1, and this must be one batch (one transaction).
+	const d1 = db.$client;
+	const used =
+		"(SELECT count(*) FROM monthly_interview_usage WHERE account_id = ?1 AND period = ?2 AND released_at IS NULL)";
+	const balance = "(SELECT coalesce(sum(amount), 0) FROM credit_ledger WHERE account_id = ?1)";
+	const counted = "EXISTS (SELECT 1 FROM monthly_interview_usage WHERE interview_id = ?3)";
+	const [, , outcome] = await d1.batch<{ used: number; balance: number; admitted: number }>([
+		d1
+			.prepare(
+				`INSERT INTO monthly_interview_usage (interview_id, account_id, period, created_at)
+				 SELECT ?3, ?1, ?2, ?4
+				 WHERE (?5 IS NULL OR ${used} < ?5) AND ${balance} >= ?6`,
+			)
+			.bind(r.accountId, r.period, r.interviewId, r.now, r.monthlyLimit, r.credits),
+		d1
+			.prepare(
+				`INSERT INTO credit_ledger (id, account_id, interview_id, kind, amount, created_at)
+				 SELECT ?4, ?1, ?2, 'debit', ?3, ?5
+				 WHERE ?3 < 0 AND EXISTS (SELECT 1 FROM monthly_interview_usage WHERE interview_id = ?2)`,
+			)
+			.bind(r.accountId, r.interviewId, -r.credits, r.debitId, r.now),
+		d1
+			.prepare(`SELECT ${used} AS used, ${balance} AS balance, ${counted} AS admitted`)
+			.bind(r.accountId, r.period, r.interviewId),
+	]);
+	const row = outcome?.results[0];
+	return {
+		admitted: Number(row?.admitted ?? 0) === 1,
+		used: Number(row?.used ?? 0),
+		balance: Number(row?.balance ?? 0),
+	};
+}
+
+/** Undoes an admission whose interview was never created. */
+export async function revokeAdmission(db: Db, interviewId: string, debitId: string): Promise<void> {
+	await db.batch([
+		db.delete(monthlyInterviewUsage).where(eq(monthlyInterviewUsage.interviewId, interviewId)),
+		db.delete(creditLedger).where(eq(creditLedger.id, debitId)),
+	]);
+}
+
+/** Takes a cancelled interview out of its month's count; idempotent, so outbox retries are safe. */
+export function releaseMonthlyCount(db: Db, interviewId: string, now: number) {
+	return db
+		.update(monthlyInterviewUsage)
+		.set({ releasedAt: now })
+		.where(and(eq(monthlyInterviewUsage.interviewId, interviewId), isNull(monthlyInterviewUsage.releasedAt)));
+}
+
+export async function monthlyInterviewsUsed(db: Db, accountId: string, period: string): Promise<number> {
+	const row = await db
+		.select({ n: sql<number>`count(*)` })
+		.from(monthlyInterviewUsage)
+		.where(
+			and(
+				eq(monthlyInterviewUsage.accountId, accountId),
+				eq(monthlyInterviewUsage.period, period),
+				isNull(monthlyInterviewUsage.releasedAt),
+			),
+		)
+		.get();
+	return Number(row?.n ?? 0);
+}

@@ -1,0 +1,105 @@
+import type { Context, MiddlewareHandler } from "hono";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { getDb } from "../db/client";
+import type { AppBindings } from "../http/context";
+import { AppError, validationError } from "../http/errors";
+import {
+	IDEMPOTENCY_KEY_PATTERN,
+	IDEMPOTENCY_LOCK_MS,
+	IDEMPOTENCY_TTL_MS,
+	requestFingerprint,
+} from "./fingerprint";
+import { claimKey, completeKey, findKey, type KeyScope, releaseKey } from "./idempotency-repo";
+
+export const IDEMPOTENCY_HEADER = "Idempotency-Key";
+
+/**
+ * `Idempotency-Key` on a POST, PATCH or DELETE, as Stripe does it. Mounted on each such route
+ * after its validators, so the order of checks is: scope, validation, idempotency, existence.
+ * The first attempt takes the key (atomic in D1) and its response is stored for 24 hours unless
+ * it is a 5xx; a retry with the same request gets that response again with
+ * `Idempotent-Replayed: true`; one with another method, path, query or body gets 422
+ * IDEMPOTENCY_KEY_REUSED; one while the first still runs gets 409 IDEMPOTENCY_KEY_IN_USE.
+ */
+export const idempotent: MiddlewareHandler<AppBindings> = async (c, next) => {
+	const key = c.req.header(IDEMPOTENCY_HEADER);
+	if (key === undefined) return next();
+	if (!IDEMPOTENCY_KEY_PATTERN.test(key)) {
+		throw validationError({
+			[IDEMPOTENCY_HEADER]: "Must be 1 to 255 printable ASCII characters without spaces",
+		});
+	}
+	const auth = c.get("auth");
+	const now = c.get("now");
+	const db = getDb(c.env.DB);
+	const url = new URL(c.req.url);
+	const fingerprint = await requestFingerprint({
+		method: c.req.method,
+		path: url.pathname,
+		query: url.searchParams,
+		body: c.req.method === "DELETE" ? "" : await c.req.text(),
+	});
+	const scope: KeyScope = { accountId: auth.accountId, environment: auth.keyEnvironment, key };
+	const lockId = c.get("requestId");
+	// A key seen as taken can be released (a 5xx) before it is read: look again, a bounded number of times.
+	for (let attempt = 0; attempt < 3; attempt++) {
+		const claimed = await claimKey(db, scope, {
+			fingerprint,
+			lockId,
+			now,
+			lockedUntil: now + IDEMPOTENCY_LOCK_MS,
+			expiresAt: now + IDEMPOTENCY_TTL_MS,
+		});
+		if (claimed) return runAndStore(c, next, scope, lockId);
+		const row = await findKey(db, scope);
+		if (!row) continue;
+		if (row.fingerprint !== fingerprint) {
+			throw new AppError(
+				"IDEMPOTENCY_KEY_REUSED",
+				"This Idempotency-Key was used with a different request; use a new key for a new request.",
+				{ idempotency_key: key },
+			);
+		}
+		if (row.state === "done" && row.responseStatus !== null && row.responseBody !== null) {
+			c.header("Idempotent-Replayed", "true");
+			c.header("Original-Request-Id", row.lockId);
+			c.header("Content-Type", "application/json");
+			return c.body(row.responseBody, row.responseStatus as ContentfulStatusCode);
+		}
+		break;
+	}
+	throw new AppError(
+		"IDEMPOTENCY_KEY_IN_USE",
+		"A request with this Idempotency-Key is still being processed; retry after it finishes.",
+		{ idempotency_key: key },
+		{ headers: { "Retry-After": "1" } },
+	);
+};
+
+async function runAndStore(
+	c: Context<AppBindings>,
+	next: () => Promise<void>,
+	scope: KeyScope,
+	lockId: string,
+): Promise<void> {
+	const db = getDb(c.env.DB);
+	try {
+		await next();
+	} catch (error) {
+		await releaseKey(db, scope, lockId);
+		throw error;
+	}
+	const res = c.res;
+	if (res.status >= 500) {
+		await releaseKey(db, scope, lockId);
+		return;
+	}
+	try {
+		await completeKey(db, scope, lockId, res.status, await res.clone().text());
+	} catch (error) {
+		// The request succeeded: answer it. Retries get 409 until the lock's lease ends.
+		console.error(
+			JSON.stringify({ message: "idempotent result not stored", request_id: lockId, error: String(error) }),
+		);
+	}
+}

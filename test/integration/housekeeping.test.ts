@@ -1,0 +1,106 @@
+import {
+	createExecutionContext,
+	createScheduledController,
+	runInDurableObject,
+	waitOnExecutionContext,
+} from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { DEV_DATA_TTL_MS, runHousekeeping } from "../../src/housekeeping";
+import worker from "../../src/index";
+import { interviewStub } from "../../src/interview/service";
+import { call, newAccount } from "./helpers";
+import { createInterview, stubOf } from "./lifecycle-helpers";
+import { countRows } from "./limits-helpers";
+
+const DAY = 24 * 3_600_000;
+
+async function storedTables(id: string): Promise<{ tables: string[]; alarm: number | null }> {
+	return runInDurableObject(stubOf(id), async (_instance, state) => ({
+		tables: state.storage.sql
+			.exec<{ name: string }>(
+				"SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ('interview', 'outbox', 'timers')",
+			)
+			.toArray()
+			.map((r) => r.name),
+		alarm: await state.storage.getAlarm(),
+	}));
+}
+
+async function d1RowsOf(id: string) {
+	return {
+		interviews: await countRows("SELECT count(*) AS n FROM interviews WHERE id = ?", id),
+		events: await countRows("SELECT count(*) AS n FROM events WHERE interview_id = ?", id),
+	};
+}
+
+describe("the dev-data purge", () => {
+	it("deletes dev interviews older than 7 days: projection, events and the object's storage and alarm", async () => {
+		const account = await newAccount();
+		const dev = await createInterview(account.dev, {
+			scheduled_at: new Date(Date.now() + 3 * DAY).toISOString(),
+		});
+		const live = await createInterview(account.live);
+		expect(await d1RowsOf(dev.id)).toEqual({ interviews: 1, events: 1 });
+		expect((await storedTables(dev.id)).alarm).not.toBeNull();
+
+		await runHousekeeping(env, Date.now() + DEV_DATA_TTL_MS + 60_000);
+
+		expect(await d1RowsOf(dev.id)).toEqual({ interviews: 0, events: 0 });
+		expect(await storedTables(dev.id)).toEqual({ tables: [], alarm: null });
+		expect(await interviewStub(env, dev.id).get()).toBeNull();
+		expect((await call("GET", `/v1/interviews/${dev.id}`, { key: account.dev })).status).toBe(404);
+		expect((await call("GET", "/v1/interviews", { key: account.dev })).body.pagination?.total_count).toBe(0);
+		expect(await d1RowsOf(live.id)).toEqual({ interviews: 1, events: 1 });
+		expect((await call("GET", `/v1/interviews/${live.id}`, { key: account.live })).status).toBe(200);
+	});
+
+	it("keeps dev interviews younger than 7 days", async () => {
+		const account = await newAccount();
+		const dev = await createInterview(account.dev);
+		await runHousekeeping(env, Date.now() + DEV_DATA_TTL_MS - 60_000);
+		expect(await d1RowsOf(dev.id)).toEqual({ interviews: 1, events: 1 });
+		expect((await call("GET", `/v1/interviews/${dev.id}`, { key: account.dev })).status).toBe(200);
+	});
+
+	it("runs from the Worker's cron trigger", async () => {
+		const account = await newAccount();
+		const dev = await createInterview(account.dev);
+		const controller = createScheduledController({
+			scheduledTime: Date.now() + DEV_DATA_TTL_MS + 60_000,
+			cron: "*/15 * * * *",
+		});
+		const ctx = createExecutionContext();
+		await worker.scheduled(controller, env, ctx);
+		await waitOnExecutionContext(ctx);
+		expect(await d1RowsOf(dev.id)).toEqual({ interviews: 0, events: 0 });
+	});
+
+	it("purges more interviews than one batch holds, keeping every statement within D1's limits", async () => {
+		const account = await newAccount();
+		const createdAt = Date.now() - DEV_DATA_TTL_MS - DAY;
+		const ids = Array.from(
+			{ length: 60 },
+			(_, i) => `int_purge${String(i).padStart(2, "0")}${account.id.slice(4, 17)}`,
+		);
+		await env.DB.batch(
+			ids.map((id) =>
+				env.DB.prepare(
+					`INSERT INTO interviews (id, account_id, environment, test_mode, status, candidate_email,
+					 candidate_email_lower, position, skills, difficulty, duration_minutes, scheduled_at,
+					 created_at, updated_at, version)
+					 VALUES (?, ?, 'dev', 1, 'scheduled', 'a@example.com', 'a@example.com', 'P', '["SQL"]',
+					 'junior', 30, ?, ?, ?, 1)`,
+				).bind(id, account.id, createdAt, createdAt, createdAt),
+			),
+		);
+		const report = await runHousekeeping(env, Date.now());
+		expect(report.devInterviewsPurged).toBeGreaterThanOrEqual(60);
+		expect(
+			await countRows(
+				"SELECT count(*) AS n FROM interviews WHERE account_id = ? AND environment = 'dev'",
+				account.id,
+			),
+		).toBe(0);
+	}, 30_000);
+});

@@ -1,0 +1,318 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { createApp } from "../../src/app";
+import { runHousekeeping } from "../../src/housekeeping";
+import { idempotent } from "../../src/idempotency/middleware";
+import { ADMIN_TOKEN, BASE, call, newAccount, validInterview } from "./helpers";
+import { ledgerOf } from "./lifecycle-helpers";
+import { countRows, profile } from "./limits-helpers";
+
+const withKey = (key: string) => ({ "Idempotency-Key": key });
+
+async function interviewsOf(accountId: string): Promise<number> {
+	return countRows("SELECT count(*) AS n FROM interviews WHERE account_id = ?", accountId);
+}
+
+async function scheduledEventsOf(accountId: string): Promise<number> {
+	return countRows(
+		"SELECT count(*) AS n FROM events WHERE account_id = ? AND type = 'interview.scheduled'",
+		accountId,
+	);
+}
+
+async function withTableRenamed<T>(table: string, run: () => Promise<T>): Promise<T> {
+	await env.DB.exec(`ALTER TABLE ${table} RENAME TO ${table}_unavailable`);
+	try {
+		return await run();
+	} finally {
+		await env.DB.exec(`ALTER TABLE ${table}_unavailable RENAME TO ${table}`);
+	}
+}
+
+describe("idempotency keys", () => {
+	it("creates one interview, one debit and one interview.scheduled from 20 parallel creates with one key", async () => {
+		const account = await newAccount({ credits: 30 });
+		const body = validInterview();
+		const responses = await Promise.all(
+			Array.from({ length: 20 }, () =>
+				call("POST", "/v1/interviews", { key: account.live, body, headers: withKey("parallel-create-1") }),
+			),
+		);
+		const created = responses.filter((r) => r.status === 201);
+		const others = responses.filter((r) => r.status !== 201);
+		expect(created.length).toBeGreaterThanOrEqual(1);
+		const ids = new Set(created.map((r) => r.body.data.id));
+		expect(ids.size).toBe(1);
+		for (const r of others) {
+			expect(r.status).toBe(409);
+			expect(r.body.error.code).toBe("IDEMPOTENCY_KEY_IN_USE");
+		}
+		expect(await interviewsOf(account.id)).toBe(1);
+		expect((await ledgerOf(account.id)).filter((e) => e.kind === "debit")).toHaveLength(1);
+		expect(await scheduledEventsOf(account.id)).toBe(1);
+
+		const replay = await call("POST", "/v1/interviews", {
+			key: account.live,
+			body,
+			headers: withKey("parallel-create-1"),
+		});
+		expect(replay.status).toBe(201);
+		expect(replay.body.data.id).toBe([...ids][0]);
+	});
+
+	it("replays the stored status and body with Idempotent-Replayed, charging nothing again", async () => {
+		const account = await newAccount({ credits: 5 });
+		const body = validInterview({ candidate_email: "Grace@Example.com" });
+		const first = await call("POST", "/v1/interviews", { key: account.live, body, headers: withKey("k-1") });
+		expect(first.status).toBe(201);
+		expect(first.headers.get("Idempotent-Replayed")).toBeNull();
+		// Same parameters in another order are the same request.
+		const reordered = JSON.parse(
+			JSON.stringify({ skills: body.skills, position: body.position, candidate_email: body.candidate_email }),
+		);
+		const again = await call("POST", "/v1/interviews", {
+			key: account.live,
+			body: reordered,
+			headers: withKey("k-1"),
+		});
+		expect(again.status).toBe(201);
+		expect(again.headers.get("Idempotent-Replayed")).toBe("true");
+		expect(again.headers.get("Original-Request-Id")).toBe(first.body.meta?.request_id);
+		expect(again.headers.get("X-Request-Id")).not.toBe(first.body.meta?.request_id);
+		expect(again.headers.get("X-RateLimit-Limit")).not.toBeNull();
+		expect(again.body).toEqual(first.body);
+		expect(await interviewsOf(account.id)).toBe(1);
+		expect((await profile(account.live)).credits_balance).toBe(4);
+	});
+
+	it("refuses the same key with another body or path with 422 IDEMPOTENCY_KEY_REUSED", async () => {
+		const account = await newAccount();
+		const first = await call("POST", "/v1/interviews", {
+			key: account.live,
+			body: validInterview(),
+			headers: withKey("k-reuse"),
+		});
+		const id = first.body.data.id;
+		const otherBody = await call("POST", "/v1/interviews", {
+			key: account.live,
+			body: validInterview({ position: "Data Engineer" }),
+			headers: withKey("k-reuse"),
+		});
+		expect(otherBody.status).toBe(422);
+		expect(otherBody.body.error).toMatchObject({
+			code: "IDEMPOTENCY_KEY_REUSED",
+			details: { idempotency_key: "k-reuse" },
+		});
+		const otherPath = await call("PATCH", `/v1/interviews/${id}`, {
+			key: account.live,
+			body: { position: "Data Engineer" },
+			headers: withKey("k-reuse"),
+		});
+		expect(otherPath.status).toBe(422);
+		expect(await interviewsOf(account.id)).toBe(1);
+	});
+
+	it("stores 4xx results: a retry after topping up credits still gets the 402", async () => {
+		const account = await newAccount({ credits: 0 });
+		const body = validInterview();
+		const refused = await call("POST", "/v1/interviews", {
+			key: account.live,
+			body,
+			headers: withKey("k-402"),
+		});
+		expect(refused.status).toBe(402);
+		await call("PATCH", `/admin/accounts/${account.id}`, { key: ADMIN_TOKEN, body: { credits_delta: 5 } });
+		const retried = await call("POST", "/v1/interviews", {
+			key: account.live,
+			body,
+			headers: withKey("k-402"),
+		});
+		expect(retried.status).toBe(402);
+		expect(retried.headers.get("Idempotent-Replayed")).toBe("true");
+		const fresh = await call("POST", "/v1/interviews", {
+			key: account.live,
+			body,
+			headers: withKey("k-402b"),
+		});
+		expect(fresh.status).toBe(201);
+	});
+
+	it("does not store a request refused by validation, which comes before idempotency", async () => {
+		const account = await newAccount();
+		const invalid = await call("POST", "/v1/interviews", {
+			key: account.live,
+			body: validInterview({ duration_minutes: 5 }),
+			headers: withKey("k-invalid"),
+		});
+		expect(invalid.status).toBe(400);
+		const valid = await call("POST", "/v1/interviews", {
+			key: account.live,
+			body: validInterview(),
+			headers: withKey("k-invalid"),
+		});
+		expect(valid.status).toBe(201);
+		// Validation still answers first once the key holds another request's result.
+		const invalidAgain = await call("POST", "/v1/interviews", {
+			key: account.live,
+			body: validInterview({ duration_minutes: 5 }),
+			headers: withKey("k-invalid"),
+		});
+		expect(invalidAgain.status).toBe(400);
+	});
+
+	it("does not store a 5xx, so a retry runs again, and charges once", async () => {
+		const account = await newAccount({ credits: 3 });
+		const body = validInterview();
+		const failed = await withTableRenamed("monthly_interview_usage", () =>
+			call("POST", "/v1/interviews", { key: account.live, body, headers: withKey("k-500") }),
+		);
+		expect(failed.status).toBe(500);
+		const retried = await call("POST", "/v1/interviews", {
+			key: account.live,
+			body,
+			headers: withKey("k-500"),
+		});
+		expect(retried.status).toBe(201);
+		expect(retried.headers.get("Idempotent-Replayed")).toBeNull();
+		expect(await interviewsOf(account.id)).toBe(1);
+		expect((await profile(account.live)).credits_balance).toBe(2);
+	});
+
+	it("makes a retried cancellation a replay: one refund, no INTERVIEW_ALREADY_CANCELLED", async () => {
+		const account = await newAccount({ credits: 3 });
+		const created = await call("POST", "/v1/interviews", { key: account.live, body: validInterview() });
+		const id = created.body.data.id;
+		const path = `/v1/interviews/${id}?reason=Filled`;
+		const first = await call("DELETE", path, { key: account.live, headers: withKey("k-del") });
+		const second = await call("DELETE", path, { key: account.live, headers: withKey("k-del") });
+		expect(first.status).toBe(200);
+		expect(second.status).toBe(200);
+		expect(second.body).toEqual(first.body);
+		expect((await ledgerOf(account.id)).filter((e) => e.kind === "refund")).toHaveLength(1);
+		const otherQuery = await call("DELETE", `/v1/interviews/${id}?reason=Other`, {
+			key: account.live,
+			headers: withKey("k-del"),
+		});
+		expect(otherQuery.status).toBe(422);
+	});
+
+	it("keeps keys per account and per key environment", async () => {
+		const a = await newAccount();
+		const b = await newAccount();
+		const body = validInterview({ test_mode: true });
+		const headers = withKey("shared-key");
+		const live = await call("POST", "/v1/interviews", { key: a.live, body, headers });
+		const test = await call("POST", "/v1/interviews", { key: a.test, body, headers });
+		const other = await call("POST", "/v1/interviews", { key: b.live, body, headers });
+		for (const r of [live, test, other]) {
+			expect(r.status).toBe(201);
+			expect(r.headers.get("Idempotent-Replayed")).toBeNull();
+		}
+		expect(new Set([live, test, other].map((r) => r.body.data.id)).size).toBe(3);
+	});
+
+	it("refuses a malformed Idempotency-Key with VALIDATION_ERROR naming the header", async () => {
+		const account = await newAccount();
+		for (const key of ["has space", "x".repeat(256), ""]) {
+			const res = await call("POST", "/v1/interviews", {
+				key: account.live,
+				body: validInterview(),
+				headers: withKey(key),
+			});
+			expect(res.status).toBe(400);
+			expect(Object.keys(res.body.error.details)).toEqual(["Idempotency-Key"]);
+		}
+		const longest = await call("POST", "/v1/interviews", {
+			key: account.live,
+			body: validInterview(),
+			headers: withKey("x".repeat(255)),
+		});
+		expect(longest.status).toBe(201);
+	});
+
+	it("forgets a key after 24 hours, and the cron purges it", async () => {
+		const account = await newAccount();
+		const t0 = Date.now();
+		const at = (time: number) => {
+			const app = createApp({ clock: () => time });
+			return async () => {
+				const res = await app.fetch(
+					new Request(`${BASE}/v1/interviews`, {
+						method: "POST",
+						headers: {
+							Authorization: `Bearer ${account.live}`,
+							"Content-Type": "application/json",
+							"Idempotency-Key": "k-day",
+						},
+						body: JSON.stringify(validInterview()),
+					}),
+					env,
+				);
+				return { status: res.status, body: (await res.json()) as { data: { id: string } } };
+			};
+		};
+		const first = await at(t0)();
+		const sameDay = await at(t0 + 24 * 3_600_000 - 1)();
+		expect(sameDay.body.data.id).toBe(first.body.data.id);
+		const nextDay = await at(t0 + 24 * 3_600_000)();
+		expect(nextDay.status).toBe(201);
+		expect(nextDay.body.data.id).not.toBe(first.body.data.id);
+
+		const stored = () =>
+			countRows("SELECT count(*) AS n FROM idempotency_keys WHERE account_id = ?", account.id);
+		expect(await stored()).toBe(1);
+		await runHousekeeping(env, t0 + 47 * 3_600_000);
+		expect(await stored()).toBe(1);
+		await runHousekeeping(env, t0 + 48 * 3_600_000);
+		expect(await stored()).toBe(0);
+	});
+
+	it("lets a retry take over a key whose first attempt stopped without answering, after its lease", async () => {
+		const account = await newAccount();
+		const body = validInterview();
+		const first = await call("POST", "/v1/interviews", {
+			key: account.live,
+			body,
+			headers: withKey("k-lease"),
+		});
+		// As if the first attempt's Worker had died mid-request, five minutes ago.
+		await env.DB.prepare(
+			"UPDATE idempotency_keys SET state = 'in_flight', locked_until = ?, response_body = NULL WHERE account_id = ?",
+		)
+			.bind(Date.now() - 1, account.id)
+			.run();
+		const retried = await call("POST", "/v1/interviews", {
+			key: account.live,
+			body,
+			headers: withKey("k-lease"),
+		});
+		expect(retried.status).toBe(201);
+		expect(retried.body.data.id).not.toBe(first.body.data.id);
+		await env.DB.prepare(
+			"UPDATE idempotency_keys SET state = 'in_flight', locked_until = ? WHERE account_id = ?",
+		)
+			.bind(Date.now() + 60_000, account.id)
+			.run();
+		const busy = await call("POST", "/v1/interviews", {
+			key: account.live,
+			body,
+			headers: withKey("k-lease"),
+		});
+		expect(busy.status).toBe(409);
+		expect(busy.headers.get("Retry-After")).toBe("1");
+	});
+
+	it("is mounted on every POST, PATCH and DELETE route of the public API", () => {
+		const routes = createApp().routes;
+		const mutating = new Set(
+			routes
+				.filter((r) => ["POST", "PATCH", "DELETE"].includes(r.method) && /^\/(api\/)?v1\//.test(r.path))
+				.map((r) => `${r.method} ${r.path}`),
+		);
+		expect(mutating.size).toBeGreaterThan(0);
+		for (const route of mutating) {
+			const guarded = routes.some((r) => `${r.method} ${r.path}` === route && r.handler === idempotent);
+			expect(guarded, `${route} lacks the idempotent middleware`).toBe(true);
+		}
+	});
+});
