@@ -4,7 +4,7 @@ import { getDb } from "../db/client";
 import type { Env } from "../env";
 import { AppError, assertNever, validationError } from "../http/errors";
 import { hasIdShape, newId, randomBase62 } from "../lib/random";
-import { iso } from "../lib/time";
+import { iso, parseIsoDateTime } from "../lib/time";
 import type { CommandResult, Owner } from "./interview-object";
 import type { CompletionReason, InterviewState, Json } from "./model";
 import type { CreateInterviewBody } from "./schemas";
@@ -86,25 +86,46 @@ function charges(auth: AuthContext, testMode: boolean): number {
 	return !testMode && auth.dataEnvironment === "production" ? 1 : 0;
 }
 
-export async function createInterview(
+export interface CreateOptions {
+	scheduledAt: number;
+	now: number;
+	appUrl: string;
+	/** The job's description and requirements (setup-guide create), kept for the interviewer. */
+	job?: { description: string | null; requirements: string | null };
+}
+
+/** What creation holds before the interview exists: its id and what it was charged. */
+export interface Reservation {
+	id: string;
+	testMode: boolean;
+	credits: number;
+	debitId: string;
+}
+
+/**
+ * The account-wide checks of one creation (monthly quota, credits), taken atomically for one
+ * interview. Bulk create calls this item by item in request order, so the last credits go to
+ * the earliest items; every per-interview limit belongs here, not in `materializeInterview`.
+ */
+export async function reserveInterview(
 	env: Env,
 	auth: AuthContext,
-	body: CreateInterviewBody,
-	options: { scheduledAt: number; now: number; appUrl: string },
-): Promise<InterviewState> {
+	body: Pick<CreateInterviewBody, "test_mode">,
+	now: number,
+): Promise<Reservation> {
 	const id = newId("int");
 	const testMode = body.test_mode || auth.keyEnvironment !== "live";
 	const credits = charges(auth, testMode);
-	const db = getDb(env.DB);
 	const debitId = newId("msg");
 	if (credits > 0) {
+		const db = getDb(env.DB);
 		const debited = await addLedgerEntryIfCovered(db, {
 			id: debitId,
 			accountId: auth.accountId,
 			interviewId: id,
 			kind: "debit",
 			amount: -credits,
-			createdAt: options.now,
+			createdAt: now,
 		});
 		if (!debited) {
 			throw new AppError("INSUFFICIENT_CREDITS", "Not enough credits for a live interview.", {
@@ -113,6 +134,23 @@ export async function createInterview(
 			});
 		}
 	}
+	return { id, testMode, credits, debitId };
+}
+
+/** Gives back what a reservation took when its interview could not be created. */
+export async function releaseReservation(env: Env, reservation: Reservation): Promise<void> {
+	if (reservation.credits > 0) await deleteLedgerEntry(getDb(env.DB), reservation.debitId);
+}
+
+/** Creates the reserved interview in its Durable Object; on failure the reservation is released. */
+export async function materializeInterview(
+	env: Env,
+	auth: AuthContext,
+	body: CreateInterviewBody,
+	reservation: Reservation,
+	options: CreateOptions,
+): Promise<InterviewState> {
+	const { id } = reservation;
 	let result: CommandResult;
 	try {
 		result = await interviewStub(env, id).execute(
@@ -121,7 +159,7 @@ export async function createInterview(
 				id,
 				accountId: auth.accountId,
 				environment: auth.dataEnvironment,
-				testMode,
+				testMode: reservation.testMode,
 				candidateEmail: body.candidate_email,
 				candidateName: body.candidate_name ?? null,
 				position: body.position,
@@ -130,21 +168,46 @@ export async function createInterview(
 				durationMinutes: body.duration_minutes,
 				companyName: body.company_name ?? auth.companyName,
 				instructions: body.instructions ?? null,
+				...(options.job
+					? { jobDescription: options.job.description, jobRequirements: options.job.requirements }
+					: {}),
 				scheduledAt: options.scheduledAt,
 				joinToken: randomBase62(32),
 				appUrl: options.appUrl,
 				sendInvitation: body.send_invitation,
-				creditsCharged: credits,
+				creditsCharged: reservation.credits,
 			},
 			options.now,
 		);
 	} catch (error) {
 		// The interview was never created: give the credit back by removing its debit.
-		if (credits > 0) await deleteLedgerEntry(db, debitId);
+		await releaseReservation(env, reservation);
 		throw error;
 	}
-	if (result.status !== "ok") throw transitionError(id, result.error);
+	if (result.status !== "ok") {
+		await releaseReservation(env, reservation);
+		throw transitionError(id, result.error);
+	}
 	return result.interview;
+}
+
+export async function createInterview(
+	env: Env,
+	auth: AuthContext,
+	body: CreateInterviewBody,
+	options: CreateOptions,
+): Promise<InterviewState> {
+	const reservation = await reserveInterview(env, auth, body, options.now);
+	return materializeInterview(env, auth, body, reservation, options);
+}
+
+/** `scheduled_at` as epoch ms: now when omitted; a time before the request is refused. */
+export function scheduledAtOf(value: string | undefined, now: number): number {
+	if (value === undefined) return now;
+	const at = parseIsoDateTime(value);
+	if (at === null) throw validationError({ scheduled_at: "Must be an ISO 8601 date-time with a time zone" });
+	if (at < now) throw validationError({ scheduled_at: "Must not be in the past" });
+	return at;
 }
 
 /** Runs an API command on the caller's interview and returns what it did. */

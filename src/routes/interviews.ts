@@ -1,4 +1,5 @@
 import { Hono } from "hono";
+import { z } from "zod";
 import { assertScope, requireScope } from "../accounts/auth";
 import { getDb } from "../db/client";
 import { listInterviews } from "../db/interviews-repo";
@@ -7,37 +8,35 @@ import { ok, okList, okWithoutMeta } from "../http/envelope";
 import { validationError } from "../http/errors";
 import { appUrl } from "../http/urls";
 import { validate } from "../http/validation";
-import {
-	cancelQuery,
-	createInterviewBody,
-	fetchQuery,
-	listQuery,
-	updateInterviewBody,
-} from "../interview/schemas";
-import { commandInterview, createInterview, loadOwnedInterview } from "../interview/service";
+import { cancelQuery, fetchQuery, listQuery, updateInterviewBody } from "../interview/schemas";
+import { commandInterview, createInterview, loadOwnedInterview, scheduledAtOf } from "../interview/service";
+import { parseCreateRequest } from "../interview/setup-guide";
 import { cancelledView, createdView, fullView, listItemView, updatedView } from "../interview/views";
 import { decodeCursor, encodeCursor } from "../lib/cursor";
 import { randomBase62 } from "../lib/random";
 import { parseIsoDateTime } from "../lib/time";
+import { bulkRoutes } from "./interviews-bulk";
+import { setupGuideRoutes } from "./setup-guide";
 
 export const interviewRoutes = new Hono<AppBindings>();
 
-interviewRoutes.post(
-	"/",
-	requireScope("interviews:write"),
-	validate("json", createInterviewBody),
-	async (c) => {
-		const body = c.req.valid("json");
-		const now = c.get("now");
-		let scheduledAt = now;
-		if (body.scheduled_at !== undefined) {
-			scheduledAt = parseIsoDateTime(body.scheduled_at) as number;
-			if (scheduledAt < now) throw validationError({ scheduled_at: "Must not be in the past" });
-		}
-		const state = await createInterview(c.env, c.get("auth"), body, { scheduledAt, now, appUrl: appUrl(c) });
-		return ok(c, createdView(state, { appUrl: appUrl(c) }), 201);
-	},
-);
+interviewRoutes.post("/", requireScope("interviews:write"), validate("json", z.unknown()), async (c) => {
+	const now = c.get("now");
+	const request = parseCreateRequest(c.req.valid("json"), {
+		acceptSetupGuide: c.req.path.startsWith("/api/"),
+	});
+	const scheduledAt = scheduledAtOf(request.body.scheduled_at, now);
+	const urls = { appUrl: appUrl(c) };
+	const state = await createInterview(c.env, c.get("auth"), request.body, {
+		scheduledAt,
+		now,
+		appUrl: urls.appUrl,
+		...(request.kind === "setup_guide" ? { job: request.job } : {}),
+	});
+	const created = createdView(state, urls);
+	if (request.kind === "v1") return ok(c, created, 201);
+	return ok(c, { ...created, session_id: created.id, candidate_link: created.interview_url }, 201);
+});
 
 interviewRoutes.get("/", requireScope("interviews:read"), validate("query", listQuery), async (c) => {
 	const q = c.req.valid("query");
@@ -140,3 +139,6 @@ interviewRoutes.delete(
 		return ok(c, cancelledView(result.interview, result.creditsRefunded, result.notificationQueued));
 	},
 );
+
+interviewRoutes.route("/", bulkRoutes);
+interviewRoutes.route("/", setupGuideRoutes);
