@@ -22,9 +22,8 @@ export const interviewRoutes = new Hono<AppBindings>();
 
 interviewRoutes.post("/", requireScope("interviews:write"), validate("json", z.unknown()), async (c) => {
 	const now = c.get("now");
-	const request = parseCreateRequest(c.req.valid("json"), {
-		acceptSetupGuide: c.req.path.startsWith("/api/"),
-	});
+	const setupGuidePrefix = c.req.path.startsWith("/api/");
+	const request = parseCreateRequest(c.req.valid("json"), { acceptSetupGuide: setupGuidePrefix });
 	const scheduledAt = scheduledAtOf(request.body.scheduled_at, now);
 	const urls = { appUrl: appUrl(c) };
 	const state = await createInterview(c.env, c.get("auth"), request.body, {
@@ -34,7 +33,8 @@ interviewRoutes.post("/", requireScope("interviews:write"), validate("json", z.u
 		...(request.kind === "setup_guide" ? { job: request.job } : {}),
 	});
 	const created = createdView(state, urls);
-	if (request.kind === "v1") return ok(c, created, 201);
+	if (!setupGuidePrefix) return ok(c, created, 201);
+	// The setup guide names the id and the link its own way, whichever body it was sent.
 	return ok(c, { ...created, session_id: created.id, candidate_link: created.interview_url }, 201);
 });
 
