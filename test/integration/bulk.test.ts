@@ -202,6 +202,26 @@ describe("POST /v1/interviews/bulk", () => {
 		expect(profile.body.data.credits_balance).toBe(0);
 	});
 
+	it("never spends more credits than the account has when bulks run at the same time", async () => {
+		const account = await newAccount({ credits: 6 });
+		const [a, b] = await Promise.all(
+			[0, 1].map(() =>
+				call("POST", "/v1/interviews/bulk", { key: account.live, body: { interviews: items(5) } }),
+			),
+		);
+		const created =
+			(a?.body.data.summary.successful_count ?? 0) + (b?.body.data.summary.successful_count ?? 0);
+		expect(created).toBe(6);
+		// Within each request the credits went to the earliest items.
+		for (const res of [a, b]) {
+			const n = res?.body.data.summary.successful_count;
+			expect(res?.body.data.successful.map((s: any) => s.index)).toEqual([...Array(n).keys()]);
+		}
+		expect(await interviewCount(account.id)).toBe(6);
+		const profile = await call("GET", "/v1/account/profile", { key: account.live });
+		expect(profile.body.data.credits_balance).toBe(0);
+	});
+
 	it("fails items that are not objects, carry unknown fields or are scheduled in the past, alone", async () => {
 		const account = await newAccount();
 		const res = await call("POST", "/v1/interviews/bulk", {
