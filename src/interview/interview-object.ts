@@ -168,12 +168,7 @@ export class InterviewObject extends DurableObject<Env> {
 	async answer(questionId: string, response: string, now: number): Promise<CommandResult> {
 		const state = this.state;
 		const entry = state?.transcript.at(-1);
-		if (
-			!state ||
-			state.status !== "in_progress" ||
-			state.currentQuestion?.id !== questionId ||
-			!entry?.planned
-		) {
+		if (state?.status !== "in_progress" || state.currentQuestion?.id !== questionId || !entry?.planned) {
 			return this.run({ type: "answer", questionId, response, score: null, assessment: null }, now);
 		}
 		const seconds = Math.max(0, (now - entry.asked_at) / 1000);
@@ -325,7 +320,7 @@ export class InterviewObject extends DurableObject<Env> {
 	private async advance(now: number): Promise<void> {
 		while (this.advancing) await this.advancing;
 		const state = this.state;
-		if (!state || state.status !== "in_progress" || state.currentQuestion) return;
+		if (state?.status !== "in_progress" || state.currentQuestion) return;
 		this.advancing = (async () => {
 			const plan = await planOf(state, this.interviewer);
 			const next = await this.interviewer.nextQuestion(plan, historyOf(state));

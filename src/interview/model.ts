@@ -92,6 +92,9 @@ export interface InterviewState {
 	durationMinutes: number;
 	companyName: string | null;
 	instructions: string | null;
+	/** The job's description and requirements (setup-guide create), for the interviewer's context. */
+	jobDescription?: string | null;
+	jobRequirements?: string | null;
 	scheduledAt: number;
 	startedAt: number | null;
 	completedAt: number | null;

@@ -5,7 +5,7 @@ import { revokeAdmission } from "../db/quota-repo";
 import type { Env } from "../env";
 import { AppError, assertNever, validationError } from "../http/errors";
 import { hasIdShape, newId, randomBase62 } from "../lib/random";
-import { iso } from "../lib/time";
+import { iso, parseIsoDateTime } from "../lib/time";
 import type { CommandResult, Owner } from "./interview-object";
 import type { CompletionReason, InterviewState } from "./model";
 import type { CreateInterviewBody } from "./schemas";
@@ -86,23 +86,55 @@ export function transitionError(id: string, error: TransitionError): AppError {
 	}
 }
 
+export interface CreateOptions {
+	scheduledAt: number;
+	now: number;
+	appUrl: string;
+	/** The job's description and requirements (setup-guide create), kept for the interviewer. */
+	job?: { description: string | null; requirements: string | null };
+}
+
+/** What creation holds before the interview exists: its id and whether it was admitted as live. */
+export interface Reservation {
+	id: string;
+	testMode: boolean;
+	live: boolean;
+	debitId: string;
+}
+
 /**
- * Creates one interview. Every creation path (single and bulk) comes through here, so each
- * inherits the checks: a live interview is counted toward the monthly limit and debited its
- * credit before it exists, atomically; if creating it then fails, both are undone.
+ * The account-wide checks of one creation, taken atomically for one interview: a live interview
+ * is counted toward the monthly limit and debited its credit before it exists. Single and bulk
+ * creation both come through here (bulk item by item, in request order).
  */
-export async function createInterview(
+export async function reserveInterview(
 	env: Env,
 	auth: AuthContext,
-	body: CreateInterviewBody,
-	options: { scheduledAt: number; now: number; appUrl: string },
-): Promise<InterviewState> {
+	body: Pick<CreateInterviewBody, "test_mode">,
+	now: number,
+): Promise<Reservation> {
 	const id = newId("int");
 	const testMode = body.test_mode || auth.keyEnvironment !== "live";
 	const live = isLiveCreation(auth, testMode);
-	const db = getDb(env.DB);
 	const debitId = newId("msg");
-	if (live) await admitOrRefuse(db, auth, { interviewId: id, debitId, now: options.now });
+	if (live) await admitOrRefuse(getDb(env.DB), auth, { interviewId: id, debitId, now });
+	return { id, testMode, live, debitId };
+}
+
+/** Gives back what a reservation took when its interview was not created. */
+export async function releaseReservation(env: Env, reservation: Reservation): Promise<void> {
+	if (reservation.live) await revokeAdmission(getDb(env.DB), reservation.id, reservation.debitId);
+}
+
+/** Creates the reserved interview in its Durable Object; if that fails, the reservation is released. */
+export async function materializeInterview(
+	env: Env,
+	auth: AuthContext,
+	body: CreateInterviewBody,
+	reservation: Reservation,
+	options: CreateOptions,
+): Promise<InterviewState> {
+	const { id } = reservation;
 	let result: CommandResult;
 	try {
 		result = await interviewStub(env, id).execute(
@@ -111,7 +143,7 @@ export async function createInterview(
 				id,
 				accountId: auth.accountId,
 				environment: auth.dataEnvironment,
-				testMode,
+				testMode: reservation.testMode,
 				candidateEmail: body.candidate_email,
 				candidateName: body.candidate_name ?? null,
 				position: body.position,
@@ -120,22 +152,25 @@ export async function createInterview(
 				durationMinutes: body.duration_minutes,
 				companyName: body.company_name ?? auth.companyName,
 				instructions: body.instructions ?? null,
+				...(options.job
+					? { jobDescription: options.job.description, jobRequirements: options.job.requirements }
+					: {}),
 				scheduledAt: options.scheduledAt,
 				joinToken: randomBase62(32),
 				appUrl: options.appUrl,
 				sendInvitation: body.send_invitation,
-				creditsCharged: live ? CREDITS_PER_INTERVIEW : 0,
+				creditsCharged: reservation.live ? CREDITS_PER_INTERVIEW : 0,
 			},
 			options.now,
 		);
 	} catch (error) {
 		// Unless the object committed before the call failed, the interview was never created:
 		// take back its monthly count and its debit.
-		if (live && !(await existsAfterFailure(env, id))) await revokeAdmission(db, id, debitId);
+		if (!(await existsAfterFailure(env, id))) await releaseReservation(env, reservation);
 		throw error;
 	}
 	if (result.status !== "ok") {
-		if (live) await revokeAdmission(db, id, debitId);
+		await releaseReservation(env, reservation);
 		throw transitionError(id, result.error);
 	}
 	return result.interview;
@@ -147,6 +182,28 @@ async function existsAfterFailure(env: Env, id: string): Promise<boolean> {
 	} catch {
 		return false;
 	}
+}
+
+/**
+ * Creates one interview: every check of `reserveInterview`, then the interview's Durable Object.
+ */
+export async function createInterview(
+	env: Env,
+	auth: AuthContext,
+	body: CreateInterviewBody,
+	options: CreateOptions,
+): Promise<InterviewState> {
+	const reservation = await reserveInterview(env, auth, body, options.now);
+	return materializeInterview(env, auth, body, reservation, options);
+}
+
+/** `scheduled_at` as epoch ms: now when omitted; a time before the request is refused. */
+export function scheduledAtOf(value: string | undefined, now: number): number {
+	if (value === undefined) return now;
+	const at = parseIsoDateTime(value);
+	if (at === null) throw validationError({ scheduled_at: "Must be an ISO 8601 date-time with a time zone" });
+	if (at < now) throw validationError({ scheduled_at: "Must not be in the past" });
+	return at;
 }
 
 /** Runs an API command on the caller's interview and returns what it did. */

@@ -48,6 +48,8 @@ export interface CreateCommand {
 	durationMinutes: number;
 	companyName: string | null;
 	instructions: string | null;
+	jobDescription?: string | null;
+	jobRequirements?: string | null;
 	/** Epoch ms; the route has already applied "now" when the caller omitted it. */
 	scheduledAt: number;
 	joinToken: string;

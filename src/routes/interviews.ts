@@ -1,4 +1,5 @@
 import { Hono } from "hono";
+import { validator } from "hono/validator";
 import { assertScope, requireScope } from "../accounts/auth";
 import { getDb } from "../db/client";
 import { listInterviews } from "../db/interviews-repo";
@@ -9,38 +10,40 @@ import { appUrl } from "../http/urls";
 import { validate } from "../http/validation";
 import { idempotent } from "../idempotency/middleware";
 import { recordingLinks } from "../interview/recordings";
-import {
-	cancelQuery,
-	createInterviewBody,
-	fetchQuery,
-	listQuery,
-	updateInterviewBody,
-} from "../interview/schemas";
-import { commandInterview, createInterview, loadOwnedInterview } from "../interview/service";
+import { cancelQuery, fetchQuery, listQuery, updateInterviewBody } from "../interview/schemas";
+import { commandInterview, createInterview, loadOwnedInterview, scheduledAtOf } from "../interview/service";
+import { parseCreateRequest } from "../interview/setup-guide";
 import { cancelledView, createdView, fullView, listItemView, updatedView } from "../interview/views";
 import { decodeCursor, encodeCursor } from "../lib/cursor";
 import { randomBase62 } from "../lib/random";
 import { parseIsoDateTime } from "../lib/time";
+import { bulkRoutes } from "./interviews-bulk";
+import { setupGuideRoutes } from "./setup-guide";
 
 export const interviewRoutes = new Hono<AppBindings>();
 
-interviewRoutes.post(
-	"/",
-	requireScope("interviews:write"),
-	validate("json", createInterviewBody),
-	idempotent,
-	async (c) => {
-		const body = c.req.valid("json");
-		const now = c.get("now");
-		let scheduledAt = now;
-		if (body.scheduled_at !== undefined) {
-			scheduledAt = parseIsoDateTime(body.scheduled_at) as number;
-			if (scheduledAt < now) throw validationError({ scheduled_at: "Must not be in the past" });
-		}
-		const state = await createInterview(c.env, c.get("auth"), body, { scheduledAt, now, appUrl: appUrl(c) });
-		return ok(c, createdView(state, { appUrl: appUrl(c) }), 201);
-	},
+/** Both create bodies, parsed before idempotency (the order of checks puts validation first). */
+const createRequest = validator("json", (value, c) =>
+	parseCreateRequest(value, { acceptSetupGuide: c.req.path.startsWith("/api/") }),
 );
+
+interviewRoutes.post("/", requireScope("interviews:write"), createRequest, idempotent, async (c) => {
+	const now = c.get("now");
+	const setupGuidePrefix = c.req.path.startsWith("/api/");
+	const request = c.req.valid("json");
+	const scheduledAt = scheduledAtOf(request.body.scheduled_at, now);
+	const urls = { appUrl: appUrl(c) };
+	const state = await createInterview(c.env, c.get("auth"), request.body, {
+		scheduledAt,
+		now,
+		appUrl: urls.appUrl,
+		...(request.kind === "setup_guide" ? { job: request.job } : {}),
+	});
+	const created = createdView(state, urls);
+	if (!setupGuidePrefix) return ok(c, created, 201);
+	// The setup guide names the id and the link its own way, whichever body it was sent.
+	return ok(c, { ...created, session_id: created.id, candidate_link: created.interview_url }, 201);
+});
 
 interviewRoutes.get("/", requireScope("interviews:read"), validate("query", listQuery), async (c) => {
 	const q = c.req.valid("query");
@@ -155,3 +158,6 @@ interviewRoutes.delete(
 		return ok(c, cancelledView(result.interview, result.creditsRefunded, result.notificationQueued));
 	},
 );
+
+interviewRoutes.route("/", bulkRoutes);
+interviewRoutes.route("/", setupGuideRoutes);

@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { interviewStub } from "../../src/interview/service";
 import { call, newAccount } from "./helpers";
-import { createInterview, ledgerOf, projectionOf } from "./lifecycle-helpers";
+import { ledgerOf, projectionOf } from "./lifecycle-helpers";
 
 type Step =
 	| { kind: "create"; test: boolean }

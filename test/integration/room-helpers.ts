@@ -77,7 +77,7 @@ export async function answerAll(
 	const answers: string[] = [];
 	for (let i = 0; i < 25; i++) {
 		const state = await interviewStub(env, id).get();
-		if (!state || state.status !== "in_progress") break;
+		if (state?.status !== "in_progress") break;
 		const question = state.currentQuestion;
 		if (!question) throw new Error("no current question");
 		const text = await answer(id);

@@ -10,7 +10,6 @@ import {
 	transition,
 	type UpdateChanges,
 } from "../../src/interview/state-machine";
-import { interviewState } from "../fixtures";
 
 const T0 = 1_800_000_000_000;
 const results: Results = {

@@ -26,6 +26,8 @@ export function create(state: InterviewState | null, cmd: CreateCommand, now: nu
 		durationMinutes: cmd.durationMinutes,
 		companyName: cmd.companyName,
 		instructions: cmd.instructions,
+		...(cmd.jobDescription == null ? {} : { jobDescription: cmd.jobDescription }),
+		...(cmd.jobRequirements == null ? {} : { jobRequirements: cmd.jobRequirements }),
 		scheduledAt: cmd.scheduledAt,
 		startedAt: null,
 		completedAt: null,

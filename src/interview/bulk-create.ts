@@ -1,0 +1,178 @@
+import { z } from "zod";
+import type { AuthContext } from "../accounts/auth";
+import type { Env } from "../env";
+import { AppError, type ErrorCode } from "../http/errors";
+import { issueFields } from "../http/validation";
+import { limiter } from "../lib/limit";
+import type { InterviewState } from "./model";
+import { type CreateInterviewBody, createInterviewBody, fields, message } from "./schemas";
+import { materializeInterview, reserveInterview, scheduledAtOf } from "./service";
+
+export const MAX_BULK_INTERVIEWS = 100;
+/** Interview objects created at once; the quota and credit checks before them stay sequential. */
+export const BULK_CREATE_CONCURRENCY = 10;
+
+export const BULK_DEFAULT_FIELDS = [
+	"duration_minutes",
+	"difficulty",
+	"company_name",
+	"send_invitation",
+] as const;
+
+export const bulkDefaults = z.strictObject(
+	{
+		duration_minutes: fields.durationMinutes.optional(),
+		difficulty: fields.difficulty.optional(),
+		company_name: fields.companyName.optional(),
+		send_invitation: fields.flag.optional(),
+	},
+	{ error: message("Must be an object") },
+);
+export type BulkDefaults = z.infer<typeof bulkDefaults>;
+
+/** Request-level rules only: each item is checked on its own, so one bad item fails alone. */
+export const bulkCreateBody = z.strictObject(
+	{
+		interviews: z
+			.array(z.unknown(), { error: message("Must be an array of interviews") })
+			.min(1, { error: "Must contain at least one interview" })
+			.max(MAX_BULK_INTERVIEWS, { error: `At most ${MAX_BULK_INTERVIEWS} interviews per request` }),
+		defaults: bulkDefaults.optional(),
+	},
+	{ error: message("Must be a JSON object") },
+);
+export type BulkCreateBody = z.infer<typeof bulkCreateBody>;
+
+export interface BulkItemError {
+	/** An API error code, or INVALID_EMAIL, which exists only for bulk items. */
+	code: ErrorCode | "INVALID_EMAIL";
+	message: string;
+	details: Record<string, unknown>;
+}
+
+export type BulkItemOutcome =
+	| { index: number; ok: true; interview: InterviewState }
+	| { index: number; ok: false; candidateEmail: string | null; error: BulkItemError };
+
+type PreparedItem =
+	| { ok: true; body: CreateInterviewBody; scheduledAt: number }
+	| { ok: false; error: BulkItemError };
+
+function isObject(value: unknown): value is Record<string, unknown> {
+	return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function fieldsMessage(prefix: string, details: Record<string, string>): string {
+	return `${prefix}: ${Object.entries(details)
+		.map(([name, text]) => `${name}: ${text}`)
+		.join("; ")}`;
+}
+
+/** An item with `defaults` filled in where the item leaves a field out: its own value wins. */
+export function withDefaults(item: Record<string, unknown>, defaults: BulkDefaults): Record<string, unknown> {
+	const merged: Record<string, unknown> = { ...item };
+	for (const name of BULK_DEFAULT_FIELDS) {
+		if (!(name in item) && defaults[name] !== undefined) merged[name] = defaults[name];
+	}
+	return merged;
+}
+
+/** Validates one item as a create body; a bad address is INVALID_EMAIL, anything else VALIDATION_ERROR. */
+export function prepareItem(raw: unknown, defaults: BulkDefaults, now: number): PreparedItem {
+	if (!isObject(raw)) {
+		const details = { item: "Must be a JSON object" };
+		return {
+			ok: false,
+			error: { code: "VALIDATION_ERROR", message: fieldsMessage("Invalid item", details), details },
+		};
+	}
+	const parsed = createInterviewBody.safeParse(withDefaults(raw, defaults));
+	if (!parsed.success) {
+		const details = issueFields(parsed.error.issues);
+		const badAddress = "candidate_email" in details && typeof raw.candidate_email === "string";
+		return {
+			ok: false,
+			error: badAddress
+				? { code: "INVALID_EMAIL", message: fieldsMessage("Invalid e-mail address", details), details }
+				: { code: "VALIDATION_ERROR", message: fieldsMessage("Invalid item", details), details },
+		};
+	}
+	try {
+		return { ok: true, body: parsed.data, scheduledAt: scheduledAtOf(parsed.data.scheduled_at, now) };
+	} catch (error) {
+		return { ok: false, error: itemError(error, "") };
+	}
+}
+
+/** An item's failure as its `error` entry; unexpected errors are logged and stay generic. */
+export function itemError(error: unknown, requestId: string): BulkItemError {
+	if (error instanceof AppError) {
+		return { code: error.code, message: error.message, details: error.details ?? {} };
+	}
+	console.error(JSON.stringify({ message: "bulk item failed", request_id: requestId, error: String(error) }));
+	return {
+		code: "INTERNAL_ERROR",
+		message: "This interview could not be created; the request id identifies the failure.",
+		details: { request_id: requestId },
+	};
+}
+
+function candidateEmailOf(raw: unknown): string | null {
+	return isObject(raw) && typeof raw.candidate_email === "string" ? raw.candidate_email : null;
+}
+
+export interface BulkCreateOptions {
+	now: number;
+	appUrl: string;
+	requestId: string;
+}
+
+/**
+ * Creates the valid items. Quota and credits are taken one item at a time in request order (so
+ * an over-limit tail fails while the head succeeds); the interview objects are then created
+ * concurrently, a bounded number at a time. Outcomes come back in request order.
+ */
+export async function bulkCreate(
+	env: Env,
+	auth: AuthContext,
+	request: BulkCreateBody,
+	options: BulkCreateOptions,
+): Promise<BulkItemOutcome[]> {
+	const defaults = request.defaults ?? {};
+	const outcomes: BulkItemOutcome[] = [];
+	const creations: Promise<void>[] = [];
+	const run = limiter(BULK_CREATE_CONCURRENCY);
+	for (const [index, raw] of request.interviews.entries()) {
+		const fail = (error: BulkItemError) => {
+			outcomes[index] = { index, ok: false, candidateEmail: candidateEmailOf(raw), error };
+		};
+		const item = prepareItem(raw, defaults, options.now);
+		if (!item.ok) {
+			fail(item.error);
+			continue;
+		}
+		let reservation: Awaited<ReturnType<typeof reserveInterview>>;
+		try {
+			reservation = await reserveInterview(env, auth, item.body, options.now);
+		} catch (error) {
+			fail(itemError(error, options.requestId));
+			continue;
+		}
+		creations.push(
+			run(() =>
+				materializeInterview(env, auth, item.body, reservation, {
+					scheduledAt: item.scheduledAt,
+					now: options.now,
+					appUrl: options.appUrl,
+				}),
+			).then(
+				(interview) => {
+					outcomes[index] = { index, ok: true, interview };
+				},
+				(error: unknown) => fail(itemError(error, options.requestId)),
+			),
+		);
+	}
+	await Promise.all(creations);
+	return outcomes;
+}

@@ -1,0 +1,125 @@
+import type { InterviewState, Recommendation, Results } from "./model";
+
+/** Score bands of the recommendation: `hire` from 75, `maybe` from 55, `no_hire` below. */
+export const HIRE_FROM = 75;
+export const MAYBE_FROM = 55;
+/** Points from the nearest band edge at which confidence reaches its maximum. */
+const FULL_CONFIDENCE_DISTANCE = 20;
+
+export function recommendationFor(score: number): Recommendation {
+	return score >= HIRE_FROM ? "hire" : score >= MAYBE_FROM ? "maybe" : "no_hire";
+}
+
+/** Points between the score and the nearest edge of its recommendation's band (0 if outside it). */
+function distanceInsideBand(score: number, type: Recommendation): number {
+	switch (type) {
+		case "hire":
+			return score - HIRE_FROM;
+		case "no_hire":
+			return MAYBE_FROM - score;
+		case "maybe":
+			return Math.min(score - MAYBE_FROM, HIRE_FROM - score);
+	}
+}
+
+/** 0.5 on a band edge, rising linearly to 0.95 at 20 points inside the band. */
+export function confidenceFor(score: number, type: Recommendation): number {
+	const distance = Math.max(0, distanceInsideBand(score, type));
+	const confidence = 0.5 + 0.45 * Math.min(1, distance / FULL_CONFIDENCE_DISTANCE);
+	return Math.round(confidence * 100) / 100;
+}
+
+function listed(items: readonly string[]): string {
+	return items.length === 0 ? "none noted" : items.slice(0, 3).join("; ");
+}
+
+function bandText(score: number, type: Recommendation): string {
+	switch (type) {
+		case "hire":
+			return `${score - HIRE_FROM} points above the hire threshold of ${HIRE_FROM}`;
+		case "no_hire":
+			return `${MAYBE_FROM - score} points below the maybe threshold of ${MAYBE_FROM}`;
+		case "maybe":
+			return `between the maybe threshold of ${MAYBE_FROM} and the hire threshold of ${HIRE_FROM}`;
+	}
+}
+
+export interface SetupGuideRecommendation {
+	type: Recommendation;
+	confidence: number;
+	reasoning: string;
+}
+
+/** The one overall recommendation, from the Results object: its type, the score's band and the evidence. */
+export function recommendationFrom(
+	results: Pick<Results, "overall_score" | "recommendation" | "strengths" | "areas_for_improvement">,
+): SetupGuideRecommendation {
+	const score = results.overall_score;
+	const type = results.recommendation;
+	return {
+		type,
+		confidence: confidenceFor(score, type),
+		reasoning:
+			`Overall score ${score} of 100, ${bandText(score, type)}. ` +
+			`Strengths: ${listed(results.strengths)}. Areas for improvement: ${listed(results.areas_for_improvement)}.`,
+	};
+}
+
+/** FNV-1a, 32 bits: a stable number from a string, for mock scores. */
+function hash(text: string): number {
+	let h = 0x811c9dc5;
+	for (let i = 0; i < text.length; i++) {
+		h ^= text.charCodeAt(i);
+		h = Math.imul(h, 0x01000193) >>> 0;
+	}
+	return h;
+}
+
+/** Mock results for a test-mode interview: scores 60-95 per skill, fixed by the interview id and skill. */
+export function mockResults(state: Pick<InterviewState, "id" | "skills">): Results {
+	const skill_assessments = state.skills.map((skill) => {
+		const score = 60 + (hash(`${state.id}:${skill}`) % 36);
+		return { skill, score, level: score >= 85 ? "expert" : score >= 70 ? "proficient" : "developing" };
+	});
+	const total = skill_assessments.reduce((sum, s) => sum + s.score, 0);
+	const overall = skill_assessments.length === 0 ? 0 : Math.round(total / skill_assessments.length);
+	return {
+		overall_score: overall,
+		technical_score: overall,
+		communication_score: overall,
+		skill_assessments,
+		strengths: skill_assessments.filter((s) => s.score >= 80).map((s) => `Mock: solid answers on ${s.skill}`),
+		areas_for_improvement: skill_assessments
+			.filter((s) => s.score < 70)
+			.map((s) => `Mock: more depth on ${s.skill}`),
+		recommendation: recommendationFor(overall),
+	};
+}
+
+export type SetupGuideResultsStatus = "available" | "mock" | "analyzing" | "not_completed" | "cancelled";
+
+function pending(state: InterviewState): SetupGuideResultsStatus {
+	if (state.status === "completed") return "analyzing";
+	return state.status === "cancelled" ? "cancelled" : "not_completed";
+}
+
+/**
+ * The setup guide's results shape. Published analysis wins; a test-mode interview without it
+ * has mock results at once, whatever its status; otherwise the scores are null until analyzed.
+ */
+export function setupGuideResultsView(state: InterviewState) {
+	const analyzed = state.status === "completed" && state.analyzedAt !== null ? state.results : null;
+	const results = analyzed ?? (state.testMode ? mockResults(state) : null);
+	const resultsStatus: SetupGuideResultsStatus = analyzed ? "available" : results ? "mock" : pending(state);
+	return {
+		session_id: state.id,
+		status: state.status,
+		results_status: resultsStatus,
+		overall_score: results ? results.overall_score : null,
+		skill_scores: results
+			? Object.fromEntries(results.skill_assessments.map((s) => [s.skill, s.score]))
+			: null,
+		recommendations: results ? [recommendationFrom(results)] : [],
+		test_mode: state.testMode,
+	};
+}

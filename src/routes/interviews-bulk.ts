@@ -1,0 +1,45 @@
+import { Hono } from "hono";
+import { requireScope } from "../accounts/auth";
+import type { AppBindings } from "../http/context";
+import { ok } from "../http/envelope";
+import { appUrl } from "../http/urls";
+import { validate } from "../http/validation";
+import { idempotent } from "../idempotency/middleware";
+import { bulkCreate, bulkCreateBody } from "../interview/bulk-create";
+import { bulkResultsBody, readOwnedInterviews } from "../interview/bulk-results";
+import { bulkCreatedView, bulkResultElement } from "../interview/bulk-views";
+
+export const bulkRoutes = new Hono<AppBindings>();
+
+bulkRoutes.post(
+	"/bulk",
+	requireScope("interviews:write"),
+	validate("json", bulkCreateBody),
+	idempotent,
+	async (c) => {
+		const urls = { appUrl: appUrl(c) };
+		const outcomes = await bulkCreate(c.env, c.get("auth"), c.req.valid("json"), {
+			now: c.get("now"),
+			appUrl: urls.appUrl,
+			requestId: c.get("requestId"),
+		});
+		return ok(c, bulkCreatedView(outcomes, urls));
+	},
+);
+
+bulkRoutes.post(
+	"/bulk-results",
+	requireScope("interviews:read"),
+	validate("json", bulkResultsBody),
+	idempotent,
+	async (c) => {
+		const body = c.req.valid("json");
+		const urls = { appUrl: appUrl(c) };
+		const states = await readOwnedInterviews(c.env, c.get("auth"), body.interview_ids);
+		const options = { includeResults: body.include_results, includeTranscripts: body.include_transcripts };
+		return ok(
+			c,
+			body.interview_ids.map((id) => bulkResultElement(id, states.get(id) ?? null, urls, options)),
+		);
+	},
+);
