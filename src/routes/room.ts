@@ -16,6 +16,7 @@ import { verifySignedPath } from "../lib/signing";
 export const roomRoutes = new Hono<AppBindings>({ strict: false });
 
 const MAX_CHUNK_BYTES = 10 * 1024 * 1024;
+const UPLOAD_GRACE_MS = 2 * 60_000;
 
 roomRoutes.get("/room.js", (c) =>
 	c.body(CLIENT_JS, 200, {
@@ -111,7 +112,9 @@ roomRoutes.post("/interview/:id/recordings", async (c) => {
 	if (!state || !constantTimeEqual(token, state.joinToken)) {
 		throw new AppError("INVALID_TOKEN", "The join link's token is missing or wrong.");
 	}
-	if (state.status !== "in_progress") {
+	// The browser sends its last chunk as the recorder stops, just after the interview completes.
+	const recent = state.status === "completed" && c.get("now") - (state.completedAt ?? 0) < UPLOAD_GRACE_MS;
+	if (state.status !== "in_progress" && !recent) {
 		throw new AppError("INVALID_OPERATION", `The interview is ${state.status}; recording is closed.`, {
 			current_status: state.status,
 		});

@@ -1,0 +1,157 @@
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { type Browser, chromium, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { api, type Service, startService } from "./harness";
+
+const OUTPUT = join(import.meta.dirname, "..", "..", "test-output");
+let service: Service;
+let browser: Browser;
+
+beforeAll(async () => {
+	service = await startService();
+	browser = await chromium.launch({
+		executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+		args: [
+			"--headless",
+			"--no-sandbox",
+			"--disable-gpu",
+			"--disable-background-networking",
+			"--use-fake-ui-for-media-stream",
+			"--use-fake-device-for-media-stream",
+		],
+	});
+});
+
+afterAll(async () => {
+	await browser?.close();
+	await service?.stop();
+});
+
+async function createInterview(body: Record<string, unknown> = {}) {
+	const res = await api(service, "POST", "/v1/interviews", {
+		key: service.keys.live,
+		body: {
+			candidate_email: "ada@example.com",
+			position: "Data Engineer",
+			skills: ["SQL"],
+			duration_minutes: 15,
+			...body,
+		},
+	});
+	expect(res.status).toBe(201);
+	return res.body.data as { id: string; interview_url: string };
+}
+
+async function poll<T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 20_000): Promise<T> {
+	const deadline = Date.now() + ms;
+	for (;;) {
+		const value = await read();
+		if (done(value) || Date.now() > deadline) return value;
+		await new Promise((resolve) => setTimeout(resolve, 300));
+	}
+}
+
+async function answerCurrent(page: Page, text: string) {
+	const before = await page.locator("#question-text").textContent();
+	await page.getByLabel("Your answer").fill(text);
+	await page.getByRole("button", { name: "Send answer" }).click();
+	await page.waitForFunction(
+		(previous) => {
+			// Runs in the page.
+			const doc = (globalThis as any).document;
+			return (
+				doc.querySelector("#question-text")?.textContent !== previous ||
+				!doc.querySelector('[data-section="thanks"]').hidden
+			);
+		},
+		before,
+		{ timeout: 15_000 },
+	);
+}
+
+describe("the candidate's page in a real browser", () => {
+	it("takes the candidate through every question to the thank-you page, and the API shows the results", async () => {
+		const interview = await createInterview({ company_name: "Initech" });
+		const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+		await page.goto(interview.interview_url);
+		await expect(page.getByRole("heading", { name: "Data Engineer" }).isVisible()).resolves.toBe(true);
+		expect(await page.textContent("body")).toContain("Initech");
+		expect(await page.textContent("body")).toContain("SQL");
+
+		await page.getByRole("button", { name: "Start the interview" }).click();
+		await page.locator("#question-text").waitFor({ state: "visible", timeout: 15_000 });
+		await page.waitForFunction(
+			() => ((globalThis as any).document.querySelector("#question-text")?.textContent ?? "").length > 10,
+		);
+		mkdirSync(OUTPUT, { recursive: true });
+		await page.screenshot({ path: join(OUTPUT, "question-screen.png"), fullPage: true });
+		expect(await page.locator("#progress").textContent()).toMatch(/^Question 1 of \d+$/);
+
+		await answerCurrent(
+			page,
+			"I would add an index on the join columns, check the query plan with EXPLAIN, and use transactions.",
+		);
+		const recorded = await poll(
+			() =>
+				api(service, "GET", `/v1/interviews/${interview.id}?include_recordings=true`, {
+					key: service.keys.live,
+				}),
+			(r) => r.body.data.recordings.length > 0,
+		);
+		expect(recorded.body.data.recordings.length).toBeGreaterThan(0);
+		const link = recorded.body.data.recordings[0].url as string;
+		const audio = await fetch(link);
+		expect(audio.status).toBe(200);
+		expect((await audio.arrayBuffer()).byteLength).toBeGreaterThan(0);
+		expect((await fetch(link.replace(/sig=[0-9a-f]{4}/, "sig=0000"))).status).toBe(404);
+
+		// A reload resumes where the candidate was.
+		const current = await page.locator("#question-text").textContent();
+		await page.reload();
+		await page.waitForFunction(
+			(text) => (globalThis as any).document.querySelector("#question-text")?.textContent === text,
+			current,
+			{
+				timeout: 15_000,
+			},
+		);
+
+		for (let i = 0; i < 20; i++) {
+			if (await page.locator('[data-section="thanks"]').isVisible()) break;
+			await answerCurrent(
+				page,
+				"Normalise the schema, use indexes wisely, and measure with EXPLAIN ANALYZE before and after.",
+			);
+		}
+		await page.getByRole("heading", { name: "Thank you!" }).waitFor({ timeout: 15_000 });
+
+		const done = await poll(
+			() =>
+				api(service, "GET", `/v1/interviews/${interview.id}?include_results=true&include_transcript=true`, {
+					key: service.keys.live,
+				}),
+			(r) => r.body.data.results !== null,
+		);
+		expect(done.body.data.status).toBe("completed");
+		expect(done.body.data.results.overall_score).toEqual(expect.any(Number));
+		expect(done.body.data.transcript.length).toBeGreaterThan(0);
+		await page.close();
+	});
+
+	it("shows a clear page for cancelled, completed-looking and unknown links", async () => {
+		const interview = await createInterview();
+		await api(service, "DELETE", `/v1/interviews/${interview.id}`, { key: service.keys.live });
+		const page = await browser.newPage();
+		await page.goto(interview.interview_url);
+		expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("This interview was cancelled");
+		const unknown = await page.goto(interview.interview_url.replace(/token=.*/, "token=wrong"));
+		expect(unknown?.status()).toBe(404);
+		expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Interview not found");
+		const later = await createInterview({ scheduled_at: new Date(Date.now() + 86_400_000).toISOString() });
+		await page.goto(later.interview_url);
+		expect(await page.textContent("body")).toContain("The interview opens 15 minutes before");
+		expect(await page.getByRole("button", { name: "Start the interview" }).count()).toBe(0);
+		await page.close();
+	});
+});

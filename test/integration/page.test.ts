@@ -1,0 +1,122 @@
+import { exports } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { BASE, call, newAccount } from "./helpers";
+import { createInterview, startInterview } from "./lifecycle-helpers";
+
+async function page(path: string) {
+	const res = await exports.default.fetch(`${BASE}${path}`);
+	return { status: res.status, html: await res.text(), type: res.headers.get("Content-Type") };
+}
+
+describe("the candidate's page", () => {
+	it("shows the position, company, skills, duration and a start button, without joining", async () => {
+		const account = await newAccount({ company_name: "Globex" });
+		const { id, token, data } = await createInterview(account.live, {
+			skills: ["Go", "SQL"],
+			duration_minutes: 45,
+		});
+		const res = await page(`/join/${id}?token=${token}`);
+		expect(res.status).toBe(200);
+		expect(res.type).toContain("text/html");
+		for (const text of [
+			"Backend Engineer",
+			"Globex",
+			"<li>Go</li>",
+			"<li>SQL</li>",
+			"About 45 minutes",
+			"Start the interview",
+		]) {
+			expect(res.html).toContain(text);
+		}
+		expect(res.html).toContain('<label for="answer">');
+		expect(res.html).toContain('<html lang="en">');
+		const fetched = await call("GET", `/v1/interviews/${id}`, { key: account.live });
+		expect(fetched.body.data.candidate.joined_at).toBeNull();
+		expect(data.interview_url).toBe(`${BASE}/join/${id}?token=${token}`);
+	});
+
+	it("escapes what callers wrote", async () => {
+		const account = await newAccount();
+		const { id, token } = await createInterview(account.live, { position: "<script>alert(1)</script>" });
+		const res = await page(`/join/${id}?token=${token}`);
+		expect(res.html).not.toContain("<script>alert(1)</script>");
+		expect(res.html).toContain("&lt;script&gt;");
+	});
+
+	it("answers unknown links with a not-found page and closed interviews with their own pages", async () => {
+		const account = await newAccount();
+		const { id, token } = await createInterview(account.live);
+		expect((await page(`/join/${id}?token=wrong`)).status).toBe(404);
+		expect((await page("/join/int_AAAAAAAAAAAAAAAAAAAAAAAA?token=x")).status).toBe(404);
+		await call("DELETE", `/v1/interviews/${id}`, { key: account.live });
+		expect((await page(`/join/${id}?token=${token}`)).html).toContain("This interview was cancelled");
+		const later = await createInterview(account.live, {
+			scheduled_at: new Date(Date.now() + 86_400_000).toISOString(),
+		});
+		const early = await page(`/join/${later.id}?token=${later.token}`);
+		expect(early.html).toContain("The interview opens 15 minutes before");
+		expect(early.html).not.toContain('id="start"');
+	});
+
+	it("serves the page script, which carries the shared protocol", async () => {
+		const res = await page("/room.js");
+		expect(res.status).toBe(200);
+		expect(res.type).toContain("javascript");
+		expect(res.html).toContain("candidate_response");
+	});
+});
+
+describe("recordings", () => {
+	it("stores chunks from the candidate and returns signed, expiring links with the right permission", async () => {
+		const account = await newAccount();
+		const { id, token } = await startInterview(account.live);
+		for (const chunk of [0, 1]) {
+			const res = await exports.default.fetch(
+				`${BASE}/interview/${id}/recordings?token=${token}&chunk=${chunk}`,
+				{
+					method: "POST",
+					headers: { "Content-Type": "audio/webm" },
+					body: new Uint8Array([1, 2, 3, chunk]),
+				},
+			);
+			expect(res.status).toBe(201);
+		}
+		const wrong = await exports.default.fetch(`${BASE}/interview/${id}/recordings?token=nope&chunk=2`, {
+			method: "POST",
+			body: new Uint8Array([1]),
+		});
+		expect(wrong.status).toBe(401);
+
+		const res = await call("GET", `/v1/interviews/${id}?include_recordings=true`, { key: account.live });
+		const links = res.body.data.recordings;
+		expect(links.map((l: any) => l.chunk)).toEqual([0, 1]);
+		expect(links[0]).toMatchObject({ size_bytes: 4, expires_at: expect.any(String) });
+		const audio = await exports.default.fetch(links[1].url);
+		expect(audio.status).toBe(200);
+		expect([...new Uint8Array(await audio.arrayBuffer())]).toEqual([1, 2, 3, 1]);
+		const tampered = await exports.default.fetch(links[1].url.replace(/expires=\d+/, "expires=9999999999"));
+		expect(tampered.status).toBe(404);
+		const expired = new URL(links[0].url);
+		expired.searchParams.set("expires", "1000");
+		expect((await exports.default.fetch(expired.toString())).status).toBe(404);
+
+		const noRecordings = await account.key("live", { permissions: ["interviews:read"] });
+		const refused = await call("GET", `/v1/interviews/${id}?include_recordings=true`, { key: noRecordings });
+		expect(refused.status).toBe(403);
+		expect(refused.body.error.details.required_permission).toBe("interviews:read_recordings");
+		const without = await call("GET", `/v1/interviews/${id}`, { key: account.live });
+		expect(without.body.data.recordings).toBeUndefined();
+	});
+
+	it("refuses uploads to an interview that has not started", async () => {
+		const account = await newAccount();
+		const { id, token } = await createInterview(account.live, {
+			scheduled_at: new Date(Date.now() + 86_400_000).toISOString(),
+		});
+		const res = await exports.default.fetch(`${BASE}/interview/${id}/recordings?token=${token}&chunk=0`, {
+			method: "POST",
+			body: new Uint8Array([1]),
+		});
+		expect(res.status).toBe(409);
+	});
+});
