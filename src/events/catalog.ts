@@ -12,6 +12,7 @@ export const EVENT_TYPES = [
 	"candidate.joined",
 	"candidate.notified",
 	"credits.refunded",
+	"webhook.endpoint.disabled",
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -1,19 +1,8 @@
+import { EVENT_TYPES } from "../events/catalog";
+
 /** Every event an endpoint can subscribe to; `*` subscribes to all of them, present and future. */
-export const WEBHOOK_EVENT_NAMES = [
-	"interview.scheduled",
-	"interview.started",
-	"interview.completed",
-	"interview.cancelled",
-	"interview.updated",
-	"interview.rescheduled",
-	"results.analyzed",
-	"analysis.ready",
-	"candidate.joined",
-	"candidate.no_show",
-	"candidate.notified",
-	"credits.refunded",
-	"webhook.endpoint.disabled",
-] as const;
+/** Every event an endpoint can subscribe to: the whole event catalog. */
+export const WEBHOOK_EVENT_NAMES = EVENT_TYPES;
 
 export type WebhookEventName = (typeof WEBHOOK_EVENT_NAMES)[number];
 

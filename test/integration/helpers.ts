@@ -1,4 +1,4 @@
-import { exports } from "cloudflare:workers";
+import { env, exports } from "cloudflare:workers";
 import type { KeyEnvironment } from "../../src/accounts/keys";
 import type { PlanId } from "../../src/accounts/plans";
 
@@ -105,3 +105,13 @@ export const validInterview = (overrides: Record<string, unknown> = {}) => ({
 	skills: ["TypeScript", "SQL"],
 	...overrides,
 });
+
+/** Makes a D1 table unavailable while `run` runs: a real failure of the projection or the log. */
+export async function withTableRenamed<T>(table: string, run: () => Promise<T>): Promise<T> {
+	await env.DB.exec(`ALTER TABLE ${table} RENAME TO ${table}_unavailable`);
+	try {
+		return await run();
+	} finally {
+		await env.DB.exec(`ALTER TABLE ${table}_unavailable RENAME TO ${table}`);
+	}
+}

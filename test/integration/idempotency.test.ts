@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/app";
 import { runHousekeeping } from "../../src/housekeeping";
 import { idempotent } from "../../src/idempotency/middleware";
-import { ADMIN_TOKEN, BASE, call, newAccount, validInterview } from "./helpers";
+import { ADMIN_TOKEN, BASE, call, newAccount, validInterview, withTableRenamed } from "./helpers";
 import { ledgerOf } from "./lifecycle-helpers";
 import { countRows, profile } from "./limits-helpers";
 
@@ -18,15 +18,6 @@ async function scheduledEventsOf(accountId: string): Promise<number> {
 		"SELECT count(*) AS n FROM events WHERE account_id = ? AND type = 'interview.scheduled'",
 		accountId,
 	);
-}
-
-async function withTableRenamed<T>(table: string, run: () => Promise<T>): Promise<T> {
-	await env.DB.exec(`ALTER TABLE ${table} RENAME TO ${table}_unavailable`);
-	try {
-		return await run();
-	} finally {
-		await env.DB.exec(`ALTER TABLE ${table}_unavailable RENAME TO ${table}`);
-	}
 }
 
 describe("idempotency keys", () => {

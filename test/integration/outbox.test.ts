@@ -2,16 +2,7 @@ import { runDurableObjectAlarm } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { interviewStub } from "../../src/interview/service";
-import { call, newAccount, validInterview } from "./helpers";
-
-async function withTableRenamed<T>(table: string, run: () => Promise<T>): Promise<T> {
-	await env.DB.exec(`ALTER TABLE ${table} RENAME TO ${table}_unavailable`);
-	try {
-		return await run();
-	} finally {
-		await env.DB.exec(`ALTER TABLE ${table}_unavailable RENAME TO ${table}`);
-	}
-}
+import { call, newAccount, validInterview, withTableRenamed } from "./helpers";
 
 describe("the outbox between the interview object and D1", () => {
 	it("answers from the committed state when the projection write fails, then heals it on the alarm", async () => {

@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { accountStub } from "../../src/accounts/account-stub";
 import { interviewStub } from "../../src/interview/service";
-import { call, newAccount } from "./helpers";
+import { call, newAccount, withTableRenamed } from "./helpers";
 import { createInterview, eventsOf, fireAlarmAt, startInterview } from "./lifecycle-helpers";
 import { accountObject, profile, setLimits } from "./limits-helpers";
 
@@ -15,15 +15,6 @@ async function joinNow(created: { id: string; token: string }) {
 
 async function statusOf(id: string) {
 	return (await interviewStub(env, id).get())?.status;
-}
-
-async function withTableRenamed<T>(table: string, run: () => Promise<T>): Promise<T> {
-	await env.DB.exec(`ALTER TABLE ${table} RENAME TO ${table}_unavailable`);
-	try {
-		return await run();
-	} finally {
-		await env.DB.exec(`ALTER TABLE ${table}_unavailable RENAME TO ${table}`);
-	}
 }
 
 describe("concurrent-interview slots and the waiting room", () => {
