@@ -153,4 +153,87 @@ describe("webhooks through the real local queue", () => {
 		expect(requests).toHaveLength(6);
 		expect(new Set(requests.map((r) => r.headers["x-service-delivery"]))).toEqual(new Set([delivery.id]));
 	});
+
+	it("delivers every event the lifecycle produces, each with the envelope, every header and a valid signature", async () => {
+		const url = await route("e2e-lifecycle", { secret });
+		const created = await api(service, "POST", "/v1/webhooks", {
+			key: service.keys.live,
+			body: { url, events: ["*"] },
+		});
+		const webhookId: string = created.body.data.id;
+		const body = { candidate_email: "ines@example.com", position: "Analyst", skills: ["SQL"] };
+
+		const live = await api(service, "POST", "/v1/interviews", { key: service.keys.live, body });
+		const liveId: string = live.body.data.id;
+		await api(service, "PATCH", `/v1/interviews/${liveId}`, {
+			key: service.keys.live,
+			body: {
+				scheduled_at: new Date(Date.now() + 86_400_000).toISOString(),
+				reschedule_reason: "Panel moved",
+			},
+		});
+		await api(service, "DELETE", `/v1/interviews/${liveId}?reason=Filled`, { key: service.keys.live });
+
+		const done = await api(service, "POST", "/v1/interviews", { key: service.keys.test, body });
+		const advanced = await api(service, "POST", `/v1/interviews/${done.body.data.id}/test/advance`, {
+			key: service.keys.test,
+			body: { to: "completed" },
+		});
+		expect(advanced.status).toBe(200);
+		const missed = await api(service, "POST", "/v1/interviews", { key: service.keys.test, body });
+		await api(service, "POST", `/v1/interviews/${missed.body.data.id}/test/advance`, {
+			key: service.keys.test,
+			body: { to: "no_show" },
+		});
+
+		const expected = [
+			"interview.scheduled",
+			"interview.updated",
+			"interview.rescheduled",
+			"interview.cancelled",
+			"credits.refunded",
+			"candidate.notified",
+			"candidate.joined",
+			"interview.started",
+			"interview.completed",
+			"results.analyzed",
+			"analysis.ready",
+			"candidate.no_show",
+		];
+		const requests = await eventually(async () => {
+			const seen = await requestsOf("e2e-lifecycle");
+			const types = new Set(seen.map((r) => r.headers["x-service-event"]));
+			return expected.every((t) => types.has(t)) ? seen : undefined;
+		}, 60_000);
+		for (const r of requests) {
+			const event = r.headers["x-service-event"];
+			expect(r.signatureValid).toBe(true);
+			expect(r.envelopeSignatureValid).toBe(true);
+			expect(await verify(secret, r.body, r.headers["x-service-signature"]!)).toBe(true);
+			expect(r.headers).toMatchObject({
+				"user-agent": "Service-Webhooks/1.0",
+				"x-service-delivery": expect.stringMatching(/^dlv_/),
+				"x-service-event-id": expect.stringMatching(/^evt_/),
+				"x-service-timestamp": expect.stringMatching(/^\d+$/),
+			});
+			const envelope = JSON.parse(r.body);
+			expect(envelope).toMatchObject({
+				event,
+				data: expect.any(Object),
+				webhook: {
+					id: webhookId,
+					event_id: r.headers["x-service-event-id"],
+					signature: expect.stringMatching(/^sha256=/),
+				},
+				account: { id: service.accountId, name: "Demo Company" },
+			});
+			expect(typeof envelope.data.test_mode).toBe("boolean");
+		}
+		const byType = (type: string) =>
+			JSON.parse(requests.find((r) => r.headers["x-service-event"] === type)!.body).data;
+		expect(byType("interview.rescheduled")).toMatchObject({ id: liveId, reason: "Panel moved" });
+		expect(byType("credits.refunded")).toMatchObject({ interview_id: liveId, credits_refunded: 1 });
+		expect(byType("results.analyzed")).toMatchObject({ results: { overall_score: expect.any(Number) } });
+		expect(byType("candidate.no_show")).toMatchObject({ interview_id: missed.body.data.id });
+	});
 });
