@@ -66,6 +66,24 @@ describe("the candidate's page", () => {
 	});
 });
 
+describe("candidate traffic and the rate limit", () => {
+	it("does not count the page, its script or the channel against the account's rate limit", async () => {
+		const account = await newAccount();
+		const { id, token } = await createInterview(account.live);
+		const before = await call("GET", "/v1/account/profile", { key: account.live });
+		await page(`/join/${id}?token=${token}`);
+		await page("/room.js");
+		const socket = await exports.default.fetch(`${BASE}/interview/${id}/?token=${token}`, {
+			headers: { Upgrade: "websocket" },
+		});
+		expect(socket.status).toBe(101);
+		socket.webSocket?.accept();
+		socket.webSocket?.close(1000, "bye");
+		const after = await call("GET", "/v1/account/profile", { key: account.live });
+		expect(after.body.data.rate_limit.current_usage).toBe(before.body.data.rate_limit.current_usage + 1);
+	});
+});
+
 describe("recordings", () => {
 	it("stores chunks from the candidate and returns signed, expiring links with the right permission", async () => {
 		const account = await newAccount();
