@@ -1,24 +1,14 @@
 import { DurableObject } from "cloudflare:workers";
 import { accountStub } from "../accounts/account-stub";
 import type { DataEnvironment } from "../accounts/keys";
-import { getDb } from "../db/client";
-import { upsertProjection } from "../db/interviews-repo";
-import { insertLedgerEntry } from "../db/ledger-repo";
-import { releaseMonthlyCount } from "../db/quota-repo";
-import type { CandidateEmailRequest } from "../email/model";
-import { queueCandidateEmail } from "../email/queue-email";
-import { candidateEmailRequest } from "../email/request";
 import type { Env } from "../env";
-import { type EventRecord, insertEvent } from "../events/events-repo";
-import { publishEvents } from "../events/publish";
-import { errorBody } from "../http/envelope";
-import { AppError, type ErrorCode } from "../http/errors";
 import { constantTimeEqual } from "../lib/crypto";
-import { newId } from "../lib/random";
 import { createInterviewer, type Interviewer, publicQuestion } from "./interviewer";
 import type { CompletionReason, InterviewState } from "./model";
+import { applyOutboxRows, outboxItem } from "./outbox";
 import { asJson, assessmentOf, historyOf, planOf } from "./room/conductor";
-import { clientMessage, type OutgoingMessage } from "./room/protocol";
+import { joinRefusal, parseClientFrame, upgradeRefusal } from "./room/frames";
+import type { OutgoingMessage } from "./room/protocol";
 import { roomView } from "./room/view";
 import { type Command, type Effect, isLive, type TransitionError, transition } from "./state-machine";
 import {
@@ -31,14 +21,12 @@ import {
 	messagesAfter,
 	migrateInterviewStorage,
 	nextSeq,
-	type OutboxItem,
 	readOutbox,
 	saveMessage,
 	saveState,
 	setTimer,
 } from "./storage";
 import { type AdvanceTarget, advanceCommand, advanceSteps } from "./transitions/test-advance";
-import { interviewUrl } from "./views";
 
 /** What a command did, as plain data: RPC callers never see a thrown error. */
 export type CommandResult =
@@ -193,42 +181,24 @@ export class InterviewObject extends DurableObject<Env> {
 	override async fetch(request: Request): Promise<Response> {
 		const now = this.clock();
 		const requestId = request.headers.get("X-Request-Id") ?? "unknown";
-		const refuse = (code: ErrorCode, message: string, details?: Record<string, unknown>) =>
-			Response.json(errorBody(new AppError(code, message, details), requestId, now), {
-				status: new AppError(code, message).status,
-			});
 		const state = this.state;
-		if (!state) return refuse("INTERVIEW_NOT_FOUND", "No such interview.");
+		if (!state) return upgradeRefusal("INTERVIEW_NOT_FOUND", "No such interview.", requestId, now);
 		const role = request.headers.get("X-Room-Role") === "observer" ? "observer" : "candidate";
 		if (role === "observer") {
+			// The Worker checked the key; this object checks that its account owns the interview.
 			if (
 				request.headers.get("X-Room-Account") !== state.accountId ||
 				request.headers.get("X-Room-Environment") !== state.environment
 			) {
-				return refuse("INTERVIEW_NOT_FOUND", "No such interview.");
+				return upgradeRefusal("INTERVIEW_NOT_FOUND", "No such interview.", requestId, now);
 			}
 		} else {
 			const token = new URL(request.url).searchParams.get("token");
 			if (!token || !constantTimeEqual(token, state.joinToken)) {
-				return refuse("INVALID_TOKEN", "The join link's token is missing or wrong.");
+				return upgradeRefusal("INVALID_TOKEN", "The join link's token is missing or wrong.", requestId, now);
 			}
 			const joined = await this.join(token, now);
-			if (joined.status !== "ok") {
-				const e = joined.error;
-				if (e.code === "INTERVIEW_NOT_OPEN") {
-					return refuse(
-						"INTERVIEW_NOT_OPEN",
-						`The interview opens at ${new Date(e.opensAt).toISOString()}.`,
-						{
-							opens_at: new Date(e.opensAt).toISOString(),
-						},
-					);
-				}
-				if (e.code === "INVALID_OPERATION") {
-					return refuse("INVALID_OPERATION", `The interview is ${e.status}.`, e.details);
-				}
-				return refuse("INTERVIEW_NOT_FOUND", "No such interview.");
-			}
+			if (joined.status !== "ok") return joinRefusal(joined.error, requestId, now);
 		}
 		const pair = new WebSocketPair();
 		const [client, server] = [pair[0], pair[1]];
@@ -242,22 +212,9 @@ export class InterviewObject extends DurableObject<Env> {
 
 	override async webSocketMessage(ws: WebSocket, raw: string | ArrayBuffer): Promise<void> {
 		const now = this.clock();
-		let parsed: unknown;
-		try {
-			parsed = JSON.parse(typeof raw === "string" ? raw : new TextDecoder().decode(raw));
-		} catch {
-			return this.send(ws, { type: "error", code: "BAD_MESSAGE", message: "Messages must be JSON objects." });
-		}
-		const message = clientMessage.safeParse(parsed);
-		if (!message.success) {
-			const issue = message.error.issues[0];
-			return this.send(ws, {
-				type: "error",
-				code: "BAD_MESSAGE",
-				message: `Not a valid message${issue ? `: ${issue.path.join(".") || "type"} ${issue.message}` : ""}.`,
-			});
-		}
-		const msg = message.data;
+		const frame = parseClientFrame(raw);
+		if (!frame.ok) return this.send(ws, frame.error);
+		const msg = frame.message;
 		if (msg.type === "resync") {
 			for (const payload of messagesAfter(this.ctx.storage.sql, msg.after_seq)) ws.send(payload);
 			return;
@@ -409,41 +366,12 @@ export class InterviewObject extends DurableObject<Env> {
 			saveState(sql, next);
 			appendOutbox(sql, { kind: "projection" }, now);
 			for (const effect of effects) {
-				const item = this.outboxItem(next, effect, now);
+				const item = outboxItem(next, effect, now);
 				if (item) appendOutbox(sql, item, now);
 				if (effect.kind === "timer") setTimer(sql, effect.name, effect.dueAt);
 			}
 		});
 		this.state = next;
-	}
-
-	private outboxItem(next: InterviewState, effect: Effect, now: number): OutboxItem | null {
-		switch (effect.kind) {
-			case "event":
-				return {
-					kind: "event",
-					event: { id: newId("evt"), type: effect.type, data: effect.data, createdAt: now },
-				};
-			case "refund":
-				return { kind: "refund", entryId: newId("msg"), credits: effect.credits, createdAt: now };
-			case "notify":
-				// The notice describes the interview as this commit left it, whatever follows.
-				return {
-					kind: "notify",
-					request: candidateEmailRequest(next, {
-						messageId: newId("msg"),
-						template: effect.template,
-						interviewUrl: interviewUrl(next.appUrl, next),
-						reason: effect.reason,
-					}),
-				};
-			case "release_quota":
-				return { kind: "release_quota", createdAt: now };
-			case "release_slot":
-				return { kind: "release_slot" };
-			case "timer":
-				return null;
-		}
 	}
 
 	/**
@@ -471,45 +399,8 @@ export class InterviewObject extends DurableObject<Env> {
 		const state = this.state;
 		const last = rows.at(-1);
 		if (!last || !state) return true;
-		const db = getDb(this.env.DB);
-		const events: EventRecord[] = [];
-		const statements = [];
-		for (const { item } of rows) {
-			if (item.kind === "event") {
-				const record = {
-					...item.event,
-					accountId: state.accountId,
-					environment: state.environment,
-					interviewId: state.id,
-					testMode: state.testMode,
-				};
-				events.push(record);
-				statements.push(insertEvent(db, record));
-			} else if (item.kind === "refund") {
-				statements.push(
-					insertLedgerEntry(db, {
-						id: item.entryId,
-						accountId: state.accountId,
-						interviewId: state.id,
-						kind: "refund",
-						amount: item.credits,
-						createdAt: item.createdAt,
-					}),
-				);
-			} else if (item.kind === "release_quota") {
-				statements.push(releaseMonthlyCount(db, state.id, item.createdAt));
-			}
-		}
 		try {
-			// The projection is always written from the newest state, in the same batch as the events.
-			await db.batch([upsertProjection(db, state), ...statements]);
-			for (const { item } of rows) {
-				if (item.kind === "notify") await this.queueNotice(item.request);
-				// Idempotent per interview, so a retried flush never frees a slot twice.
-				if (item.kind === "release_slot")
-					await accountStub(this.env, state.accountId).releaseSlot(state.accountId, state.id);
-			}
-			await publishEvents(this.env, events);
+			await applyOutboxRows(this.env, state, rows);
 			deleteOutboxThrough(sql, last.seq);
 			this.flushFailures = 0;
 			return true;
@@ -522,20 +413,6 @@ export class InterviewObject extends DurableObject<Env> {
 			setTimer(sql, OUTBOX_RETRY_TIMER, Date.now() + delay);
 			await this.armAlarm();
 			return false;
-		}
-	}
-
-	/** Throws only when D1 or the queue is unavailable, so the outbox retries; bad input is dropped. */
-	private async queueNotice(request: CandidateEmailRequest): Promise<void> {
-		const result = await queueCandidateEmail(this.env, request);
-		if (result.status === "invalid") {
-			console.error(
-				JSON.stringify({
-					message: "candidate notice refused",
-					interview_id: request.interviewId,
-					issues: result.issues,
-				}),
-			);
 		}
 	}
 
