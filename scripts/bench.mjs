@@ -3,6 +3,7 @@
 // prepares a bench account and data, measures every case with bounded load runs on 127.0.0.1,
 // prints a table and rewrites the generated part of docs/performance.md. `--json` prints the
 // results as JSON instead of the table. Options: --duration S, --warmup S, --connections N,
+// --slices N (a case and its health baseline alternate in N slices of duration/N seconds each),
 // --no-write (leave docs/performance.md alone).
 import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
@@ -10,7 +11,7 @@ import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import { bundleSize } from "./bench/bundle.mjs";
 import { measureLiveRoom } from "./bench/live-room.mjs";
-import { measure } from "./bench/load.mjs";
+import { measurePaired } from "./bench/load.mjs";
 import {
 	caseRatios,
 	consoleTable,
@@ -37,6 +38,7 @@ const settings = {
 	durationS: option("duration", 10),
 	warmupS: option("warmup", 3),
 	connections: option("connections", 10),
+	slices: option("slices", 5),
 };
 const asJson = process.argv.includes("--json");
 const write = !process.argv.includes("--no-write");
@@ -107,19 +109,36 @@ async function main() {
 		const patchPool = ids.slice(100, 200);
 		const deletePool = ids.slice(200);
 
+		const health = { path: "/api/v1/health/" };
 		const run = async (id, name, spec, extra = {}) => {
 			const connections = extra.connections ?? settings.connections;
-			const base = { connections, durationS: settings.durationS, warmupS: settings.warmupS };
 			log(`Measuring ${name}...`);
-			const baseline =
-				id === "health" ? null : await measure(service.baseUrl, { path: "/api/v1/health/" }, base);
-			const result = await measure(service.baseUrl, spec, { ...base, ...extra });
-			const paired = baseline ?? result;
-			if (baseline) results.baselines.push(baseline);
-			const entry = { id, name, connections, result, baseline: paired, ratio: caseRatios(result, paired) };
+			const { result, baseline } = await measurePaired(
+				service.baseUrl,
+				spec,
+				id === "health" ? null : health,
+				{
+					connections,
+					durationS: settings.durationS,
+					warmupS: settings.warmupS,
+					slices: settings.slices,
+					...extra,
+				},
+			);
+			const entry = { id, name, connections, result, baseline, ratio: caseRatios(result, baseline) };
 			results.cases.push(entry);
 			return entry;
 		};
+		/** The health endpoint alone, right before a measurement that is not an HTTP load case. */
+		const healthNow = async (connections) =>
+			(
+				await measurePaired(service.baseUrl, health, null, {
+					connections,
+					durationS: settings.durationS,
+					warmupS: 1,
+					slices: settings.slices,
+				})
+			).result;
 		const roundRobin = (pool, make) => {
 			let i = 0;
 			return (req) => make(req, pool[i++ % pool.length], i);
@@ -182,21 +201,13 @@ async function main() {
 					return id === undefined ? null : { ...req, path: `/v1/interviews/${id}` };
 				},
 			},
-			{ warmupMaxRequests: Math.floor(deletePool.length / 4), maxRequests: deletePool.length },
+			{ warmupMaxRequests: Math.floor(deletePool.length / 5), budget: () => deletePool.length - next },
 		);
 		if (next > deletePool.length) log(`  the pool of ${deletePool.length} interviews ran out`);
 		deletes.poolSize = deletePool.length;
 
 		log("Measuring the WebSocket round trip...");
-		const wsBaseline = await measure(
-			service.baseUrl,
-			{ path: "/api/v1/health/" },
-			{
-				connections: settings.connections,
-				durationS: settings.durationS,
-				warmupS: settings.warmupS,
-			},
-		);
+		const wsBaseline = await healthNow(settings.connections);
 		results.baselines.push(wsBaseline);
 		let wsOffset = 50_000;
 		results.websocket = {
@@ -231,15 +242,7 @@ async function main() {
 		});
 
 		log("Measuring webhook fan-out...");
-		const hooksBaseline = await measure(
-			service.baseUrl,
-			{ path: "/api/v1/health/" },
-			{
-				connections: settings.connections,
-				durationS: settings.durationS,
-				warmupS: settings.warmupS,
-			},
-		);
+		const hooksBaseline = await healthNow(settings.connections);
 		results.baselines.push(hooksBaseline);
 		const hooksAccount = await prepareAccount(service, "Bench Webhooks");
 		const secret = (await call(service, "GET", `/admin/accounts/${hooksAccount.id}`, { key: admin })).data

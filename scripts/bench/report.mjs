@@ -26,6 +26,35 @@ export function percentile(samples, p) {
 	return sorted[rank - 1];
 }
 
+/**
+ * Pools the slices of one side of a paired measurement: counts add up, percentiles come from
+ * every response's latency, requests per second = responses / measured seconds.
+ */
+export function aggregateSlices(slices) {
+	const latencies = slices.flatMap((s) => s.latencies);
+	const statuses = {};
+	for (const s of slices) {
+		for (const [code, n] of Object.entries(s.statuses)) statuses[code] = (statuses[code] ?? 0) + n;
+	}
+	const requests = slices.reduce((n, s) => n + s.requests, 0);
+	const durationS = slices.reduce((n, s) => n + s.durationS, 0);
+	const count = (test) =>
+		Object.entries(statuses).reduce((n, [code, k]) => n + (test(Number(code)) ? k : 0), 0);
+	return {
+		requests,
+		durationS,
+		rps: durationS > 0 ? requests / durationS : 0,
+		p50: percentile(latencies, 50),
+		p99: percentile(latencies, 99),
+		mean: latencies.length ? latencies.reduce((a, b) => a + b, 0) / latencies.length : null,
+		errors: slices.reduce((n, s) => n + s.errors - s.timeouts, 0),
+		timeouts: slices.reduce((n, s) => n + s.timeouts, 0),
+		non2xx: count((c) => c < 200 || c >= 300),
+		status5xx: count((c) => c >= 500),
+		statuses,
+	};
+}
+
 /** Ratios of one load case to the health run made just before it (its paired baseline). */
 export function caseRatios(result, baseline) {
 	return {

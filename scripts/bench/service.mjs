@@ -94,6 +94,8 @@ export async function startService(options = {}) {
 	return {
 		baseUrl: `http://127.0.0.1:${port}`,
 		port,
+		inspectorPort,
+		pid: child.pid,
 		adminToken,
 		accountId: account,
 		keys: { live: key("live"), test: key("test"), dev: key("dev") },
