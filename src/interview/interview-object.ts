@@ -15,6 +15,8 @@ import { errorBody } from "../http/envelope";
 import { AppError, type ErrorCode } from "../http/errors";
 import { constantTimeEqual } from "../lib/crypto";
 import { newId } from "../lib/random";
+import { activeEndpointsQuery, type EndpointRow } from "../webhooks/endpoints-repo";
+import { endpointsKey } from "../webhooks/fan-out";
 import { createInterviewer, type Interviewer, publicQuestion } from "./interviewer";
 import type { CompletionReason, InterviewState } from "./model";
 import { asJson, assessmentOf, historyOf, planOf } from "./room/conductor";
@@ -173,12 +175,19 @@ export class InterviewObject extends DurableObject<Env> {
 		}
 		const seconds = Math.max(0, (now - entry.asked_at) / 1000);
 		const score = await this.interviewer.scoreAnswer(entry.planned as never, response, seconds);
+		// The answer's outbox goes to D1 with the next question's, after that question is sent: the
+		// candidate does not wait for D1, and one batch carries both.
 		const result = await this.run(
 			{ type: "answer", questionId, response, score: score.score, assessment: asJson(score) },
 			now,
+			{ flush: false },
 		);
 		if (result.status !== "ok") return result;
-		await this.advance(now);
+		try {
+			await this.advance(now);
+		} finally {
+			await this.flushOutbox();
+		}
 		return this.current();
 	}
 
@@ -382,7 +391,11 @@ export class InterviewObject extends DurableObject<Env> {
 		return this.state?.accountId === owner.accountId && this.state.environment === owner.environment;
 	}
 
-	private async run(command: Command, now: number): Promise<CommandResult> {
+	private async run(
+		command: Command,
+		now: number,
+		options: { flush?: boolean } = {},
+	): Promise<CommandResult> {
 		const result = transition(this.state, command, now);
 		if (!result.ok) return { status: "rejected", error: result.error, interview: this.state };
 		if (result.state !== this.state) {
@@ -394,7 +407,7 @@ export class InterviewObject extends DurableObject<Env> {
 			if (command.type === "ask") this.broadcast({ type: "question", question: command.question });
 		}
 		await this.armAlarm();
-		await this.flushOutbox();
+		if (options.flush !== false) await this.flushOutbox();
 		return {
 			status: "ok",
 			interview: result.state,
@@ -501,15 +514,24 @@ export class InterviewObject extends DurableObject<Env> {
 			}
 		}
 		try {
-			// The projection is always written from the newest state, in the same batch as the events.
-			await db.batch([upsertProjection(db, state), ...statements]);
+			// The projection is always written from the newest state, in the same batch as the events;
+			// with events, the batch also reads the webhook endpoints the fan-out needs.
+			const owner = { accountId: state.accountId, environment: state.environment };
+			const results = await db.batch([
+				upsertProjection(db, state),
+				...statements,
+				...(events.length > 0 ? [activeEndpointsQuery(db, owner)] : []),
+			]);
+			const known = new Map(
+				events.length > 0 ? [[endpointsKey(owner), results.at(-1) as EndpointRow[]] as const] : [],
+			);
 			for (const { item } of rows) {
 				if (item.kind === "notify") await this.queueNotice(item.request);
 				// Idempotent per interview, so a retried flush never frees a slot twice.
 				if (item.kind === "release_slot")
 					await accountStub(this.env, state.accountId).releaseSlot(state.accountId, state.id);
 			}
-			await publishEvents(this.env, events);
+			await publishEvents(this.env, events, known);
 			deleteOutboxThrough(sql, last.seq);
 			this.flushFailures = 0;
 			return true;
