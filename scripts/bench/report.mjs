@@ -128,7 +128,8 @@ export function totalProblems(results) {
 }
 
 const fmt = {
-	int: (v) => (v === null || v === undefined ? "-" : Math.round(v).toLocaleString("en-US")),
+	int: (v) =>
+		v === null || v === undefined ? "-" : v < 10 ? v.toFixed(1) : Math.round(v).toLocaleString("en-US"),
 	ms: (v) => (v === null || v === undefined ? "-" : v >= 100 ? String(Math.round(v)) : v.toFixed(1)),
 	x: (v) => (v === null || v === undefined ? "-" : `${v.toFixed(2)}x`),
 };
