@@ -4,26 +4,36 @@ import { getDb } from "../db/client";
 import type { Env } from "../env";
 import { interviewStub } from "../interview/service";
 import {
+	type AuthVersion,
 	confirmSlot,
 	countSlots,
 	enqueue,
 	findSlot,
 	grantSlots,
+	insertReservation,
+	loadWindow,
 	migrateAccountStorage,
+	pruneReservations,
+	readAuthVersion,
 	rememberAccountId,
 	removeSlot,
 	storedAccountId,
 	unconfirmedSlots,
 	waitingPosition,
+	writeAuthVersion,
 } from "./account-storage";
-import type { SlotResult, SlotUsage } from "./account-stub";
+import type { Admission, SlotResult, SlotUsage } from "./account-stub";
 import { effectiveLimits, type PlanId } from "./plans";
-import { decide, type RateDecision, WINDOW_MS } from "./rate-limit";
+import { decide, type RateDecision, RESERVATION_MS, reservationSize, WINDOW_MS } from "./rate-limit";
 
 /** A granted slot is checked this long after the grant, in case its interview never started. */
 const CONFIRM_AFTER_MS = 60_000;
 const RETRY_AFTER_MS = 10_000;
 const MAX_STARTS_PER_CALL = 100;
+/** Old reservations leave SQLite at most this often (the in-memory window is pruned on every request). */
+const SQL_PRUNE_EVERY_MS = 1_000;
+/** A change of keys or limits still open after this long is taken as abandoned (its Worker died). */
+const AUTH_CHANGE_TIMEOUT_MS = 5 * 60_000;
 
 /**
  * One per account: the serialisation point for per-account limits.
@@ -36,16 +46,56 @@ export class AccountObject extends DurableObject<Env> {
 	/** This object's clock; tests move it instead of waiting. */
 	clock: () => number = Date.now;
 	private hits: number[] = [];
+	/** The newest persisted reservation: requests it still covers, up to its time. */
+	private reserved: { until: number; left: number } | null = null;
+	private lastSqlPrune = 0;
+	private auth: AuthVersion = { version: 0, pending: 0, pendingSince: 0 };
 
 	constructor(ctx: DurableObjectState, env: Env) {
 		super(ctx, env);
 		ctx.blockConcurrencyWhile(async () => {
 			const sql = ctx.storage.sql;
 			migrateAccountStorage(sql);
-			this.hits = sql
-				.exec<{ ts: number }>("SELECT ts FROM hits WHERE ts > ? ORDER BY ts", Date.now() - WINDOW_MS)
-				.toArray()
-				.map((r) => r.ts);
+			this.hits = loadWindow(sql, Date.now() - WINDOW_MS);
+			this.auth = readAuthVersion(sql);
+		});
+	}
+
+	/**
+	 * The API's per-request call: counts the request like `hit`, unless `version` (the key-cache
+	 * version the Worker's cached key was confirmed at; null for a key just read from D1) is no
+	 * longer current, in which case nothing is counted and the Worker reads the key again.
+	 */
+	async admit(limit: number, version: number | null): Promise<Admission> {
+		this.expireAbandonedChange();
+		const cacheable = this.auth.pending === 0;
+		if (version !== null && (version !== this.auth.version || !cacheable)) {
+			return { status: "stale", version: this.auth.version, cacheable };
+		}
+		return { status: "counted", decision: await this.hit(limit), version: this.auth.version, cacheable };
+	}
+
+	/**
+	 * Called before D1 changes a key or the account's plan, limits or name: every cached key of
+	 * the account becomes stale at once, and none is cached until `endAuthChange`.
+	 */
+	async beginAuthChange(): Promise<void> {
+		this.expireAbandonedChange();
+		const now = this.clock();
+		this.setAuth({
+			version: this.auth.version + 1,
+			pending: this.auth.pending + 1,
+			pendingSince: this.auth.pending === 0 ? now : this.auth.pendingSince,
+		});
+	}
+
+	/** Called once D1 holds the change: stale again (for keys read during it), and cacheable. */
+	async endAuthChange(): Promise<void> {
+		const pending = Math.max(0, this.auth.pending - 1);
+		this.setAuth({
+			version: this.auth.version + 1,
+			pending,
+			pendingSince: pending === 0 ? 0 : this.auth.pendingSince,
 		});
 	}
 
@@ -58,7 +108,7 @@ export class AccountObject extends DurableObject<Env> {
 			// Arrival order, not clock jitter, defines the window: keep timestamps monotonic.
 			const ts = Math.max(now, this.hits.at(-1) ?? now);
 			this.hits.push(ts);
-			this.ctx.storage.sql.exec("INSERT INTO hits (ts) VALUES (?)", ts);
+			this.persist(ts, limit - this.hits.length);
 		}
 		return decision;
 	}
@@ -175,13 +225,44 @@ export class AccountObject extends DurableObject<Env> {
 		if (current === null || current > at) await this.ctx.storage.setAlarm(at);
 	}
 
+	/**
+	 * Makes sure a persisted reservation covers the request counted at `ts`: most requests use
+	 * one already written; otherwise a new one is written (sized by the room left), so SQLite is
+	 * written once per reservation rather than once per request, and never lags behind memory.
+	 */
+	private persist(ts: number, remaining: number): void {
+		const current = this.reserved;
+		if (current && current.left > 0 && ts <= current.until) {
+			current.left--;
+			return;
+		}
+		const size = reservationSize(remaining);
+		const until = ts + RESERVATION_MS;
+		insertReservation(this.ctx.storage.sql, until, size);
+		this.reserved = { until, left: size - 1 };
+	}
+
+	private setAuth(next: AuthVersion): void {
+		writeAuthVersion(this.ctx.storage.sql, next);
+		this.auth = next;
+	}
+
+	private expireAbandonedChange(): void {
+		if (this.auth.pending > 0 && this.clock() - this.auth.pendingSince > AUTH_CHANGE_TIMEOUT_MS) {
+			this.setAuth({ version: this.auth.version + 1, pending: 0, pendingSince: 0 });
+		}
+	}
+
 	private prune(now: number): void {
 		const windowStart = now - WINDOW_MS;
 		let drop = 0;
 		while (drop < this.hits.length && (this.hits[drop] as number) <= windowStart) drop++;
-		if (drop > 0) {
-			this.hits.splice(0, drop);
-			this.ctx.storage.sql.exec("DELETE FROM hits WHERE ts <= ?", windowStart);
+		if (drop > 0) this.hits.splice(0, drop);
+		// SQLite only mirrors the window: rows out of it are never read (the constructor skips
+		// them), so they are deleted in batches rather than on every request.
+		if (now - this.lastSqlPrune >= SQL_PRUNE_EVERY_MS) {
+			this.lastSqlPrune = now;
+			pruneReservations(this.ctx.storage.sql, windowStart);
 		}
 	}
 }

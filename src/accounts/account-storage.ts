@@ -1,4 +1,6 @@
-const SCHEMA_VERSION = 2;
+import { expandReservations } from "./rate-limit";
+
+const SCHEMA_VERSION = 3;
 
 /** Idempotent DDL for the account object's SQLite storage, with a version row. */
 export function migrateAccountStorage(sql: SqlStorage): void {
@@ -17,8 +19,26 @@ export function migrateAccountStorage(sql: SqlStorage): void {
 		confirmed INTEGER NOT NULL DEFAULT 0
 	)`);
 	sql.exec("CREATE INDEX IF NOT EXISTS slots_state_seq ON slots (state, seq)");
+	// Version 3: a row is a reservation of `n` requests (rate-limit.ts); pruning deletes a range.
+	sql.exec("ALTER TABLE hits ADD COLUMN n INTEGER NOT NULL DEFAULT 1");
+	sql.exec("CREATE INDEX IF NOT EXISTS hits_ts ON hits (ts)");
 	sql.exec("DELETE FROM schema_version");
 	sql.exec("INSERT INTO schema_version (version) VALUES (?)", SCHEMA_VERSION);
+}
+
+/** The rate window as persisted: every reservation still in it, as requests (over-counted). */
+export function loadWindow(sql: SqlStorage, windowStart: number): number[] {
+	return expandReservations(
+		sql.exec<{ ts: number; n: number }>("SELECT ts, n FROM hits WHERE ts > ?", windowStart).toArray(),
+	);
+}
+
+export function insertReservation(sql: SqlStorage, ts: number, n: number): void {
+	sql.exec("INSERT INTO hits (ts, n) VALUES (?, ?)", ts, n);
+}
+
+export function pruneReservations(sql: SqlStorage, windowStart: number): void {
+	sql.exec("DELETE FROM hits WHERE ts <= ?", windowStart);
 }
 
 export function rememberAccountId(sql: SqlStorage, accountId: string): void {
@@ -28,6 +48,43 @@ export function rememberAccountId(sql: SqlStorage, accountId: string): void {
 export function storedAccountId(sql: SqlStorage): string | null {
 	const row = sql.exec<{ value: string }>("SELECT value FROM meta WHERE name = 'account_id'").toArray()[0];
 	return row?.value ?? null;
+}
+
+/** The account's key-cache version (see docs/performance.md): bumped around every change to keys or limits. */
+export interface AuthVersion {
+	version: number;
+	/** Changes begun and not yet ended; while any is open, nobody may cache. */
+	pending: number;
+	/** When the oldest open change began (epoch ms), 0 when none is open. */
+	pendingSince: number;
+}
+
+export function readAuthVersion(sql: SqlStorage): AuthVersion {
+	const rows = sql
+		.exec<{ name: string; value: string }>(
+			"SELECT name, value FROM meta WHERE name IN ('auth_version', 'auth_pending', 'auth_pending_since')",
+		)
+		.toArray();
+	const value = (name: string) => Number(rows.find((r) => r.name === name)?.value ?? 0);
+	return {
+		version: value("auth_version"),
+		pending: value("auth_pending"),
+		pendingSince: value("auth_pending_since"),
+	};
+}
+
+export function writeAuthVersion(sql: SqlStorage, state: AuthVersion): void {
+	for (const [name, value] of [
+		["auth_version", state.version],
+		["auth_pending", state.pending],
+		["auth_pending_since", state.pendingSince],
+	] as const) {
+		sql.exec(
+			"INSERT INTO meta (name, value) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET value = excluded.value",
+			name,
+			String(value),
+		);
+	}
 }
 
 export type SlotState = "active" | "waiting";

@@ -6,6 +6,7 @@ import type { AppBindings } from "../http/context";
 import { AppError } from "../http/errors";
 import { appUrl } from "../http/urls";
 import { constantTimeEqual } from "../lib/crypto";
+import { authCache } from "./auth-cache";
 import {
 	type DataEnvironment,
 	dataEnvironmentOf,
@@ -41,6 +42,10 @@ function invalidKey(token: string): AppError {
 	});
 }
 
+/**
+ * Resolves the key from the isolate's cache or from D1. A cached key is provisional until the
+ * rate-limit middleware's call to the account object confirms its version (see auth-cache.ts).
+ */
 export const authenticate: MiddlewareHandler<AppBindings> = async (c, next) => {
 	const token = bearerToken(c.req.header("Authorization"));
 	if (!token) {
@@ -48,15 +53,34 @@ export const authenticate: MiddlewareHandler<AppBindings> = async (c, next) => {
 			header_missing: "Authorization",
 		});
 	}
-	c.set("auth", await resolveApiKey(c, token));
+	if (!parseApiKey(token)) throw invalidKey(token);
+	const hash = await hashApiKey(token);
+	c.set("apiKey", { token, hash });
+	const cached = authCache.get(hash, c.get("now"));
+	if (cached) {
+		c.set("auth", cached.auth);
+		c.set("authVersion", cached.version);
+	} else {
+		const before = authCache.snapshot(hash);
+		const auth = await lookupApiKey(c, token, hash);
+		c.set("auth", auth);
+		c.set("authVersion", authCache.remember(hash, auth, before));
+	}
 	await next();
 };
 
-/** The account and permissions of an API key, or the contract's authentication error. */
+/** The account and permissions of an API key, read from D1, or the contract's authentication error. */
 export async function resolveApiKey(c: Context<AppBindings>, token: string): Promise<AuthContext> {
-	const parsed = parseApiKey(token);
-	if (!parsed) throw invalidKey(token);
-	const hash = await hashApiKey(token);
+	if (!parseApiKey(token)) throw invalidKey(token);
+	return lookupApiKey(c, token, await hashApiKey(token));
+}
+
+/** The D1 lookup of a well-formed key by its hash. */
+export async function lookupApiKey(
+	c: Context<AppBindings>,
+	token: string,
+	hash: string,
+): Promise<AuthContext> {
 	const db = getDb(c.env.DB);
 	const row = await db
 		.select({ key: apiKeys, account: accounts })

@@ -35,3 +35,26 @@ export function decide(hits: readonly number[], limit: number, now: number): Rat
 		retryAfter: allowed ? 0 : Math.max(1, Math.ceil((freeing + WINDOW_MS - now) / 1000)),
 	};
 }
+
+/**
+ * Counted requests are persisted ahead of use, in reservations: one SQLite row stands for up to
+ * `reservationSize` requests made within `RESERVATION_MS` of it, and is stored at the latest
+ * time it covers. Reloading a row as that many requests at that time over-counts and keeps them
+ * slightly longer, never less: after a restart the window is never smaller than the true one.
+ */
+export const RESERVATION_MS = 1_000;
+export const MAX_RESERVATION = 100;
+
+/** How many requests the next reservation covers, given the room left after this request. */
+export function reservationSize(remaining: number): number {
+	return Math.max(1, Math.min(MAX_RESERVATION, Math.floor(remaining / 10)));
+}
+
+/** The window as reloaded from reservation rows: each row as `n` requests at its time, in order. */
+export function expandReservations(rows: readonly { ts: number; n: number }[]): number[] {
+	const hits: number[] = [];
+	for (const row of [...rows].sort((a, b) => a.ts - b.ts)) {
+		for (let i = 0; i < row.n; i++) hits.push(row.ts);
+	}
+	return hits;
+}

@@ -2,7 +2,7 @@ import { and, count, desc, eq, gte, lt, lte, or, type SQL, sql } from "drizzle-o
 import type { DataEnvironment } from "../accounts/keys";
 import type { InterviewState, InterviewStatus } from "../interview/model";
 import type { Db } from "./client";
-import { interviews } from "./schema";
+import { interviewCounts, interviews } from "./schema";
 
 export type InterviewRow = typeof interviews.$inferSelect;
 
@@ -88,6 +88,42 @@ function escapeLike(value: string): string {
 	return value.replace(/[\\%_]/g, (m) => `\\${m}`);
 }
 
+/** Filters that the per-status counters answer: none but the status. */
+export function countedByCounters(f: ListFilters): boolean {
+	return (
+		f.candidateEmail === undefined &&
+		f.position === undefined &&
+		f.createdAfter === undefined &&
+		f.createdBefore === undefined &&
+		f.scheduledAfter === undefined &&
+		f.scheduledBefore === undefined
+	);
+}
+
+/**
+ * The number of interviews matching the filters: from the counters kept by triggers with the
+ * projection when only the status filters (constant time however many interviews the account
+ * has), otherwise by counting the matching rows.
+ */
+function totalQuery(db: Db, accountId: string, environment: DataEnvironment, f: ListFilters, base: SQL[]) {
+	if (!countedByCounters(f)) {
+		return db
+			.select({ total: count() })
+			.from(interviews)
+			.where(and(...base));
+	}
+	return db
+		.select({ total: sql<number>`coalesce(sum(${interviewCounts.count}), 0)` })
+		.from(interviewCounts)
+		.where(
+			and(
+				eq(interviewCounts.accountId, accountId),
+				eq(interviewCounts.environment, environment),
+				f.status ? eq(interviewCounts.status, f.status) : undefined,
+			),
+		);
+}
+
 /**
  * One page of interviews, newest first (created_at, then id, both descending), and the count of
  * all interviews matching the filters. Keyset pagination: a page costs the same wherever it is.
@@ -117,10 +153,7 @@ export async function listInterviews(
 			.where(and(...page))
 			.orderBy(desc(interviews.createdAt), desc(interviews.id))
 			.limit(limit + 1),
-		db
-			.select({ total: count() })
-			.from(interviews)
-			.where(and(...base)),
+		totalQuery(db, accountId, environment, filters, base),
 	]);
-	return { rows, total: totals[0]?.total ?? 0 };
+	return { rows, total: Number(totals[0]?.total ?? 0) };
 }

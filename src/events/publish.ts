@@ -1,5 +1,5 @@
 import type { Env } from "../env";
-import { fanOutEvents } from "../webhooks/fan-out";
+import { fanOutEvents, type KnownEndpoints } from "../webhooks/fan-out";
 import type { EventRecord } from "./events-repo";
 
 /**
@@ -7,6 +7,6 @@ import type { EventRecord } from "./events-repo";
  * are durably in D1, possibly more than once for the same event (outbox retries), so every
  * consumer must be idempotent by event id. A failure propagates, so the caller retries.
  */
-export async function publishEvents(env: Env, events: EventRecord[]): Promise<void> {
-	await fanOutEvents(env, events, Date.now());
+export async function publishEvents(env: Env, events: EventRecord[], known?: KnownEndpoints): Promise<void> {
+	await fanOutEvents(env, events, Date.now(), known);
 }

@@ -8,6 +8,10 @@ export interface AppBindings {
 		/** Epoch ms of this request, read once from the app's clock. */
 		now: number;
 		auth: AuthContext;
+		/** The request's API key and its SHA-256 (set by authentication). */
+		apiKey: { token: string; hash: string };
+		/** Key-cache version `auth` was cached at, or null when it was just read from D1 uncached. */
+		authVersion: number | null;
 		/** Requests counted in the account's rate window, this one included. */
 		rateUsage: number;
 	};

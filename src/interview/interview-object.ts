@@ -161,12 +161,19 @@ export class InterviewObject extends DurableObject<Env> {
 		}
 		const seconds = Math.max(0, (now - entry.asked_at) / 1000);
 		const score = await this.interviewer.scoreAnswer(entry.planned as never, response, seconds);
+		// The answer's outbox goes to D1 with the next question's, after that question is sent: the
+		// candidate does not wait for D1, and one batch carries both.
 		const result = await this.run(
 			{ type: "answer", questionId, response, score: score.score, assessment: asJson(score) },
 			now,
+			{ flush: false },
 		);
 		if (result.status !== "ok") return result;
-		await this.advance(now);
+		try {
+			await this.advance(now);
+		} finally {
+			await this.flushOutbox();
+		}
 		return this.current();
 	}
 
@@ -339,7 +346,11 @@ export class InterviewObject extends DurableObject<Env> {
 		return this.state?.accountId === owner.accountId && this.state.environment === owner.environment;
 	}
 
-	private async run(command: Command, now: number): Promise<CommandResult> {
+	private async run(
+		command: Command,
+		now: number,
+		options: { flush?: boolean } = {},
+	): Promise<CommandResult> {
 		const result = transition(this.state, command, now);
 		if (!result.ok) return { status: "rejected", error: result.error, interview: this.state };
 		if (result.state !== this.state) {
@@ -351,7 +362,7 @@ export class InterviewObject extends DurableObject<Env> {
 			if (command.type === "ask") this.broadcast({ type: "question", question: command.question });
 		}
 		await this.armAlarm();
-		await this.flushOutbox();
+		if (options.flush !== false) await this.flushOutbox();
 		return {
 			status: "ok",
 			interview: result.state,

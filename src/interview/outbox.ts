@@ -10,6 +10,8 @@ import type { Env } from "../env";
 import { type EventRecord, insertEvent } from "../events/events-repo";
 import { publishEvents } from "../events/publish";
 import { newId } from "../lib/random";
+import { activeEndpointsQuery, type EndpointRow } from "../webhooks/endpoints-repo";
+import { endpointsKey } from "../webhooks/fan-out";
 import type { InterviewState } from "./model";
 import type { Effect } from "./state-machine";
 import type { OutboxItem, OutboxRow } from "./storage";
@@ -82,15 +84,24 @@ export async function applyOutboxRows(env: Env, state: InterviewState, rows: Out
 			statements.push(releaseMonthlyCount(db, state.id, item.createdAt));
 		}
 	}
-	// The projection is always written from the newest state, in the same batch as the events.
-	await db.batch([upsertProjection(db, state), ...statements]);
+	// The projection is always written from the newest state, in the same batch as the events;
+	// with events, the batch also reads the webhook endpoints the fan-out needs.
+	const owner = { accountId: state.accountId, environment: state.environment };
+	const results = await db.batch([
+		upsertProjection(db, state),
+		...statements,
+		...(events.length > 0 ? [activeEndpointsQuery(db, owner)] : []),
+	]);
+	const known = new Map(
+		events.length > 0 ? [[endpointsKey(owner), results.at(-1) as EndpointRow[]] as const] : [],
+	);
 	for (const { item } of rows) {
 		if (item.kind === "notify") await queueNotice(env, item.request);
 		// Idempotent per interview, so a retried flush never frees a slot twice.
 		if (item.kind === "release_slot")
 			await accountStub(env, state.accountId).releaseSlot(state.accountId, state.id);
 	}
-	await publishEvents(env, events);
+	await publishEvents(env, events, known);
 }
 
 /** Throws only when D1 or the queue is unavailable, so the outbox retries; bad input is dropped. */

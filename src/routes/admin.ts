@@ -1,6 +1,7 @@
 import { Hono, type MiddlewareHandler } from "hono";
 import { z } from "zod";
 import { bearerToken } from "../accounts/auth";
+import { changingAuth } from "../accounts/auth-changes";
 import { generateApiKey, hashApiKey, KEY_ENVIRONMENTS } from "../accounts/keys";
 import { effectiveLimits, PLAN_IDS, PLANS, type PlanId } from "../accounts/plans";
 import { SCOPES } from "../accounts/scopes";
@@ -232,7 +233,9 @@ adminRoutes.patch("/accounts/:account_id", validate("json", patchAccountBody), a
 		if (l.concurrent_interviews !== undefined) changes.concurrentInterviewsOverride = l.concurrent_interviews;
 		if (l.monthly_interviews !== undefined) changes.monthlyInterviewsOverride = l.monthly_interviews;
 	}
-	await updateAccount(db, row.id, changes);
+	const changesAuth = body.plan !== undefined || body.company_name !== undefined || body.limits !== undefined;
+	if (changesAuth) await changingAuth(c.env, row.id, () => updateAccount(db, row.id, changes));
+	else await updateAccount(db, row.id, changes);
 	const updated = await requireAccount(c, row.id);
 	return ok(c, accountView(updated, await creditBalance(db, row.id)));
 });
@@ -281,6 +284,6 @@ adminRoutes.delete("/accounts/:account_id/keys/:key_id", async (c) => {
 			id: keyId,
 		});
 	const now = c.get("now");
-	if (key.revokedAt === null) await revokeApiKey(db, key.id, now);
+	if (key.revokedAt === null) await changingAuth(c.env, account.id, () => revokeApiKey(db, key.id, now));
 	return ok(c, { ...keyView({ ...key, revokedAt: key.revokedAt ?? now }) });
 });

@@ -92,6 +92,11 @@ export async function deleteEndpoint(db: Db, id: string): Promise<void> {
 }
 
 export function activeEndpoints(db: Db, owner: Owner): Promise<EndpointRow[]> {
+	return activeEndpointsQuery(db, owner).all();
+}
+
+/** The same query unexecuted, to ride in another D1 batch (one round trip instead of two). */
+export function activeEndpointsQuery(db: Db, owner: Owner) {
 	return db
 		.select()
 		.from(webhookEndpoints)
@@ -101,8 +106,7 @@ export function activeEndpoints(db: Db, owner: Owner): Promise<EndpointRow[]> {
 				eq(webhookEndpoints.environment, owner.environment),
 				eq(webhookEndpoints.active, true),
 			),
-		)
-		.all();
+		);
 }
 
 /** Counts an attempt against its endpoint; returns the failure run for the disable rule. */

@@ -3,7 +3,7 @@ import type { Env } from "../env";
 import type { EventRecord } from "../events/events-repo";
 import { chunks, insertDeliveryIfAbsent, markEnqueued, unenqueuedDeliveries } from "./deliveries-repo";
 import { eventDeliveryId } from "./delivery-ids";
-import { activeEndpoints } from "./endpoints-repo";
+import { activeEndpoints, type EndpointRow } from "./endpoints-repo";
 import { subscribesTo } from "./event-names";
 import { type DeliveryMessage, deliveryMessage } from "./message";
 
@@ -20,22 +20,29 @@ const SEND_BATCH = 100;
  * one duplicate it can make (sent, then failed before marking) is harmless: receivers see the
  * same `X-Service-Delivery` and event id, and a settled delivery is never attempted again.
  */
-export async function fanOutEvents(env: Env, events: readonly EventRecord[], now: number): Promise<void> {
+export async function fanOutEvents(
+	env: Env,
+	events: readonly EventRecord[],
+	now: number,
+	known: KnownEndpoints = new Map(),
+): Promise<void> {
 	if (events.length === 0) return;
 	const db = getDb(env.DB);
 	const groups = new Map<string, EventRecord[]>();
 	for (const event of events) {
-		const key = `${event.accountId}\u0000${event.environment}`;
+		const key = endpointsKey(event);
 		groups.set(key, [...(groups.get(key) ?? []), event]);
 	}
 	const ids: string[] = [];
 	const rows: Parameters<typeof insertDeliveryIfAbsent>[1][] = [];
-	for (const group of groups.values()) {
+	for (const [key, group] of groups) {
 		const first = group[0] as EventRecord;
-		const endpoints = await activeEndpoints(db, {
-			accountId: first.accountId,
-			environment: first.environment,
-		});
+		const endpoints =
+			known.get(key) ??
+			(await activeEndpoints(db, {
+				accountId: first.accountId,
+				environment: first.environment,
+			}));
 		if (endpoints.length === 0) continue;
 		for (const event of group) {
 			for (const endpoint of endpoints) {
@@ -62,6 +69,16 @@ export async function fanOutEvents(env: Env, events: readonly EventRecord[], now
 		if (first) await db.batch([first, ...rest]);
 	}
 	await enqueueDeliveries(env, await unenqueuedDeliveries(db, ids), now);
+}
+
+/**
+ * Active endpoints already read by the caller (in the same D1 batch that recorded the events),
+ * by `endpointsKey`; groups not in it are read here.
+ */
+export type KnownEndpoints = ReadonlyMap<string, readonly EndpointRow[]>;
+
+export function endpointsKey(owner: { accountId: string; environment: string }): string {
+	return `${owner.accountId}\u0000${owner.environment}`;
 }
 
 /** Sends the messages, then marks the deliveries enqueued (so a crash in between re-sends, never loses). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { decide } from "../../src/accounts/rate-limit";
+import { decide, expandReservations, MAX_RESERVATION, reservationSize } from "../../src/accounts/rate-limit";
 
 describe("sliding-window rate decision", () => {
 	const now = 1_800_000_000_000;
@@ -23,5 +23,24 @@ describe("sliding-window rate decision", () => {
 	it("waits for enough requests to expire when the window is over-full after a limit cut", () => {
 		const hits = [now - 50_000, now - 40_000, now - 30_000];
 		expect(decide(hits, 2, now)).toMatchObject({ allowed: false, retryAfter: 20 });
+	});
+});
+
+describe("rate-limit reservations", () => {
+	it("reserve one request at a time near the limit and at most 100 far from it", () => {
+		expect(reservationSize(0)).toBe(1);
+		expect(reservationSize(19)).toBe(1);
+		expect(reservationSize(59)).toBe(5);
+		expect(reservationSize(999)).toBe(99);
+		expect(reservationSize(1_000_000)).toBe(MAX_RESERVATION);
+	});
+
+	it("reload as that many requests at each reservation's time, oldest first", () => {
+		expect(
+			expandReservations([
+				{ ts: 30, n: 1 },
+				{ ts: 10, n: 3 },
+			]),
+		).toEqual([10, 10, 10, 30]);
 	});
 });

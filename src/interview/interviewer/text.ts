@@ -44,6 +44,21 @@ const E_SUFFIXES = "e|es|ed|ing|ings|er|ers|ion|ions|ation|ations|ment|ments|ity
  * sit on a word boundary (so "ts" does not match inside "tests").
  */
 export function keywordPattern(keyword: string): RegExp {
+	let pattern = patterns.get(keyword);
+	if (!pattern) {
+		// Neither global nor sticky, so a shared RegExp keeps no state between uses.
+		if (patterns.size >= MAX_CACHED_PATTERNS) patterns.clear();
+		pattern = buildKeywordPattern(keyword);
+		patterns.set(keyword, pattern);
+	}
+	return pattern;
+}
+
+/** Scoring matches the same keywords answer after answer: each is compiled once per isolate. */
+const patterns = new Map<string, RegExp>();
+const MAX_CACHED_PATTERNS = 5_000;
+
+function buildKeywordPattern(keyword: string): RegExp {
 	let kw = keyword.toLowerCase().trim();
 	const stem = kw.endsWith("*");
 	if (stem) kw = kw.slice(0, -1);

@@ -1,0 +1,329 @@
+#!/usr/bin/env node
+// `npm run bench`: starts the real local service (workerd through wrangler) with its own state,
+// prepares a bench account and data, measures every case with bounded load runs on 127.0.0.1,
+// prints a table and rewrites the generated part of docs/performance.md. `--json` prints the
+// results as JSON instead of the table. Options: --duration S, --warmup S, --connections N,
+// --slices N (a case and its health baseline alternate in N slices of duration/N seconds each),
+// --no-write (leave docs/performance.md alone).
+import { execFileSync } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import { cpus, loadavg } from "node:os";
+import { join } from "node:path";
+import { bundleSize } from "./bench/bundle.mjs";
+import { measureLiveRoom } from "./bench/live-room.mjs";
+import { measurePaired } from "./bench/load.mjs";
+import {
+	caseRatios,
+	consoleTable,
+	evaluateTargets,
+	generatedSection,
+	spliceGenerated,
+	tableRows,
+	targetsTable,
+} from "./bench/report.mjs";
+import { seedProjection } from "./bench/seed.mjs";
+import { call, startService } from "./bench/service.mjs";
+import { measureFanOut } from "./bench/webhooks.mjs";
+import { ROOT } from "./lib.mjs";
+
+function option(name, fallback) {
+	const i = process.argv.indexOf(`--${name}`);
+	if (i === -1) return fallback;
+	const value = Number(process.argv[i + 1]);
+	if (!Number.isFinite(value) || value <= 0) throw new Error(`--${name} needs a positive number`);
+	return value;
+}
+
+const settings = {
+	durationS: option("duration", 10),
+	warmupS: option("warmup", 3),
+	connections: option("connections", 10),
+	slices: option("slices", 5),
+};
+const asJson = process.argv.includes("--json");
+const write = !process.argv.includes("--no-write");
+const log = (...args) => (asJson ? console.error(...args) : console.log(...args));
+
+const LIST_SIZE = 10_000;
+const LARGE_LIST_SIZE = 100_000;
+const BULK_SIZE = 100;
+
+const interviewBody = (i) => ({
+	candidate_email: `candidate${i}@example.com`,
+	candidate_name: `Candidate ${i}`,
+	position: "Backend Engineer",
+	skills: ["TypeScript", "SQL"],
+	duration_minutes: 60,
+	send_invitation: false,
+});
+
+async function main() {
+	const startedAt = Date.now();
+	const machine = {
+		cpus: cpus().length,
+		cpuModel: cpus()[0]?.model?.trim() ?? "unknown",
+		loadBefore: loadavg()
+			.map((v) => v.toFixed(2))
+			.join(" / "),
+		node: process.versions.node,
+		wrangler: execFileSync(join(ROOT, "node_modules", ".bin", "wrangler"), ["--version"], {
+			encoding: "utf8",
+			env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
+		})
+			.trim()
+			.split("\n")
+			.at(-1)
+			.replace(/[^0-9.]/g, ""),
+	};
+	log("Starting the local service...");
+	const service = await startService();
+	const results = { generatedAt: new Date().toISOString(), machine, settings, cases: [], baselines: [] };
+	try {
+		const admin = service.adminToken;
+		const account = await prepareAccount(service, "Bench Company");
+		const key = account.testKey;
+		const auth = { Authorization: `Bearer ${key}` };
+		const json = { ...auth, "Content-Type": "application/json" };
+
+		const bulk = async (n, offset = 0) => {
+			const created = [];
+			for (let start = 0; start < n; start += BULK_SIZE) {
+				const size = Math.min(BULK_SIZE, n - start);
+				const body = {
+					interviews: Array.from({ length: size }, (_, i) => interviewBody(offset + start + i)),
+				};
+				const res = await call(service, "POST", "/v1/interviews/bulk", { key, body });
+				if (res.data.failed.length !== 0)
+					throw new Error(`bulk creation failed: ${JSON.stringify(res.data.failed).slice(0, 500)}`);
+				created.push(...res.data.successful.map((s) => s.interview));
+			}
+			return created;
+		};
+
+		log(`Creating ${LIST_SIZE.toLocaleString("en-US")} interviews through bulk creation...`);
+		const seedStart = Date.now();
+		const seeded = await bulk(LIST_SIZE);
+		log(`  done in ${((Date.now() - seedStart) / 1000).toFixed(1)} s`);
+		const ids = seeded.map((i) => i.id);
+		const getPool = ids.slice(0, 100);
+		const patchPool = ids.slice(100, 200);
+		const deletePool = ids.slice(200);
+
+		const health = { path: "/api/v1/health/" };
+		const run = async (id, name, spec, extra = {}) => {
+			const connections = extra.connections ?? settings.connections;
+			log(`Measuring ${name}...`);
+			const { result, baseline } = await measurePaired(
+				service.baseUrl,
+				spec,
+				id === "health" ? null : health,
+				{
+					connections,
+					durationS: settings.durationS,
+					warmupS: settings.warmupS,
+					slices: settings.slices,
+					...extra,
+				},
+			);
+			const entry = { id, name, connections, result, baseline, ratio: caseRatios(result, baseline) };
+			results.cases.push(entry);
+			return entry;
+		};
+		/** The health endpoint alone, right before a measurement that is not an HTTP load case. */
+		const healthNow = async (connections) =>
+			(
+				await measurePaired(service.baseUrl, health, null, {
+					connections,
+					durationS: settings.durationS,
+					warmupS: 1,
+					slices: settings.slices,
+				})
+			).result;
+		const roundRobin = (pool, make) => {
+			let i = 0;
+			return (req) => make(req, pool[i++ % pool.length], i);
+		};
+
+		await run("health", "GET /api/v1/health/ (baseline)", { path: "/api/v1/health/" });
+		await run("get", "GET /v1/interviews/{id}", {
+			path: "/v1/interviews/x",
+			headers: auth,
+			setupRequest: roundRobin(getPool, (req, id) => ({ ...req, path: `/v1/interviews/${id}` })),
+		});
+		await run(`list_10k`, `GET /v1/interviews?status=scheduled&limit=100 (10,000 in account)`, {
+			path: "/v1/interviews?status=scheduled&limit=100",
+			headers: auth,
+		});
+		await run("post", "POST /v1/interviews", {
+			method: "POST",
+			path: "/v1/interviews",
+			headers: json,
+			body: JSON.stringify(interviewBody(0)),
+		});
+		await run(
+			"post_1",
+			"POST /v1/interviews, one connection",
+			{ method: "POST", path: "/v1/interviews", headers: json, body: JSON.stringify(interviewBody(0)) },
+			{ connections: 1 },
+		);
+		await run(
+			"bulk",
+			`POST /v1/interviews/bulk (${BULK_SIZE} items), one connection`,
+			{
+				method: "POST",
+				path: "/v1/interviews/bulk",
+				headers: json,
+				body: JSON.stringify({ interviews: Array.from({ length: BULK_SIZE }, (_, i) => interviewBody(i)) }),
+			},
+			{ connections: 1, timeoutS: 120 },
+		);
+		await run("patch", "PATCH /v1/interviews/{id}", {
+			method: "PATCH",
+			path: "/v1/interviews/x",
+			headers: json,
+			// Every request changes the position, so each one is a real update with its event.
+			setupRequest: roundRobin(patchPool, (req, id, n) => ({
+				...req,
+				path: `/v1/interviews/${id}`,
+				body: JSON.stringify({ position: `Backend Engineer ${n}` }),
+			})),
+		});
+		let next = 0;
+		const deletes = await run(
+			"delete",
+			"DELETE /v1/interviews/{id} (each a fresh interview)",
+			{
+				method: "DELETE",
+				path: "/v1/interviews/x",
+				headers: auth,
+				setupRequest: (req) => {
+					const id = deletePool[next++];
+					return id === undefined ? null : { ...req, path: `/v1/interviews/${id}` };
+				},
+			},
+			{ warmupMaxRequests: Math.floor(deletePool.length / 5), budget: () => deletePool.length - next },
+		);
+		if (next > deletePool.length) log(`  the pool of ${deletePool.length} interviews ran out`);
+		deletes.poolSize = deletePool.length;
+
+		log("Measuring the WebSocket round trip...");
+		const wsBaseline = await healthNow(settings.connections);
+		results.baselines.push(wsBaseline);
+		let wsOffset = 50_000;
+		results.websocket = {
+			...(await measureLiveRoom({
+				baseUrl: service.baseUrl,
+				createInterviews: async (n) => {
+					const made = await bulk(n, wsOffset);
+					wsOffset += n;
+					return made;
+				},
+				clients: settings.connections,
+				answers: 300,
+				timeLimitMs: 90_000,
+			})),
+			baseline: wsBaseline,
+		};
+
+		const total = (await call(service, "GET", "/v1/interviews?limit=1", { key })).pagination.total_count;
+		log(`Seeding ${(LARGE_LIST_SIZE - total).toLocaleString("en-US")} projection rows (bench-only path)...`);
+		seedProjection(service, {
+			accountId: account.id,
+			count: LARGE_LIST_SIZE - total,
+			first: 1,
+			before: Date.now() - 365 * 24 * 3600 * 1000,
+		});
+		const after = (await call(service, "GET", "/v1/interviews?limit=1", { key })).pagination.total_count;
+		if (after !== LARGE_LIST_SIZE)
+			throw new Error(`expected ${LARGE_LIST_SIZE} interviews after seeding, found ${after}`);
+		await run("list_100k", `GET /v1/interviews?status=scheduled&limit=100 (100,000 in account)`, {
+			path: "/v1/interviews?status=scheduled&limit=100",
+			headers: auth,
+		});
+
+		log("Measuring webhook fan-out...");
+		const hooksBaseline = await healthNow(settings.connections);
+		results.baselines.push(hooksBaseline);
+		const hooksAccount = await prepareAccount(service, "Bench Webhooks");
+		const secret = (await call(service, "GET", `/admin/accounts/${hooksAccount.id}`, { key: admin })).data
+			.webhook_secret;
+		results.webhooks = {
+			...(await measureFanOut({
+				secret,
+				endpoints: 10,
+				timeLimitMs: 120_000,
+				register: async (url) => {
+					await call(service, "POST", "/v1/webhooks", {
+						key: hooksAccount.testKey,
+						body: { url, events: ["interview.scheduled"] },
+					});
+				},
+				generate: async () => {
+					let n = 0;
+					for (let b = 0; b < 2; b++) {
+						const res = await call(service, "POST", "/v1/interviews/bulk", {
+							key: hooksAccount.testKey,
+							body: {
+								interviews: Array.from({ length: BULK_SIZE }, (_, i) => interviewBody(b * BULK_SIZE + i)),
+							},
+						});
+						n += res.data.successful.length;
+					}
+					return n;
+				},
+			})),
+			baseline: hooksBaseline,
+		};
+	} finally {
+		await service.stop();
+	}
+	log("Building the bundle...");
+	try {
+		results.bundle = bundleSize();
+	} catch (error) {
+		log(String(error));
+		results.bundle = null;
+	}
+	results.elapsedS = (Date.now() - startedAt) / 1000;
+	results.targets = evaluateTargets(results);
+	if (asJson) console.log(JSON.stringify(results, null, 2));
+	else {
+		console.log(`\n${consoleTable(tableRows(results))}\n`);
+		console.log(targetsTable(results.targets));
+		if (results.bundle)
+			console.log(`\nBundle: ${results.bundle.bytes} bytes, ${results.bundle.gzipBytes} gzipped`);
+	}
+	if (write) {
+		const path = join(ROOT, "docs", "performance.md");
+		writeFileSync(path, spliceGenerated(readFileSync(path, "utf8"), generatedSection(results)));
+		log("docs/performance.md updated.");
+	}
+}
+
+/** A bench account on the enterprise plan, its limits and credits raised through the admin API. */
+async function prepareAccount(service, name) {
+	const admin = service.adminToken;
+	const created = await call(service, "POST", "/admin/accounts", {
+		key: admin,
+		body: { company_name: name, plan: "enterprise" },
+	});
+	const id = created.data.id;
+	await call(service, "PATCH", `/admin/accounts/${id}`, {
+		key: admin,
+		body: {
+			limits: {
+				requests_per_minute: 1_000_000,
+				monthly_interviews: 1_000_000,
+				concurrent_interviews: 1_000_000,
+			},
+			credits_delta: 1_000_000,
+		},
+	});
+	const key = await call(service, "POST", `/admin/accounts/${id}/keys`, {
+		key: admin,
+		body: { name: "bench", environment: "test" },
+	});
+	return { id, testKey: key.data.key };
+}
+
+await main();

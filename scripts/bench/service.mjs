@@ -1,0 +1,125 @@
+// Starts the real local service (`npm start`'s script: wrangler dev on workerd) on free ports with
+// its own state folder, for the benchmark. The same logic as the end-to-end harness
+// (test/e2e/harness.ts), in plain JavaScript so the benchmark runs without a TypeScript step.
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ROOT } from "../lib.mjs";
+
+export function freePort() {
+	return new Promise((resolve, reject) => {
+		const server = createServer();
+		server.once("error", reject);
+		server.listen(0, "127.0.0.1", () => {
+			const address = server.address();
+			const port = typeof address === "object" && address ? address.port : 0;
+			server.close(() => resolve(port));
+		});
+	});
+}
+
+/**
+ * @param {{vars?: Record<string, string>, timeoutMs?: number}} options
+ * @returns {Promise<{baseUrl: string, port: number, adminToken: string, accountId: string,
+ *   keys: {live: string, test: string, dev: string}, persistTo: string, output: () => string,
+ *   stop: () => Promise<void>}>}
+ */
+export async function startService(options = {}) {
+	const dir = mkdtempSync(join(tmpdir(), "interview-bench-"));
+	const port = await freePort();
+	const inspectorPort = await freePort();
+	const adminToken = `adm_bench_${Math.random().toString(36).slice(2)}`;
+	const devVarsFile = join(dir, ".dev.vars");
+	const persistTo = join(dir, "state");
+	writeFileSync(devVarsFile, `ADMIN_TOKEN=${adminToken}\n`);
+	const args = ["scripts/start.mjs"];
+	for (const [name, value] of Object.entries(options.vars ?? {})) args.push("--var", `${name}:${value}`);
+	const child = spawn(process.execPath, args, {
+		cwd: ROOT,
+		env: {
+			...process.env,
+			PORT: String(port),
+			PERSIST_TO: persistTo,
+			DEV_VARS_FILE: devVarsFile,
+			INSPECTOR_PORT: String(inspectorPort),
+			ADMIN_TOKEN: adminToken,
+		},
+		stdio: ["ignore", "pipe", "pipe"],
+		detached: true,
+	});
+	let output = "";
+	const keep = (chunk) => {
+		output += chunk;
+		// Keep memory bounded over a long run: only the tail matters after start-up.
+		if (output.length > 2_000_000) output = output.slice(-1_000_000);
+	};
+	child.stdout?.on("data", keep);
+	child.stderr?.on("data", keep);
+	const stop = async () => {
+		if (child.exitCode === null && child.pid) {
+			const exited = new Promise((resolve) => child.once("exit", resolve));
+			try {
+				process.kill(-child.pid, "SIGTERM");
+			} catch {
+				// already gone
+			}
+			await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
+			if (child.exitCode === null) {
+				try {
+					process.kill(-child.pid, "SIGKILL");
+				} catch {
+					// already gone
+				}
+			}
+		}
+		rmSync(dir, { recursive: true, force: true });
+	};
+	const deadline = Date.now() + (options.timeoutMs ?? 120_000);
+	while (!/is running on/.test(output)) {
+		if (child.exitCode !== null || Date.now() > deadline) {
+			await stop();
+			throw new Error(`The service did not start:\n${output}`);
+		}
+		await new Promise((resolve) => setTimeout(resolve, 200));
+	}
+	const key = (env) => {
+		const match = new RegExp(`${env}:\\s+(svc_${env}_[0-9A-Za-z]+)`).exec(output);
+		if (!match?.[1]) throw new Error(`No ${env} key in the start output:\n${output}`);
+		return match[1];
+	};
+	const account = /Created a demo account \((acc_[0-9A-Za-z]+)/.exec(output)?.[1];
+	if (!account) throw new Error(`No demo account in the start output:\n${output}`);
+	return {
+		baseUrl: `http://127.0.0.1:${port}`,
+		port,
+		inspectorPort,
+		pid: child.pid,
+		adminToken,
+		accountId: account,
+		keys: { live: key("live"), test: key("test"), dev: key("dev") },
+		persistTo,
+		output: () => output,
+		stop,
+	};
+}
+
+/** One JSON request; throws with the body on anything but the expected status. */
+export async function call(service, method, path, { key, body, expect } = {}) {
+	const headers = {};
+	if (key) headers.Authorization = `Bearer ${key}`;
+	if (body !== undefined) headers["Content-Type"] = "application/json";
+	const response = await fetch(`${service.baseUrl}${path}`, {
+		method,
+		headers,
+		body: body === undefined ? undefined : JSON.stringify(body),
+		signal: AbortSignal.timeout(120_000),
+	});
+	const json = await response.json().catch(() => null);
+	const expected = expect ?? [200, 201];
+	if (!expected.includes(response.status)) {
+		throw new Error(`${method} ${path} answered ${response.status}: ${JSON.stringify(json)?.slice(0, 500)}`);
+	}
+	return json;
+}

@@ -1,0 +1,45 @@
+// The production bundle, as `wrangler deploy --env production` would upload it: the bench-only
+// seeding path (scripts/bench/seed-sql.mjs, run with `wrangler d1 execute --local`) is no part of
+// it, so production has no way to write the interview projection other than the interview objects.
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { seedSql } from "../../scripts/bench/seed-sql.mjs";
+
+const ROOT = join(import.meta.dirname, "..", "..");
+let dir: string;
+let bundle: string;
+
+beforeAll(() => {
+	dir = mkdtempSync(join(tmpdir(), "interview-bundle-"));
+	const result = spawnSync(
+		join(ROOT, "node_modules", ".bin", "wrangler"),
+		["deploy", "--dry-run", "--env", "production", "--outdir", dir],
+		{ cwd: ROOT, encoding: "utf8", env: { ...process.env, CI: "true", WRANGLER_SEND_METRICS: "false" } },
+	);
+	if (result.status !== 0) throw new Error(`dry run failed:\n${result.stdout}\n${result.stderr}`);
+	bundle = readFileSync(join(dir, "index.js"), "utf8");
+});
+
+afterAll(() => {
+	if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+describe("the production bundle", () => {
+	it("contains no bench seeding code", () => {
+		const sql = seedSql({ accountId: "acc_000000000000000000000000", count: 1, before: 1e12 });
+		expect(sql).toContain("int_seed");
+		expect(bundle.length).toBeGreaterThan(100_000);
+		for (const marker of ["int_seed", "WITH RECURSIVE n(i)", "seedSql", "seedCommandArgs", "scripts/bench"]) {
+			expect(bundle).not.toContain(marker);
+		}
+	});
+
+	it("still keeps the interview counters only through the projection's triggers", () => {
+		expect(bundle).toContain("interview_counts");
+		expect(bundle).not.toMatch(/UPDATE\s+[`"]?interview_counts/i);
+		expect(bundle).not.toMatch(/INSERT\s+INTO\s+[`"]?interview_counts/i);
+	});
+});

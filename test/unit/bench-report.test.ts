@@ -1,0 +1,188 @@
+import { describe, expect, it } from "vitest";
+import {
+	aggregateSlices,
+	type BenchResults,
+	caseRatios,
+	consoleTable,
+	evaluateTargets,
+	type LoadResult,
+	MARK_END,
+	MARK_START,
+	percentile,
+	ratio,
+	spliceGenerated,
+	tableRows,
+} from "../../scripts/bench/report.mjs";
+
+const load = (over: Partial<LoadResult> = {}): LoadResult => ({
+	requests: 1000,
+	durationS: 10,
+	rps: 100,
+	p50: 10,
+	p99: 40,
+	mean: 12,
+	errors: 0,
+	timeouts: 0,
+	non2xx: 0,
+	status5xx: 0,
+	statuses: { "200": 1000 },
+	...over,
+});
+
+const entry = (id: string, result: LoadResult, baseline = load()) => ({
+	id,
+	name: id,
+	connections: 10,
+	result,
+	baseline,
+	ratio: caseRatios(result, baseline),
+});
+
+function results(over: Partial<Record<string, LoadResult>> = {}): BenchResults {
+	return {
+		cases: [
+			entry("health", load()),
+			entry("get", over.get ?? load({ rps: 70, p99: 80 })),
+			entry("post", over.post ?? load({ rps: 40 })),
+			entry("post_1", load({ p50: 30 })),
+			entry("bulk", over.bulk ?? load({ p50: 300 })),
+			entry("list_10k", load({ p50: 20 })),
+			entry("list_100k", over.list_100k ?? load({ p50: 26 })),
+		],
+		baselines: [],
+		websocket: {
+			clients: 10,
+			interviews: 30,
+			answers: 300,
+			perSecond: 50,
+			p50: 10,
+			p99: 30,
+			errors: 0,
+			missing: 0,
+			baseline: load(),
+		},
+		webhooks: {
+			endpoints: 10,
+			events: 200,
+			perSecond: 20,
+			p50: 500,
+			p99: 900,
+			missing: 0,
+			invalid: 0,
+			errors: 0,
+			baseline: load(),
+		},
+	};
+}
+
+describe("the bench's arithmetic", () => {
+	it("divides only real numbers and never by zero", () => {
+		expect(ratio(3, 4)).toBe(0.75);
+		expect(ratio(3, 0)).toBeNull();
+		expect(ratio(null, 4)).toBeNull();
+		expect(ratio(Number.NaN, 4)).toBeNull();
+	});
+
+	it("takes percentiles by nearest rank", () => {
+		const samples = Array.from({ length: 100 }, (_, i) => 100 - i);
+		expect(percentile(samples, 50)).toBe(50);
+		expect(percentile(samples, 99)).toBe(99);
+		expect(percentile([7], 99)).toBe(7);
+		expect(percentile([], 50)).toBeNull();
+	});
+
+	it("pools slices: counts add up, rates use measured seconds, timeouts are not counted twice", () => {
+		const pooled = aggregateSlices([
+			{
+				durationS: 2,
+				requests: 3,
+				latencies: [1, 2, 3],
+				statuses: { "200": 2, "503": 1 },
+				errors: 1,
+				timeouts: 1,
+			},
+			{
+				durationS: 2,
+				requests: 2,
+				latencies: [4, 5],
+				statuses: { "200": 1, "404": 1 },
+				errors: 0,
+				timeouts: 0,
+			},
+		]);
+		expect(pooled).toMatchObject({
+			requests: 5,
+			durationS: 4,
+			rps: 1.25,
+			p50: 3,
+			p99: 5,
+			mean: 3,
+			errors: 0,
+			timeouts: 1,
+			non2xx: 2,
+			status5xx: 1,
+			statuses: { "200": 3, "503": 1, "404": 1 },
+		});
+	});
+});
+
+describe("the targets of issue 9", () => {
+	it("are met exactly at their bounds", () => {
+		const targets = evaluateTargets(results());
+		expect(targets.map((t) => [t.id, t.pass])).toEqual([
+			["get_rps", true],
+			["get_p99", true],
+			["post_rps", true],
+			["bulk_latency", true],
+			["list_growth", true],
+			["ws_p50", true],
+			["webhooks_rate", true],
+			["no_errors", true],
+		]);
+	});
+
+	it("fail just past their bounds, and on any error or 5xx", () => {
+		const targets = evaluateTargets(
+			results({
+				get: load({ rps: 69, p99: 81 }),
+				post: load({ rps: 39 }),
+				bulk: load({ p50: 301 }),
+				list_100k: load({ p50: 26.1, status5xx: 1 }),
+			}),
+		);
+		expect(targets.filter((t) => !t.pass).map((t) => t.id)).toEqual([
+			"get_rps",
+			"get_p99",
+			"post_rps",
+			"bulk_latency",
+			"list_growth",
+			"no_errors",
+		]);
+	});
+
+	it("fail when a case did not run", () => {
+		const partial = results();
+		partial.cases = partial.cases.filter((c) => c.id !== "list_100k");
+		delete partial.websocket;
+		const failed = evaluateTargets(partial).filter((t) => !t.pass);
+		expect(failed.map((t) => t.id)).toEqual(["list_growth", "ws_p50"]);
+	});
+});
+
+describe("the bench's report", () => {
+	it("prints one row per case plus the WebSocket and webhook rows", () => {
+		const rows = tableRows(results());
+		expect(rows).toHaveLength(9);
+		expect(rows[1]).toMatchObject({ rps: "70", vsRps: "0.70x", vsP99: "2.00x" });
+		const table = consoleTable(rows).split("\n");
+		expect(table).toHaveLength(11);
+		expect(new Set(table.map((line) => line.length)).size).toBe(1);
+	});
+
+	it("replaces only the generated section of the document, or appends it", () => {
+		const doc = `# Performance\n\nkept\n\n${MARK_START}\nold\n${MARK_END}\n\n## After\n`;
+		const next = spliceGenerated(doc, `${MARK_START}\nnew\n${MARK_END}`);
+		expect(next).toBe(`# Performance\n\nkept\n\n${MARK_START}\nnew\n${MARK_END}\n\n## After\n`);
+		expect(spliceGenerated("# Performance\n", "S")).toBe("# Performance\n\nS\n");
+	});
+});
