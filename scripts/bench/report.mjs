@@ -236,9 +236,11 @@ export function generatedSection(results) {
 		"",
 		`${results.generatedAt}, ${results.machine.cpus} CPUs (${results.machine.cpuModel}), load average ` +
 			`${results.machine.loadBefore} before the run, Node ${results.machine.node}, wrangler ${results.machine.wrangler}. ` +
-			`Each load case: ${s.warmupS} s warm-up, then ${s.durationS} s measured, ${s.connections} connections ` +
-			`unless the table says otherwise; ratios compare with the health run made just before the case, at the same ` +
-			`number of connections. Total bench time ${Math.round(results.elapsedS)} s.`,
+			`Each load case: ${s.warmupS} s warm-up, then ${s.slices} rounds in which ${s.durationS / s.slices} s of the case ` +
+			`alternate with ${s.durationS / s.slices} s of the health endpoint, ${s.connections} connections unless the table ` +
+			`says otherwise; a case's ratios compare it with its own interleaved health slices (the health row is ` +
+			`a run of its own), the WebSocket and webhook rows with a health run made just before them. ` +
+			`Total bench time ${Math.round(results.elapsedS)} s.`,
 		"",
 		markdownTable(tableRows(results)),
 		"",
