@@ -22,9 +22,9 @@ import {
 	targetsTable,
 } from "./bench/report.mjs";
 import { seedProjection } from "./bench/seed.mjs";
-import { call, startService } from "./bench/service.mjs";
 import { measureFanOut } from "./bench/webhooks.mjs";
 import { ROOT } from "./lib.mjs";
+import { call, startService } from "./local-service.mjs";
 
 function option(name, fallback) {
 	const i = process.argv.indexOf(`--${name}`);

@@ -1,12 +1,11 @@
 // Starts the real local service (`npm start`'s script: wrangler dev on workerd) on free ports with
-// its own state folder, for the benchmark. The same logic as the end-to-end harness
-// (test/e2e/harness.ts), in plain JavaScript so the benchmark runs without a TypeScript step.
+// its own state folder: used by the end-to-end suite (test/e2e/harness.ts) and the benchmark.
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ROOT } from "../lib.mjs";
+import { ROOT } from "./lib.mjs";
 
 export function freePort() {
 	return new Promise((resolve, reject) => {
@@ -27,10 +26,10 @@ export function freePort() {
  *   stop: () => Promise<void>}>}
  */
 export async function startService(options = {}) {
-	const dir = mkdtempSync(join(tmpdir(), "interview-bench-"));
+	const dir = mkdtempSync(join(tmpdir(), "interview-local-"));
 	const port = await freePort();
 	const inspectorPort = await freePort();
-	const adminToken = `adm_bench_${Math.random().toString(36).slice(2)}`;
+	const adminToken = `adm_local_${Math.random().toString(36).slice(2)}`;
 	const devVarsFile = join(dir, ".dev.vars");
 	const persistTo = join(dir, "state");
 	writeFileSync(devVarsFile, `ADMIN_TOKEN=${adminToken}\n`);
