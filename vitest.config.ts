@@ -29,6 +29,7 @@ export default defineConfig(async () => {
 					queueProducers: {
 						WEBHOOK_QUEUE: { queueName: "interview-webhooks-parked" },
 						EMAIL_QUEUE: { queueName: "interview-emails-parked" },
+						WAKE_QUEUE: { queueName: "interview-wake-parked" },
 					},
 				},
 			}),

@@ -48,13 +48,16 @@ const LIST_SIZE = 10_000;
 const LARGE_LIST_SIZE = 100_000;
 const BULK_SIZE = 100;
 
-const interviewBody = (i) => ({
+/** Interviews are scheduled a week ahead, as callers usually do; the live room's start now. */
+const WEEK_AHEAD = new Date(Date.now() + 7 * 24 * 3600 * 1000).toISOString();
+const interviewBody = (i, scheduledAt = WEEK_AHEAD) => ({
 	candidate_email: `candidate${i}@example.com`,
 	candidate_name: `Candidate ${i}`,
 	position: "Backend Engineer",
 	skills: ["TypeScript", "SQL"],
 	duration_minutes: 60,
 	send_invitation: false,
+	...(scheduledAt ? { scheduled_at: scheduledAt } : {}),
 });
 
 async function main() {
@@ -85,12 +88,12 @@ async function main() {
 		const auth = { Authorization: `Bearer ${key}` };
 		const json = { ...auth, "Content-Type": "application/json" };
 
-		const bulk = async (n, offset = 0) => {
+		const bulk = async (n, offset = 0, scheduledAt = WEEK_AHEAD) => {
 			const created = [];
 			for (let start = 0; start < n; start += BULK_SIZE) {
 				const size = Math.min(BULK_SIZE, n - start);
 				const body = {
-					interviews: Array.from({ length: size }, (_, i) => interviewBody(offset + start + i)),
+					interviews: Array.from({ length: size }, (_, i) => interviewBody(offset + start + i, scheduledAt)),
 				};
 				const res = await call(service, "POST", "/v1/interviews/bulk", { key, body });
 				if (res.data.failed.length !== 0)
@@ -214,7 +217,7 @@ async function main() {
 			...(await measureLiveRoom({
 				baseUrl: service.baseUrl,
 				createInterviews: async (n) => {
-					const made = await bulk(n, wsOffset);
+					const made = await bulk(n, wsOffset, null);
 					wsOffset += n;
 					return made;
 				},

@@ -8,6 +8,8 @@ export interface Env {
 	ACCOUNT: DurableObjectNamespace<AccountObject>;
 	WEBHOOK_QUEUE: Queue;
 	EMAIL_QUEUE: Queue;
+	/** Deferred creation's wake messages (src/interview/wake.ts). */
+	WAKE_QUEUE: Queue;
 	RECORDINGS: R2Bucket;
 	EMAIL: SendEmail;
 	/** Workers AI: declared for production only; the service runs without it. */

@@ -1,5 +1,6 @@
 import { getDb } from "./db/client";
 import { deleteDevInterviewRows, devInterviewsCreatedBefore } from "./db/purge-repo";
+import { overdueSeeds } from "./db/seeds-repo";
 import type { Env } from "./env";
 import { purgeExpiredKeys } from "./idempotency/idempotency-repo";
 import { interviewStub } from "./interview/service";
@@ -13,9 +14,36 @@ const MAX_PURGE_BATCHES = 10;
 const KEY_PURGE_BATCH = 500;
 const MAX_KEY_PURGE_BATCHES = 20;
 
+/** Overdue seeds woken per batch, and batches per cron run. */
+const WAKE_BATCH = 100;
+const MAX_WAKE_BATCHES = 10;
+
 export interface HousekeepingReport {
 	devInterviewsPurged: number;
 	idempotencyKeysPurged: number;
+	seedsWoken: number;
+}
+
+/**
+ * Opens the objects of interviews still seeds at their wake time (their wake message was lost,
+ * or settling their creation failed and made them due): each adopts its seed, replays what
+ * creation owed and arms its alarm. Returns how many were opened.
+ */
+export async function wakeOverdueSeeds(env: Env, now: number): Promise<number> {
+	const db = getDb(env.DB);
+	let woken = 0;
+	for (let batch = 0; batch < MAX_WAKE_BATCHES; batch++) {
+		const ids = await overdueSeeds(db, now, WAKE_BATCH);
+		if (ids.length === 0) break;
+		const outcomes = await Promise.allSettled(ids.map((id) => interviewStub(env, id).wake()));
+		const failed = outcomes.filter((o) => o.status === "rejected").length;
+		woken += ids.length - failed;
+		if (failed > 0 || ids.length < WAKE_BATCH) {
+			if (failed > 0) console.error(JSON.stringify({ message: "waking overdue seeds incomplete", failed }));
+			break;
+		}
+	}
+	return woken;
 }
 
 /**
@@ -55,11 +83,12 @@ export async function purgeIdempotencyKeys(env: Env, now: number): Promise<numbe
 
 /** The cron trigger's work (see wrangler.toml `[triggers]`); `scheduledTime` is "now". */
 export async function runHousekeeping(env: Env, scheduledTime: number): Promise<HousekeepingReport> {
-	const [dev, keys] = await Promise.allSettled([
+	const [dev, keys, seeds] = await Promise.allSettled([
 		purgeDevData(env, scheduledTime),
 		purgeIdempotencyKeys(env, scheduledTime),
+		wakeOverdueSeeds(env, scheduledTime),
 	]);
-	for (const outcome of [dev, keys]) {
+	for (const outcome of [dev, keys, seeds]) {
 		if (outcome.status === "rejected") {
 			console.error(JSON.stringify({ message: "housekeeping task failed", error: String(outcome.reason) }));
 		}
@@ -67,5 +96,6 @@ export async function runHousekeeping(env: Env, scheduledTime: number): Promise<
 	return {
 		devInterviewsPurged: dev.status === "fulfilled" ? dev.value : 0,
 		idempotencyKeysPurged: keys.status === "fulfilled" ? keys.value : 0,
+		seedsWoken: seeds.status === "fulfilled" ? seeds.value : 0,
 	};
 }

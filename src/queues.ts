@@ -1,5 +1,6 @@
 import { handleEmailBatch } from "./email/consumer";
 import type { Env } from "./env";
+import { handleWakeBatch, WAKE_QUEUE_NAME } from "./interview/wake";
 import { consumeDeadLetters, consumeWebhookBatch } from "./webhooks/consumer";
 
 /** Routes each queue's batches to its consumer. */
@@ -10,6 +11,8 @@ export async function handleQueueBatch(batch: MessageBatch, env: Env): Promise<v
 		case "interview-webhooks":
 			await consumeWebhookBatch(batch, env);
 			return;
+		case WAKE_QUEUE_NAME:
+			return handleWakeBatch(batch, env);
 		case "interview-webhooks-dlq":
 			await consumeDeadLetters(batch, env);
 			return;

@@ -1,5 +1,5 @@
 import type { Db } from "../db/client";
-import { admitLiveInterview } from "../db/quota-repo";
+import { admitLiveInterviews } from "../db/quota-repo";
 import { AppError } from "../http/errors";
 import { iso } from "../lib/time";
 import type { AuthContext } from "./auth";
@@ -17,28 +17,49 @@ export const CREDITS_PER_INTERVIEW = 1;
 
 /**
  * Admits a live interview: monthly quota first, then credits, as decisions.md orders the checks.
- * Both are taken atomically (see `admitLiveInterview`); a refusal says which limit stopped it.
+ * Both are taken atomically (see `admitLiveInterviews`); a refusal says which limit stopped it.
  */
 export async function admitOrRefuse(
 	db: Db,
 	auth: AuthContext,
 	admission: { interviewId: string; debitId: string; now: number },
 ): Promise<void> {
+	const [refusal] = await admitMany(db, auth, [admission]);
+	if (refusal) throw refusal;
+}
+
+/**
+ * Admits live interviews in order in one D1 batch (a bulk's items): each is admitted or refused
+ * as if alone and after those before it. Returns, per admission, null or the refusal.
+ */
+export async function admitMany(
+	db: Db,
+	auth: AuthContext,
+	admissions: readonly { interviewId: string; debitId: string; now: number }[],
+): Promise<(AppError | null)[]> {
 	const limit = auth.limits.monthly_interviews;
-	const outcome = await admitLiveInterview(db, {
-		interviewId: admission.interviewId,
-		accountId: auth.accountId,
-		period: monthPeriod(admission.now),
-		monthlyLimit: limit,
-		credits: CREDITS_PER_INTERVIEW,
-		debitId: admission.debitId,
-		now: admission.now,
-	});
-	if (outcome.admitted) return;
+	const outcomes = await admitLiveInterviews(
+		db,
+		admissions.map((a) => ({
+			interviewId: a.interviewId,
+			accountId: auth.accountId,
+			period: monthPeriod(a.now),
+			monthlyLimit: limit,
+			credits: CREDITS_PER_INTERVIEW,
+			debitId: a.debitId,
+			now: a.now,
+		})),
+	);
+	return outcomes.map((outcome, i) =>
+		outcome.admitted ? null : refusalOf(limit, outcome, (admissions[i] as { now: number }).now),
+	);
+}
+
+function refusalOf(limit: number | null, outcome: { used: number; balance: number }, now: number): AppError {
 	if (limit !== null && outcome.used >= limit) {
-		const resetsAt = monthResetsAt(admission.now);
-		const retryAfter = String(Math.max(1, Math.ceil((resetsAt - admission.now) / 1000)));
-		throw new AppError(
+		const resetsAt = monthResetsAt(now);
+		const retryAfter = String(Math.max(1, Math.ceil((resetsAt - now) / 1000)));
+		return new AppError(
 			"QUOTA_EXCEEDED",
 			`The plan's limit of ${limit} live interviews this month is reached; it resets at ${iso(resetsAt)}.`,
 			{ resource: "monthly_interviews", limit, used: outcome.used, resets_at: iso(resetsAt) },
@@ -55,7 +76,7 @@ export async function admitOrRefuse(
 			},
 		);
 	}
-	throw new AppError("INSUFFICIENT_CREDITS", "Not enough credits for a live interview.", {
+	return new AppError("INSUFFICIENT_CREDITS", "Not enough credits for a live interview.", {
 		required: CREDITS_PER_INTERVIEW,
 		available: outcome.balance,
 	});

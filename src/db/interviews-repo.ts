@@ -35,11 +35,34 @@ export function projectionRow(state: InterviewState): typeof interviews.$inferIn
 
 /** Upsert of the projection that never lets an older version overwrite a newer one. */
 export function upsertProjection(db: Db, state: InterviewState) {
-	const row = projectionRow(state);
-	const { id: _id, accountId: _a, environment: _e, createdAt: _c, ...changing } = row;
+	return upsertProjectionRows(db, [projectionRow(state)]);
+}
+
+/** Columns bound per projection row (every column of `interviews`). */
+const PROJECTION_PARAMS = 22;
+export const PROJECTIONS_PER_STATEMENT = Math.floor(100 / PROJECTION_PARAMS);
+
+/** The projections of many interviews, in statements within D1's 100 parameters. */
+export function upsertProjections(db: Db, states: readonly InterviewState[]) {
+	const rows = states.map(projectionRow);
+	const statements = [];
+	for (let i = 0; i < rows.length; i += PROJECTIONS_PER_STATEMENT) {
+		statements.push(upsertProjectionRows(db, rows.slice(i, i + PROJECTIONS_PER_STATEMENT)));
+	}
+	return statements;
+}
+
+function upsertProjectionRows(db: Db, rows: (typeof interviews.$inferInsert)[]) {
+	const {
+		id: _id,
+		accountId: _a,
+		environment: _e,
+		createdAt: _c,
+		...changing
+	} = rows[0] as typeof interviews.$inferInsert;
 	return db
 		.insert(interviews)
-		.values(row)
+		.values(rows)
 		.onConflictDoUpdate({
 			target: interviews.id,
 			set: Object.fromEntries(

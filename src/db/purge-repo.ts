@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, lte } from "drizzle-orm";
 import type { Db } from "./client";
-import { candidateEmails, events, interviews } from "./schema";
+import { candidateEmails, events, interviewSeeds, interviews } from "./schema";
 
 /** Sandbox interviews created at or before `cutoff`, oldest first. */
 export async function devInterviewsCreatedBefore(db: Db, cutoff: number, limit: number): Promise<string[]> {
@@ -14,10 +14,11 @@ export async function devInterviewsCreatedBefore(db: Db, cutoff: number, limit: 
 	return rows.map((r) => r.id);
 }
 
-/** Deletes what D1 holds of these dev interviews: events, e-mails and the projection row last. */
+/** Deletes what D1 holds of these dev interviews: seeds, events, e-mails and the projection row last. */
 export async function deleteDevInterviewRows(db: Db, ids: string[]): Promise<void> {
 	if (ids.length === 0) return;
 	await db.batch([
+		db.delete(interviewSeeds).where(inArray(interviewSeeds.id, ids)),
 		db.delete(events).where(and(inArray(events.interviewId, ids), eq(events.environment, "dev"))),
 		db
 			.delete(candidateEmails)

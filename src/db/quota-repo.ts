@@ -28,38 +28,48 @@ export interface Admission {
  * credit, and the debit only if the count was taken. Parallel creations therefore never exceed
  * either limit. The last statement reads, inside the same transaction, why a refusal happened.
  */
-export async function admitLiveInterview(db: Db, r: AdmissionRequest): Promise<Admission> {
+/**
+ * Several admissions go in one batch (a bulk's live items): the statements run in order in one
+ * transaction, each request seeing the counts and debits of those before it, exactly as if they
+ * had been made one after another, in one D1 round trip.
+ */
+export async function admitLiveInterviews(
+	db: Db,
+	requests: readonly AdmissionRequest[],
+): Promise<Admission[]> {
+	if (requests.length === 0) return [];
 	// Raw statements: drizzle cannot batch raw SQL on D1, and this must be one batch (one transaction).
 	const d1 = db.$client;
 	const used =
 		"(SELECT count(*) FROM monthly_interview_usage WHERE account_id = ?1 AND period = ?2 AND released_at IS NULL)";
 	const balance = "(SELECT coalesce(sum(amount), 0) FROM credit_ledger WHERE account_id = ?1)";
 	const counted = "EXISTS (SELECT 1 FROM monthly_interview_usage WHERE interview_id = ?3)";
-	const [, , outcome] = await d1.batch<{ used: number; balance: number; admitted: number }>([
-		d1
-			.prepare(
-				`INSERT INTO monthly_interview_usage (interview_id, account_id, period, created_at)
-				 SELECT ?3, ?1, ?2, ?4
-				 WHERE (?5 IS NULL OR ${used} < ?5) AND ${balance} >= ?6`,
-			)
-			.bind(r.accountId, r.period, r.interviewId, r.now, r.monthlyLimit, r.credits),
-		d1
-			.prepare(
-				`INSERT INTO credit_ledger (id, account_id, interview_id, kind, amount, created_at)
-				 SELECT ?4, ?1, ?2, 'debit', ?3, ?5
-				 WHERE ?3 < 0 AND EXISTS (SELECT 1 FROM monthly_interview_usage WHERE interview_id = ?2)`,
-			)
-			.bind(r.accountId, r.interviewId, -r.credits, r.debitId, r.now),
-		d1
-			.prepare(`SELECT ${used} AS used, ${balance} AS balance, ${counted} AS admitted`)
-			.bind(r.accountId, r.period, r.interviewId),
-	]);
-	const row = outcome?.results[0];
-	return {
-		admitted: Number(row?.admitted ?? 0) === 1,
-		used: Number(row?.used ?? 0),
-		balance: Number(row?.balance ?? 0),
-	};
+	const count = d1.prepare(
+		`INSERT INTO monthly_interview_usage (interview_id, account_id, period, created_at)
+		 SELECT ?3, ?1, ?2, ?4
+		 WHERE (?5 IS NULL OR ${used} < ?5) AND ${balance} >= ?6`,
+	);
+	const debit = d1.prepare(
+		`INSERT INTO credit_ledger (id, account_id, interview_id, kind, amount, created_at)
+		 SELECT ?4, ?1, ?2, 'debit', ?3, ?5
+		 WHERE ?3 < 0 AND EXISTS (SELECT 1 FROM monthly_interview_usage WHERE interview_id = ?2)`,
+	);
+	const outcome = d1.prepare(`SELECT ${used} AS used, ${balance} AS balance, ${counted} AS admitted`);
+	const results = await d1.batch<{ used: number; balance: number; admitted: number }>(
+		requests.flatMap((r) => [
+			count.bind(r.accountId, r.period, r.interviewId, r.now, r.monthlyLimit, r.credits),
+			debit.bind(r.accountId, r.interviewId, -r.credits, r.debitId, r.now),
+			outcome.bind(r.accountId, r.period, r.interviewId),
+		]),
+	);
+	return requests.map((_, i) => {
+		const row = results[i * 3 + 2]?.results[0];
+		return {
+			admitted: Number(row?.admitted ?? 0) === 1,
+			used: Number(row?.used ?? 0),
+			balance: Number(row?.balance ?? 0),
+		};
+	});
 }
 
 /** Undoes an admission whose interview was never created. */

@@ -141,4 +141,5 @@ export const creditLedger = sqliteTable(
 export * from "./schema-email";
 export * from "./schema-limits";
 export * from "./schema-performance";
+export * from "./schema-seeds";
 export * from "./schema-webhooks";

@@ -18,6 +18,24 @@ export function insertEvent(db: Db, event: EventRecord) {
 	return db.insert(events).values(event).onConflictDoNothing({ target: events.id });
 }
 
+/** Columns bound per event row; a statement holds as many rows as stay within D1's 100 parameters. */
+const EVENT_PARAMS = 8;
+export const EVENTS_PER_STATEMENT = Math.floor(100 / EVENT_PARAMS);
+
+/** Many events in order, as few statements as D1's parameter limit allows (idempotent by id). */
+export function insertEvents(db: Db, records: readonly EventRecord[]) {
+	const statements = [];
+	for (let i = 0; i < records.length; i += EVENTS_PER_STATEMENT) {
+		statements.push(
+			db
+				.insert(events)
+				.values(records.slice(i, i + EVENTS_PER_STATEMENT))
+				.onConflictDoNothing({ target: events.id }),
+		);
+	}
+	return statements;
+}
+
 export type EventRow = typeof events.$inferSelect;
 
 export interface EventFilters {

@@ -3,14 +3,12 @@ import type { AuthContext } from "../accounts/auth";
 import type { Env } from "../env";
 import { AppError, type ErrorCode } from "../http/errors";
 import { issueFields } from "../http/validation";
-import { limiter } from "../lib/limit";
+import { type Planting, plantInterviews } from "./creation";
 import type { InterviewState } from "./model";
 import { type CreateInterviewBody, createInterviewBody, fields, message } from "./schemas";
-import { materializeInterview, reserveInterview, scheduledAtOf } from "./service";
+import { releaseReservation, reserveInterviews, scheduledAtOf } from "./service";
 
 export const MAX_BULK_INTERVIEWS = 100;
-/** Interview objects created at once; the quota and credit checks before them stay sequential. */
-export const BULK_CREATE_CONCURRENCY = 10;
 
 export const BULK_DEFAULT_FIELDS = [
 	"duration_minutes",
@@ -128,9 +126,9 @@ export interface BulkCreateOptions {
 }
 
 /**
- * Creates the valid items. Quota and credits are taken one item at a time in request order (so
- * an over-limit tail fails while the head succeeds); the interview objects are then created
- * concurrently, a bounded number at a time. Outcomes come back in request order.
+ * Creates the valid items. Quota and credits are taken item by item in request order, in one D1
+ * batch (so an over-limit tail fails while the head succeeds); the reserved interviews are then
+ * created together in one more (`plantInterviews`). Outcomes come back in request order.
  */
 export async function bulkCreate(
 	env: Env,
@@ -140,39 +138,58 @@ export async function bulkCreate(
 ): Promise<BulkItemOutcome[]> {
 	const defaults = request.defaults ?? {};
 	const outcomes: BulkItemOutcome[] = [];
-	const creations: Promise<void>[] = [];
-	const run = limiter(BULK_CREATE_CONCURRENCY);
+	const prepared: { index: number; body: CreateInterviewBody; scheduledAt: number }[] = [];
 	for (const [index, raw] of request.interviews.entries()) {
-		const fail = (error: BulkItemError) => {
-			outcomes[index] = { index, ok: false, candidateEmail: candidateEmailOf(raw), error };
-		};
 		const item = prepareItem(raw, defaults, options.now);
-		if (!item.ok) {
-			fail(item.error);
-			continue;
-		}
-		let reservation: Awaited<ReturnType<typeof reserveInterview>>;
-		try {
-			reservation = await reserveInterview(env, auth, item.body, options.now);
-		} catch (error) {
-			fail(itemError(error, options.requestId));
-			continue;
-		}
-		creations.push(
-			run(() =>
-				materializeInterview(env, auth, item.body, reservation, {
-					scheduledAt: item.scheduledAt,
-					now: options.now,
-					appUrl: options.appUrl,
-				}),
-			).then(
-				(interview) => {
-					outcomes[index] = { index, ok: true, interview };
-				},
-				(error: unknown) => fail(itemError(error, options.requestId)),
-			),
-		);
+		if (item.ok) prepared.push({ index, body: item.body, scheduledAt: item.scheduledAt });
+		else outcomes[index] = { index, ok: false, candidateEmail: candidateEmailOf(raw), error: item.error };
 	}
-	await Promise.all(creations);
+	let reserved: Awaited<ReturnType<typeof reserveInterviews>>;
+	try {
+		reserved = await reserveInterviews(
+			env,
+			auth,
+			prepared.map((item) => item.body),
+			options.now,
+		);
+	} catch (error) {
+		const failure = itemError(error, options.requestId);
+		for (const { index, body } of prepared) {
+			outcomes[index] = { index, ok: false, candidateEmail: body.candidate_email, error: failure };
+		}
+		return outcomes;
+	}
+	const plantings: (Planting & { index: number })[] = [];
+	for (const [i, item] of prepared.entries()) {
+		const reservation = reserved[i];
+		if (reservation === undefined || reservation instanceof AppError) {
+			outcomes[item.index] = {
+				index: item.index,
+				ok: false,
+				candidateEmail: item.body.candidate_email,
+				error: itemError(reservation, options.requestId),
+			};
+			continue;
+		}
+		plantings.push({
+			index: item.index,
+			body: item.body,
+			reservation,
+			options: { scheduledAt: item.scheduledAt, now: options.now, appUrl: options.appUrl },
+		});
+	}
+	try {
+		const states = await plantInterviews(env, auth, plantings, options.now, (r) =>
+			releaseReservation(env, r),
+		);
+		for (const [i, { index }] of plantings.entries()) {
+			outcomes[index] = { index, ok: true, interview: states[i] as InterviewState };
+		}
+	} catch (error) {
+		const failure = itemError(error, options.requestId);
+		for (const { index, body } of plantings) {
+			outcomes[index] = { index, ok: false, candidateEmail: body.candidate_email, error: failure };
+		}
+	}
 	return outcomes;
 }

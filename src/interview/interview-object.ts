@@ -1,8 +1,11 @@
 import { DurableObject } from "cloudflare:workers";
 import { accountStub } from "../accounts/account-stub";
 import type { DataEnvironment } from "../accounts/keys";
+import { getDb } from "../db/client";
+import { forgetSeed, readSeed, type Seed } from "../db/seeds-repo";
 import type { Env } from "../env";
 import { constantTimeEqual } from "../lib/crypto";
+import { hasIdShape } from "../lib/random";
 import { createInterviewer, type Interviewer, publicQuestion } from "./interviewer";
 import type { CompletionReason, InterviewState } from "./model";
 import { applyOutboxRows, outboxItem } from "./outbox";
@@ -55,6 +58,8 @@ export class InterviewObject extends DurableObject<Env> {
 	private flushFailures = 0;
 	private readonly interviewer: Interviewer;
 	private advancing: Promise<void> | null = null;
+	/** Whether this instance has looked for a seed (deferred creation) in D1. */
+	private seedChecked = false;
 
 	constructor(ctx: DurableObjectState, env: Env) {
 		super(ctx, env);
@@ -68,11 +73,19 @@ export class InterviewObject extends DurableObject<Env> {
 	}
 
 	async get(): Promise<InterviewState | null> {
+		await this.ensure();
 		return this.state;
+	}
+
+	/** Opens the interview if it is still a seed in D1 (the wake message, the housekeeping sweep). */
+	async wake(): Promise<{ status: "awake" | "absent" }> {
+		await this.ensure();
+		return { status: this.state ? "awake" : "absent" };
 	}
 
 	/** A command from the API on behalf of `owner`; another owner's interview does not exist. */
 	async execute(command: Command, now: number, owner?: Owner): Promise<CommandResult> {
+		await this.ensure();
 		if (owner && command.type !== "create" && !this.ownedBy(owner)) {
 			return { status: "rejected", error: { code: "NOT_FOUND" }, interview: null };
 		}
@@ -86,6 +99,7 @@ export class InterviewObject extends DurableObject<Env> {
 	 * dev interviews start at once.
 	 */
 	async join(token: string, now: number): Promise<CommandResult> {
+		await this.ensure();
 		if (!this.state || !constantTimeEqual(token, this.state.joinToken)) {
 			return { status: "rejected", error: { code: "NOT_FOUND" }, interview: null };
 		}
@@ -114,6 +128,7 @@ export class InterviewObject extends DurableObject<Env> {
 
 	/** Called by the account object when this joined interview is given a concurrent slot. */
 	async startFromWaitingRoom(now: number): Promise<{ status: "started" | "not_waiting" }> {
+		await this.ensure();
 		const state = this.state;
 		if (state?.status === "in_progress") return { status: "started" };
 		if (state?.status !== "scheduled" || state.joinedAt === null) return { status: "not_waiting" };
@@ -127,6 +142,7 @@ export class InterviewObject extends DurableObject<Env> {
 	 * real path, so the same events are recorded. Results are generated, and analysed at once.
 	 */
 	async testAdvance(to: AdvanceTarget, now: number, owner: Owner): Promise<CommandResult> {
+		await this.ensure();
 		if (!this.state || !this.ownedBy(owner)) {
 			return { status: "rejected", error: { code: "NOT_FOUND" }, interview: null };
 		}
@@ -147,13 +163,17 @@ export class InterviewObject extends DurableObject<Env> {
 
 	/** Deletes everything this object stores (the dev-data purge): state, outbox, timers, alarm. */
 	async purge(): Promise<void> {
+		const id = this.state?.id ?? this.ctx.id.name;
+		this.seedChecked = true;
 		await this.ctx.storage.deleteAlarm();
 		await this.ctx.storage.deleteAll();
 		this.state = null;
+		if (id) await forgetSeed(getDb(this.env.DB), id).run();
 	}
 
 	/** The candidate's answer to the current question: scored, recorded, then the next question. */
 	async answer(questionId: string, response: string, now: number): Promise<CommandResult> {
+		await this.ensure();
 		const state = this.state;
 		const entry = state?.transcript.at(-1);
 		if (state?.status !== "in_progress" || state.currentQuestion?.id !== questionId || !entry?.planned) {
@@ -179,6 +199,7 @@ export class InterviewObject extends DurableObject<Env> {
 
 	/** Ends an in-progress interview: results are computed now and published by the analysis timer. */
 	async finish(reason: CompletionReason, now: number): Promise<CommandResult> {
+		await this.ensure();
 		if (!this.state) return { status: "rejected", error: { code: "NOT_FOUND" }, interview: null };
 		const { results, analytics } = await assessmentOf(this.state, this.interviewer);
 		return this.run({ type: "finish", reason, results, analytics }, now);
@@ -188,6 +209,7 @@ export class InterviewObject extends DurableObject<Env> {
 	override async fetch(request: Request): Promise<Response> {
 		const now = this.clock();
 		const requestId = request.headers.get("X-Request-Id") ?? "unknown";
+		await this.ensure();
 		const state = this.state;
 		if (!state) return upgradeRefusal("INTERVIEW_NOT_FOUND", "No such interview.", requestId, now);
 		const role = request.headers.get("X-Room-Role") === "observer" ? "observer" : "candidate";
@@ -259,6 +281,7 @@ export class InterviewObject extends DurableObject<Env> {
 	override async webSocketError(): Promise<void> {}
 
 	override async alarm(): Promise<void> {
+		await this.ensure();
 		const sql = this.ctx.storage.sql;
 		const now = this.clock();
 		for (const timer of dueTimers(sql, now)) {
@@ -278,6 +301,43 @@ export class InterviewObject extends DurableObject<Env> {
 		}
 		await this.flushOutbox();
 		await this.armAlarm();
+	}
+
+	/**
+	 * Deferred creation (docs/architecture.md): an interview is created as a seed row in D1 and its
+	 * object is opened on first use. Before anything else reads or changes the state, the object
+	 * adopts its seed: the seed's state, timers and outbox are committed here in one transaction
+	 * (with a row that deletes the seed), and the outbox is replayed; everything in it is
+	 * idempotent, so what creation already wrote is not written twice. Other calls wait meanwhile.
+	 */
+	private async ensure(): Promise<void> {
+		if (this.state || this.seedChecked) return;
+		let adopted = false;
+		await this.ctx.blockConcurrencyWhile(async () => {
+			if (this.state || this.seedChecked) return;
+			const id = this.ctx.id.name;
+			const seed = id && hasIdShape(id, "int") ? await readSeed(getDb(this.env.DB), id) : null;
+			this.seedChecked = true;
+			if (!seed || seed.state.id !== id) return;
+			this.adopt(seed);
+			adopted = true;
+			await this.armAlarm();
+		});
+		if (adopted && (await this.flushOutbox())) await this.armAlarm();
+	}
+
+	private adopt(seed: Seed): void {
+		const sql = this.ctx.storage.sql;
+		const now = Date.now();
+		this.ctx.storage.transactionSync(() => {
+			saveState(sql, seed.state);
+			for (const item of seed.outbox) appendOutbox(sql, item, now);
+			appendOutbox(sql, { kind: "forget_seed" }, now);
+			for (const timer of seed.timers) setTimer(sql, timer.name, timer.dueAt);
+			// Should the replay below not happen (the object is evicted first), the alarm does it.
+			setTimer(sql, OUTBOX_RETRY_TIMER, now + (OUTBOX_RETRY_MS[0] ?? 1_000));
+		});
+		this.state = seed.state;
 	}
 
 	/** Asks the next question when none is open, or completes the interview when none is left. */
@@ -413,6 +473,7 @@ export class InterviewObject extends DurableObject<Env> {
 		try {
 			await applyOutboxRows(this.env, state, rows);
 			deleteOutboxThrough(sql, last.seq);
+			if (readOutbox(sql).length === 0) setTimer(sql, OUTBOX_RETRY_TIMER, null);
 			this.flushFailures = 0;
 			return true;
 		} catch (error) {

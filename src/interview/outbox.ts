@@ -1,8 +1,10 @@
+import type { BatchItem } from "drizzle-orm/batch";
 import { accountStub } from "../accounts/account-stub";
-import { getDb } from "../db/client";
+import { type Db, getDb } from "../db/client";
 import { upsertProjection } from "../db/interviews-repo";
 import { insertLedgerEntry } from "../db/ledger-repo";
 import { releaseMonthlyCount } from "../db/quota-repo";
+import { forgetSeed } from "../db/seeds-repo";
 import type { CandidateEmailRequest } from "../email/model";
 import { queueCandidateEmail } from "../email/queue-email";
 import { candidateEmailRequest } from "../email/request";
@@ -11,7 +13,7 @@ import { type EventRecord, insertEvent } from "../events/events-repo";
 import { publishEvents } from "../events/publish";
 import { newId } from "../lib/random";
 import { activeEndpointsQuery, type EndpointRow } from "../webhooks/endpoints-repo";
-import { endpointsKey } from "../webhooks/fan-out";
+import { endpointsKey, type KnownEndpoints } from "../webhooks/fan-out";
 import type { InterviewState } from "./model";
 import type { Effect } from "./state-machine";
 import type { OutboxItem, OutboxRow } from "./storage";
@@ -53,12 +55,16 @@ export function outboxItem(next: InterviewState, effect: Effect, now: number): O
 	}
 }
 
-/** Applies outbox rows: one D1 batch (projection first), then notices, slot releases and fan-out. */
-export async function applyOutboxRows(env: Env, state: InterviewState, rows: OutboxRow[]): Promise<void> {
-	const db = getDb(env.DB);
+/** What an outbox owes D1, as batch statements, and the events among it (for the fan-out). */
+export function outboxStatements(
+	db: Db,
+	state: InterviewState,
+	items: readonly OutboxItem[],
+): { statements: BatchItem<"sqlite">[]; events: EventRecord[] } {
 	const events: EventRecord[] = [];
-	const statements = [];
-	for (const { item } of rows) {
+	// The projection is always written from the newest state, in the same batch as the events.
+	const statements: BatchItem<"sqlite">[] = [upsertProjection(db, state)];
+	for (const item of items) {
 		if (item.kind === "event") {
 			const record = {
 				...item.event,
@@ -82,26 +88,47 @@ export async function applyOutboxRows(env: Env, state: InterviewState, rows: Out
 			);
 		} else if (item.kind === "release_quota") {
 			statements.push(releaseMonthlyCount(db, state.id, item.createdAt));
+		} else if (item.kind === "forget_seed") {
+			statements.push(forgetSeed(db, state.id));
 		}
 	}
-	// The projection is always written from the newest state, in the same batch as the events;
-	// with events, the batch also reads the webhook endpoints the fan-out needs.
-	const owner = { accountId: state.accountId, environment: state.environment };
-	const results = await db.batch([
-		upsertProjection(db, state),
-		...statements,
-		...(events.length > 0 ? [activeEndpointsQuery(db, owner)] : []),
-	]);
-	const known = new Map(
-		events.length > 0 ? [[endpointsKey(owner), results.at(-1) as EndpointRow[]] as const] : [],
-	);
-	for (const { item } of rows) {
+	return { statements, events };
+}
+
+/** What an outbox owes beyond D1, once its statements are written: notices, slot releases, fan-out. */
+export async function settleOutbox(
+	env: Env,
+	state: InterviewState,
+	items: readonly OutboxItem[],
+	events: EventRecord[],
+	known: KnownEndpoints,
+): Promise<void> {
+	for (const item of items) {
 		if (item.kind === "notify") await queueNotice(env, item.request);
 		// Idempotent per interview, so a retried flush never frees a slot twice.
 		if (item.kind === "release_slot")
 			await accountStub(env, state.accountId).releaseSlot(state.accountId, state.id);
 	}
 	await publishEvents(env, events, known);
+}
+
+/** Applies outbox rows: one D1 batch (projection first), then notices, slot releases and fan-out. */
+export async function applyOutboxRows(env: Env, state: InterviewState, rows: OutboxRow[]): Promise<void> {
+	const db = getDb(env.DB);
+	const items = rows.map((row) => row.item);
+	const { statements, events } = outboxStatements(db, state, items);
+	// With events, the batch also reads the webhook endpoints the fan-out needs.
+	const owner = { accountId: state.accountId, environment: state.environment };
+	const [first, ...rest] = statements;
+	const results = await db.batch([
+		first as BatchItem<"sqlite">,
+		...rest,
+		...(events.length > 0 ? [activeEndpointsQuery(db, owner)] : []),
+	]);
+	const known = new Map(
+		events.length > 0 ? [[endpointsKey(owner), results.at(-1) as EndpointRow[]] as const] : [],
+	);
+	await settleOutbox(env, state, items, events, known);
 }
 
 /** Throws only when D1 or the queue is unavailable, so the outbox retries; bad input is dropped. */

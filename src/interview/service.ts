@@ -1,11 +1,12 @@
-import { admitOrRefuse, CREDITS_PER_INTERVIEW, isLiveCreation } from "../accounts/admission";
+import { admitMany, isLiveCreation } from "../accounts/admission";
 import type { AuthContext } from "../accounts/auth";
 import { getDb } from "../db/client";
 import { revokeAdmission } from "../db/quota-repo";
 import type { Env } from "../env";
 import { AppError, assertNever, validationError } from "../http/errors";
-import { hasIdShape, newId, randomBase62 } from "../lib/random";
+import { hasIdShape, newId } from "../lib/random";
 import { iso, parseIsoDateTime } from "../lib/time";
+import { plantInterviews } from "./creation";
 import type { CommandResult, Owner } from "./interview-object";
 import type { CompletionReason, InterviewState } from "./model";
 import type { CreateInterviewBody } from "./schemas";
@@ -22,6 +23,7 @@ export interface InterviewApi {
 	startFromWaitingRoom(now: number): Promise<{ status: "started" | "not_waiting" }>;
 	testAdvance(to: AdvanceTarget, now: number, owner: Owner): Promise<CommandResult>;
 	purge(): Promise<void>;
+	wake(): Promise<{ status: "awake" | "absent" }>;
 }
 
 export function interviewStub(env: Env, id: string): InterviewApi {
@@ -105,7 +107,7 @@ export interface Reservation {
 /**
  * The account-wide checks of one creation, taken atomically for one interview: a live interview
  * is counted toward the monthly limit and debited its credit before it exists. Single and bulk
- * creation both come through here (bulk item by item, in request order).
+ * creation both come through here (`reserveInterviews`).
  */
 export async function reserveInterview(
 	env: Env,
@@ -113,12 +115,34 @@ export async function reserveInterview(
 	body: Pick<CreateInterviewBody, "test_mode">,
 	now: number,
 ): Promise<Reservation> {
-	const id = newId("int");
-	const testMode = body.test_mode || auth.keyEnvironment !== "live";
-	const live = isLiveCreation(auth, testMode);
-	const debitId = newId("msg");
-	if (live) await admitOrRefuse(getDb(env.DB), auth, { interviewId: id, debitId, now });
-	return { id, testMode, live, debitId };
+	const [reservation] = await reserveInterviews(env, auth, [body], now);
+	if (reservation instanceof AppError) throw reservation;
+	return reservation as Reservation;
+}
+
+/**
+ * Reservations for several interviews in request order, the live ones admitted in one D1 batch
+ * (each sees those before it, so an over-limit tail is refused while the head is admitted).
+ * Each element is the reservation or the refusal (QUOTA_EXCEEDED, INSUFFICIENT_CREDITS).
+ */
+export async function reserveInterviews(
+	env: Env,
+	auth: AuthContext,
+	bodies: readonly Pick<CreateInterviewBody, "test_mode">[],
+	now: number,
+): Promise<(Reservation | AppError)[]> {
+	const reservations = bodies.map((body): Reservation => {
+		const testMode = body.test_mode || auth.keyEnvironment !== "live";
+		return { id: newId("int"), testMode, live: isLiveCreation(auth, testMode), debitId: newId("msg") };
+	});
+	const live = reservations.filter((r) => r.live);
+	const refusals = await admitMany(
+		getDb(env.DB),
+		auth,
+		live.map((r) => ({ interviewId: r.id, debitId: r.debitId, now })),
+	);
+	const refused = new Map(live.map((r, i) => [r.id, refusals[i] ?? null]));
+	return reservations.map((r) => refused.get(r.id) ?? r);
 }
 
 /** Gives back what a reservation took when its interview was not created. */
@@ -126,66 +150,9 @@ export async function releaseReservation(env: Env, reservation: Reservation): Pr
 	if (reservation.live) await revokeAdmission(getDb(env.DB), reservation.id, reservation.debitId);
 }
 
-/** Creates the reserved interview in its Durable Object; if that fails, the reservation is released. */
-export async function materializeInterview(
-	env: Env,
-	auth: AuthContext,
-	body: CreateInterviewBody,
-	reservation: Reservation,
-	options: CreateOptions,
-): Promise<InterviewState> {
-	const { id } = reservation;
-	let result: CommandResult;
-	try {
-		result = await interviewStub(env, id).execute(
-			{
-				type: "create",
-				id,
-				accountId: auth.accountId,
-				environment: auth.dataEnvironment,
-				testMode: reservation.testMode,
-				candidateEmail: body.candidate_email,
-				candidateName: body.candidate_name ?? null,
-				position: body.position,
-				skills: body.skills,
-				difficulty: body.difficulty,
-				durationMinutes: body.duration_minutes,
-				companyName: body.company_name ?? auth.companyName,
-				instructions: body.instructions ?? null,
-				...(options.job
-					? { jobDescription: options.job.description, jobRequirements: options.job.requirements }
-					: {}),
-				scheduledAt: options.scheduledAt,
-				joinToken: randomBase62(32),
-				appUrl: options.appUrl,
-				sendInvitation: body.send_invitation,
-				creditsCharged: reservation.live ? CREDITS_PER_INTERVIEW : 0,
-			},
-			options.now,
-		);
-	} catch (error) {
-		// Unless the object committed before the call failed, the interview was never created:
-		// take back its monthly count and its debit.
-		if (!(await existsAfterFailure(env, id))) await releaseReservation(env, reservation);
-		throw error;
-	}
-	if (result.status !== "ok") {
-		await releaseReservation(env, reservation);
-		throw transitionError(id, result.error);
-	}
-	return result.interview;
-}
-
-async function existsAfterFailure(env: Env, id: string): Promise<boolean> {
-	try {
-		return (await interviewStub(env, id).get()) !== null;
-	} catch {
-		return false;
-	}
-}
-
 /**
- * Creates one interview: every check of `reserveInterview`, then the interview's Durable Object.
+ * Creates one interview: every check of `reserveInterview`, then the interview itself as a seed
+ * that its Durable Object adopts on first use (`plantInterviews`, src/interview/creation.ts).
  */
 export async function createInterview(
 	env: Env,
@@ -194,7 +161,10 @@ export async function createInterview(
 	options: CreateOptions,
 ): Promise<InterviewState> {
 	const reservation = await reserveInterview(env, auth, body, options.now);
-	return materializeInterview(env, auth, body, reservation, options);
+	const [state] = await plantInterviews(env, auth, [{ body, reservation, options }], options.now, (r) =>
+		releaseReservation(env, r),
+	);
+	return state as InterviewState;
 }
 
 /** `scheduled_at` as epoch ms: now when omitted; a time before the request is refused. */

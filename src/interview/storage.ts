@@ -50,7 +50,9 @@ export type OutboxItem =
 	| { kind: "refund"; entryId: string; credits: number; createdAt: number }
 	| { kind: "notify"; request: CandidateEmailRequest }
 	| { kind: "release_quota"; createdAt: number }
-	| { kind: "release_slot" };
+	| { kind: "release_slot" }
+	/** Deletes the interview's seed row once adopted (src/interview/seeds-repo.ts). */
+	| { kind: "forget_seed" };
 
 export interface OutboxRow {
 	seq: number;

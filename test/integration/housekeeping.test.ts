@@ -42,6 +42,8 @@ describe("the dev-data purge", () => {
 		});
 		const live = await createInterview(account.live);
 		expect(await d1RowsOf(dev.id)).toEqual({ interviews: 1, events: 1 });
+		// Opened, so that it has storage and an alarm to delete.
+		expect((await call("GET", `/v1/interviews/${dev.id}`, { key: account.dev })).status).toBe(200);
 		expect((await storedTables(dev.id)).alarm).not.toBeNull();
 
 		await runHousekeeping(env, Date.now() + DEV_DATA_TTL_MS + 60_000);
@@ -53,6 +55,19 @@ describe("the dev-data purge", () => {
 		expect((await call("GET", "/v1/interviews", { key: account.dev })).body.pagination?.total_count).toBe(0);
 		expect(await d1RowsOf(live.id)).toEqual({ interviews: 1, events: 1 });
 		expect((await call("GET", `/v1/interviews/${live.id}`, { key: account.live })).status).toBe(200);
+	});
+
+	it("deletes a dev interview whose object was never opened, seed included, for good", async () => {
+		const account = await newAccount();
+		const dev = await createInterview(account.dev);
+		expect(await countRows("SELECT count(*) AS n FROM interview_seeds WHERE id = ?", dev.id)).toBe(1);
+
+		await runHousekeeping(env, Date.now() + DEV_DATA_TTL_MS + 60_000);
+
+		expect(await d1RowsOf(dev.id)).toEqual({ interviews: 0, events: 0 });
+		expect(await countRows("SELECT count(*) AS n FROM interview_seeds WHERE id = ?", dev.id)).toBe(0);
+		expect((await call("GET", `/v1/interviews/${dev.id}`, { key: account.dev })).status).toBe(404);
+		expect(await storedTables(dev.id)).toEqual({ tables: [], alarm: null });
 	});
 
 	it("keeps dev interviews younger than 7 days", async () => {

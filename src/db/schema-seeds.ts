@@ -1,0 +1,24 @@
+import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+
+/**
+ * Interviews created but whose Durable Object has not been opened yet (docs/architecture.md,
+ * "Deferred objects"). Creation computes the first state in the Worker, writes it here in the
+ * same D1 batch as the projection and the `interview.scheduled` event, and the interview's object
+ * adopts it on first use (any call, or the wake message at `wake_at`), then deletes the row.
+ */
+export const interviewSeeds = sqliteTable(
+	"interview_seeds",
+	{
+		id: text("id").primaryKey(),
+		/** The interview's first state, as its object stores it (JSON). */
+		state: text("state").notNull(),
+		/** The creation's outbox items (JSON): replayed by the object on adoption, idempotently. */
+		outbox: text("outbox").notNull(),
+		/** Timers the creation armed (JSON `[{name, dueAt}]`). */
+		timers: text("timers").notNull(),
+		/** When the object must be awake at the latest (its earliest timer). */
+		wakeAt: integer("wake_at").notNull(),
+		createdAt: integer("created_at").notNull(),
+	},
+	(t) => [index("interview_seeds_wake_idx").on(t.wakeAt)],
+);

@@ -1,0 +1,70 @@
+import { asc, eq, inArray, lte } from "drizzle-orm";
+import type { InterviewState } from "../interview/model";
+import type { OutboxItem } from "../interview/storage";
+import type { Db } from "./client";
+import { interviewSeeds } from "./schema";
+
+/** An interview's first state as creation left it for its object to adopt. */
+export interface Seed {
+	state: InterviewState;
+	outbox: OutboxItem[];
+	timers: { name: string; dueAt: number }[];
+	wakeAt: number;
+}
+
+/** Columns bound per seed row. */
+const SEED_PARAMS = 6;
+export const SEEDS_PER_STATEMENT = Math.floor(100 / SEED_PARAMS);
+
+/** Seed rows in statements within D1's 100 parameters. */
+export function insertSeeds(db: Db, seeds: readonly Seed[]) {
+	const statements = [];
+	for (let i = 0; i < seeds.length; i += SEEDS_PER_STATEMENT) {
+		statements.push(
+			db.insert(interviewSeeds).values(
+				seeds.slice(i, i + SEEDS_PER_STATEMENT).map((seed) => ({
+					id: seed.state.id,
+					state: JSON.stringify(seed.state),
+					outbox: JSON.stringify(seed.outbox),
+					timers: JSON.stringify(seed.timers),
+					wakeAt: seed.wakeAt,
+					createdAt: seed.state.createdAt,
+				})),
+			),
+		);
+	}
+	return statements;
+}
+
+export async function readSeed(db: Db, id: string): Promise<Seed | null> {
+	const row = await db.select().from(interviewSeeds).where(eq(interviewSeeds.id, id)).get();
+	if (!row) return null;
+	return {
+		state: JSON.parse(row.state) as InterviewState,
+		outbox: JSON.parse(row.outbox) as OutboxItem[],
+		timers: JSON.parse(row.timers) as Seed["timers"],
+		wakeAt: row.wakeAt,
+	};
+}
+
+export function forgetSeed(db: Db, id: string) {
+	return db.delete(interviewSeeds).where(eq(interviewSeeds.id, id));
+}
+
+/** Seeds whose object should have been woken by `before` (a lost or failed wake message). */
+export async function overdueSeeds(db: Db, before: number, limit: number): Promise<string[]> {
+	const rows = await db
+		.select({ id: interviewSeeds.id })
+		.from(interviewSeeds)
+		.where(lte(interviewSeeds.wakeAt, before))
+		.orderBy(asc(interviewSeeds.wakeAt))
+		.limit(limit)
+		.all();
+	return rows.map((r) => r.id);
+}
+
+/** Makes seeds due now, so that the housekeeping sweep wakes them (ids: at most 99 per call). */
+export async function markSeedsDue(db: Db, ids: string[], now: number): Promise<void> {
+	if (ids.length === 0) return;
+	await db.update(interviewSeeds).set({ wakeAt: now }).where(inArray(interviewSeeds.id, ids)).run();
+}

@@ -1,0 +1,182 @@
+import { CREDITS_PER_INTERVIEW } from "../accounts/admission";
+import type { AuthContext } from "../accounts/auth";
+import { getDb } from "../db/client";
+import { upsertProjections } from "../db/interviews-repo";
+import { insertSeeds, markSeedsDue, type Seed } from "../db/seeds-repo";
+import type { Env } from "../env";
+import { type EventRecord, insertEvents } from "../events/events-repo";
+import { publishEvents } from "../events/publish";
+import { limiter } from "../lib/limit";
+import { randomBase62 } from "../lib/random";
+import { activeEndpointsQuery, type EndpointRow } from "../webhooks/endpoints-repo";
+import { endpointsKey } from "../webhooks/fan-out";
+import type { InterviewState } from "./model";
+import { outboxItem, settleOutbox } from "./outbox";
+import type { CreateInterviewBody } from "./schemas";
+import { type CreateOptions, interviewStub, type Reservation } from "./service";
+import { type CreateCommand, transition } from "./state-machine";
+import type { OutboxItem } from "./storage";
+import { sendWakeMessages } from "./wake";
+
+/**
+ * Deferred creation (docs/architecture.md): creating an interview does not open its Durable
+ * Object. The Worker computes the first state with the same pure transition the object runs,
+ * and writes it as a seed in one D1 batch with the projection and the `interview.scheduled`
+ * event, so lists and the event log see it at once; the object adopts the seed on first use.
+ * A wake message, delayed until just before the interview's first timer, opens the object in
+ * time if nothing else has.
+ */
+
+/** One interview to create: its validated body, what was reserved for it, and its options. */
+export interface Planting {
+	body: CreateInterviewBody;
+	reservation: Reservation;
+	options: CreateOptions;
+}
+
+/** Notices sent at once while settling a creation (each is a D1 write and a queue message). */
+const NOTICE_CONCURRENCY = 10;
+/** Seeds per `markSeedsDue` statement: one parameter each plus the time, under D1's 100. */
+const MARK_CHUNK = 90;
+
+export function createCommand(auth: AuthContext, planting: Planting): CreateCommand {
+	const { body, reservation, options } = planting;
+	return {
+		type: "create",
+		id: reservation.id,
+		accountId: auth.accountId,
+		environment: auth.dataEnvironment,
+		testMode: reservation.testMode,
+		candidateEmail: body.candidate_email,
+		candidateName: body.candidate_name ?? null,
+		position: body.position,
+		skills: body.skills,
+		difficulty: body.difficulty,
+		durationMinutes: body.duration_minutes,
+		companyName: body.company_name ?? auth.companyName,
+		instructions: body.instructions ?? null,
+		...(options.job
+			? { jobDescription: options.job.description, jobRequirements: options.job.requirements }
+			: {}),
+		scheduledAt: options.scheduledAt,
+		joinToken: randomBase62(32),
+		appUrl: options.appUrl,
+		sendInvitation: body.send_invitation,
+		creditsCharged: reservation.live ? CREDITS_PER_INTERVIEW : 0,
+	};
+}
+
+/** The seed a creation leaves: the first state, its outbox and timers (pure). */
+export function seedOf(command: CreateCommand, now: number): Seed {
+	const result = transition(null, command, now);
+	if (!result.ok) throw new Error(`create refused: ${result.error.code}`);
+	const outbox: OutboxItem[] = [{ kind: "projection" }];
+	const timers: Seed["timers"] = [];
+	for (const effect of result.effects) {
+		if (effect.kind === "timer") {
+			if (effect.dueAt !== null) timers.push({ name: effect.name, dueAt: effect.dueAt });
+			continue;
+		}
+		const item = outboxItem(result.state, effect, now);
+		if (item) outbox.push(item);
+	}
+	const wakeAt = timers.reduce(
+		(earliest, timer) => Math.min(earliest, timer.dueAt),
+		Number.POSITIVE_INFINITY,
+	);
+	return { state: result.state, outbox, timers, wakeAt: Number.isFinite(wakeAt) ? wakeAt : now };
+}
+
+/**
+ * Creates the interviews of one account (one or a bulk's items) in one D1 batch. If the batch
+ * fails, nothing was created and every reservation is released before the error propagates.
+ * After it, the interviews exist: e-mail, webhooks and wake messages follow, and if any of those
+ * fails the seeds are made due at once, so their objects replay what is owed (a direct wake now,
+ * the housekeeping sweep otherwise). Returns the states in the order given.
+ */
+export async function plantInterviews(
+	env: Env,
+	auth: AuthContext,
+	plantings: Planting[],
+	now: number,
+	release: (reservation: Reservation) => Promise<void>,
+): Promise<InterviewState[]> {
+	if (plantings.length === 0) return [];
+	const db = getDb(env.DB);
+	const seeds = plantings.map((planting) => seedOf(createCommand(auth, planting), now));
+	const events = seeds.flatMap(creationEvents);
+	// Multi-row statements, each within D1's 100 bound parameters: about 40 for 100 interviews.
+	const statements = [
+		...insertSeeds(db, seeds),
+		...upsertProjections(
+			db,
+			seeds.map((seed) => seed.state),
+		),
+		...insertEvents(db, events),
+	];
+	const owner = { accountId: auth.accountId, environment: auth.dataEnvironment };
+	let results: unknown[];
+	try {
+		const [first, ...rest] = statements;
+		results = await db.batch([
+			first as (typeof statements)[number],
+			...rest,
+			...(events.length > 0 ? [activeEndpointsQuery(db, owner)] : []),
+		]);
+	} catch (error) {
+		await Promise.allSettled(plantings.map((planting) => release(planting.reservation)));
+		throw error;
+	}
+	const known = new Map(
+		events.length > 0 ? [[endpointsKey(owner), results.at(-1) as EndpointRow[]] as const] : [],
+	);
+	await settleCreation(env, seeds, events, known, now);
+	return seeds.map((seed) => seed.state);
+}
+
+/** The events a creation recorded; creation owes nothing else to D1 besides its projection. */
+function creationEvents(seed: Seed): EventRecord[] {
+	const { state } = seed;
+	return seed.outbox.flatMap((item): EventRecord[] => {
+		if (item.kind === "event") {
+			return [
+				{
+					...item.event,
+					accountId: state.accountId,
+					environment: state.environment,
+					interviewId: state.id,
+					testMode: state.testMode,
+				},
+			];
+		}
+		if (item.kind === "projection" || item.kind === "notify") return [];
+		throw new Error(`creation cannot owe ${item.kind}`);
+	});
+}
+
+async function settleCreation(
+	env: Env,
+	seeds: Seed[],
+	events: EventRecord[],
+	known: Map<string, EndpointRow[]>,
+	now: number,
+): Promise<void> {
+	try {
+		const run = limiter(NOTICE_CONCURRENCY);
+		await Promise.all(seeds.map((seed) => run(() => settleOutbox(env, seed.state, seed.outbox, [], known))));
+		await publishEvents(env, events, known);
+		await sendWakeMessages(env, seeds, now);
+	} catch (error) {
+		const ids = seeds.map((seed) => seed.state.id);
+		console.error(
+			JSON.stringify({ message: "creation settling failed", interviews: ids.length, error: String(error) }),
+		);
+		const db = getDb(env.DB);
+		for (let i = 0; i < ids.length; i += MARK_CHUNK) {
+			await markSeedsDue(db, ids.slice(i, i + MARK_CHUNK), now).catch((e: unknown) =>
+				console.error(JSON.stringify({ message: "marking seeds due failed", error: String(e) })),
+			);
+		}
+		await Promise.allSettled(ids.map((id) => interviewStub(env, id).wake()));
+	}
+}

@@ -1,0 +1,83 @@
+import type { Seed } from "../db/seeds-repo";
+import type { Env } from "../env";
+import { interviewStub } from "./service";
+
+/**
+ * Wake messages (deferred creation, docs/architecture.md): each created interview sends one to
+ * the `interview-wake` queue, delayed until a minute before its first timer. The consumer opens
+ * the interview's object, which adopts its seed and arms its own alarm for the exact time.
+ * Queues delay a message by at most 12 hours, so a message for a later time is sent on again.
+ */
+
+export const WAKE_QUEUE_NAME = "interview-wake";
+/** How long before its first timer an interview's object is opened. */
+export const WAKE_LEAD_MS = 60_000;
+/** The longest delay Queues accepts on a message. */
+export const MAX_QUEUE_DELAY_SECONDS = 43_200;
+/** Messages per `sendBatch`, the Queues maximum. */
+const SEND_BATCH = 100;
+/** Seconds before a failed wake is tried again, by attempt (then the last, until max_retries). */
+const RETRY_DELAYS = [5, 30, 120, 600];
+
+export interface WakeMessage {
+	kind: "wake_interview";
+	id: string;
+	wake_at: number;
+}
+
+/** Seconds to hold a wake message for `wakeAt` sent at `now`: 0 when it is due (pure). */
+export function wakeDelaySeconds(wakeAt: number, now: number): number {
+	const seconds = Math.ceil((wakeAt - WAKE_LEAD_MS - now) / 1000);
+	return Math.min(Math.max(seconds, 0), MAX_QUEUE_DELAY_SECONDS);
+}
+
+/** Seconds before a failed wake's next attempt (pure; `attempts` counts from 1). */
+export function wakeRetryDelaySeconds(attempts: number): number {
+	return RETRY_DELAYS[Math.min(Math.max(attempts, 1), RETRY_DELAYS.length) - 1] as number;
+}
+
+export async function sendWakeMessages(env: Env, seeds: readonly Seed[], now: number): Promise<void> {
+	for (let i = 0; i < seeds.length; i += SEND_BATCH) {
+		await env.WAKE_QUEUE.sendBatch(
+			seeds.slice(i, i + SEND_BATCH).map((seed) => ({
+				body: { kind: "wake_interview", id: seed.state.id, wake_at: seed.wakeAt } satisfies WakeMessage,
+				contentType: "json" as const,
+				delaySeconds: wakeDelaySeconds(seed.wakeAt, now),
+			})),
+		);
+	}
+}
+
+function isWakeMessage(body: unknown): body is WakeMessage {
+	if (typeof body !== "object" || body === null) return false;
+	const b = body as Record<string, unknown>;
+	return b.kind === "wake_interview" && typeof b.id === "string" && typeof b.wake_at === "number";
+}
+
+/**
+ * Opens each due interview's object (which adopts its seed, or does nothing if it already has);
+ * a message not yet due is sent on with the delay left. Malformed messages are dropped (logged).
+ */
+export async function handleWakeBatch(batch: MessageBatch, env: Env, now = Date.now()): Promise<void> {
+	await Promise.all(
+		batch.messages.map(async (message) => {
+			const body = message.body;
+			if (!isWakeMessage(body)) {
+				console.error(JSON.stringify({ message: "malformed wake message dropped", id: message.id }));
+				message.ack();
+				return;
+			}
+			try {
+				const delaySeconds = wakeDelaySeconds(body.wake_at, now);
+				if (delaySeconds > 0) await env.WAKE_QUEUE.send(body, { contentType: "json", delaySeconds });
+				else await interviewStub(env, body.id).wake();
+				message.ack();
+			} catch (error) {
+				console.error(
+					JSON.stringify({ message: "wake failed", interview_id: body.id, error: String(error) }),
+				);
+				message.retry({ delaySeconds: wakeRetryDelaySeconds(message.attempts) });
+			}
+		}),
+	);
+}
