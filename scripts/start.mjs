@@ -71,9 +71,28 @@ try {
 	await waitForHealth(baseUrl, { timeoutMs: 90_000, isAlive: () => !exited });
 	if (!existsSync(demoMarker)) await createDemoAccount();
 	console.log(`\nInterview Assessment Service is running on ${baseUrl}\n`);
+	runCronLocally();
 } catch (error) {
 	console.error(String(error));
 	server.kill("SIGTERM");
+}
+
+/**
+ * wrangler does not fire cron triggers locally, so the cron's work (housekeeping, the wake
+ * messages of interviews coming up, see docs/architecture.md) is run every minute through the
+ * local scheduled endpoint. CRON_INTERVAL_S changes the period; 0 turns it off.
+ */
+function runCronLocally() {
+	const seconds = Number(process.env.CRON_INTERVAL_S ?? 60);
+	if (!(seconds > 0)) return;
+	const timer = setInterval(() => {
+		fetch(`${baseUrl}/cdn-cgi/local/scheduled?cron=${encodeURIComponent("*/15 * * * *")}`, {
+			signal: AbortSignal.timeout(30_000),
+		}).catch(() => {
+			// The server is stopping or busy; the next tick tries again.
+		});
+	}, seconds * 1000);
+	timer.unref();
 }
 
 async function createDemoAccount() {

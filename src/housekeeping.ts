@@ -1,9 +1,10 @@
 import { getDb } from "./db/client";
 import { deleteDevInterviewRows, devInterviewsCreatedBefore } from "./db/purge-repo";
-import { overdueSeeds } from "./db/seeds-repo";
+import { overdueSeeds, seedsWaking } from "./db/seeds-repo";
 import type { Env } from "./env";
 import { purgeExpiredKeys } from "./idempotency/idempotency-repo";
 import { interviewStub } from "./interview/service";
+import { sendWakeMessages, WAKE_HORIZON_MS } from "./interview/wake";
 
 /** Dev (sandbox) data lives this long (decisions.md). */
 export const DEV_DATA_TTL_MS = 7 * 24 * 60 * 60_000;
@@ -22,6 +23,7 @@ export interface HousekeepingReport {
 	devInterviewsPurged: number;
 	idempotencyKeysPurged: number;
 	seedsWoken: number;
+	wakeMessagesSent: number;
 }
 
 /**
@@ -44,6 +46,20 @@ export async function wakeOverdueSeeds(env: Env, now: number): Promise<number> {
 		}
 	}
 	return woken;
+}
+
+/** Seeds given a wake message per cron run, at most (the rest are woken when overdue). */
+const MAX_WAKE_MESSAGES = 1_000;
+
+/**
+ * Sends wake messages for the seeds waking within the horizon (creation sent them only for
+ * interviews already that close). A seed may get a second message from the next run; opening an
+ * object twice is harmless. Returns how many were sent.
+ */
+export async function queueUpcomingWakes(env: Env, now: number): Promise<number> {
+	const seeds = await seedsWaking(getDb(env.DB), now, now + WAKE_HORIZON_MS, MAX_WAKE_MESSAGES);
+	await sendWakeMessages(env, seeds, now);
+	return seeds.length;
 }
 
 /**
@@ -83,12 +99,13 @@ export async function purgeIdempotencyKeys(env: Env, now: number): Promise<numbe
 
 /** The cron trigger's work (see wrangler.toml `[triggers]`); `scheduledTime` is "now". */
 export async function runHousekeeping(env: Env, scheduledTime: number): Promise<HousekeepingReport> {
-	const [dev, keys, seeds] = await Promise.allSettled([
+	const [dev, keys, seeds, wakes] = await Promise.allSettled([
 		purgeDevData(env, scheduledTime),
 		purgeIdempotencyKeys(env, scheduledTime),
 		wakeOverdueSeeds(env, scheduledTime),
+		queueUpcomingWakes(env, scheduledTime),
 	]);
-	for (const outcome of [dev, keys, seeds]) {
+	for (const outcome of [dev, keys, seeds, wakes]) {
 		if (outcome.status === "rejected") {
 			console.error(JSON.stringify({ message: "housekeeping task failed", error: String(outcome.reason) }));
 		}
@@ -97,5 +114,6 @@ export async function runHousekeeping(env: Env, scheduledTime: number): Promise<
 		devInterviewsPurged: dev.status === "fulfilled" ? dev.value : 0,
 		idempotencyKeysPurged: keys.status === "fulfilled" ? keys.value : 0,
 		seedsWoken: seeds.status === "fulfilled" ? seeds.value : 0,
+		wakeMessagesSent: wakes.status === "fulfilled" ? wakes.value : 0,
 	};
 }

@@ -1,4 +1,4 @@
-import { asc, eq, inArray, lte } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, lte } from "drizzle-orm";
 import type { InterviewState } from "../interview/model";
 import type { OutboxItem } from "../interview/storage";
 import type { Db } from "./client";
@@ -61,6 +61,17 @@ export async function overdueSeeds(db: Db, before: number, limit: number): Promi
 		.limit(limit)
 		.all();
 	return rows.map((r) => r.id);
+}
+
+/** Seeds waking after `after` and by `by`, soonest first (the cron's wake messages). */
+export async function seedsWaking(db: Db, after: number, by: number, limit: number) {
+	return db
+		.select({ id: interviewSeeds.id, wakeAt: interviewSeeds.wakeAt })
+		.from(interviewSeeds)
+		.where(and(gt(interviewSeeds.wakeAt, after), lte(interviewSeeds.wakeAt, by)))
+		.orderBy(asc(interviewSeeds.wakeAt), asc(interviewSeeds.id))
+		.limit(limit)
+		.all();
 }
 
 /** Makes seeds due now, so that the housekeeping sweep wakes them (ids: at most 99 per call). */

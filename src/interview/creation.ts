@@ -165,7 +165,11 @@ async function settleCreation(
 		const run = limiter(NOTICE_CONCURRENCY);
 		await Promise.all(seeds.map((seed) => run(() => settleOutbox(env, seed.state, seed.outbox, [], known))));
 		await publishEvents(env, events, known);
-		await sendWakeMessages(env, seeds, now);
+		await sendWakeMessages(
+			env,
+			seeds.map((seed) => ({ id: seed.state.id, wakeAt: seed.wakeAt })),
+			now,
+		);
 	} catch (error) {
 		const ids = seeds.map((seed) => seed.state.id);
 		console.error(

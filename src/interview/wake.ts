@@ -1,17 +1,23 @@
-import type { Seed } from "../db/seeds-repo";
 import type { Env } from "../env";
 import { interviewStub } from "./service";
 
 /**
- * Wake messages (deferred creation, docs/architecture.md): each created interview sends one to
- * the `interview-wake` queue, delayed until a minute before its first timer. The consumer opens
- * the interview's object, which adopts its seed and arms its own alarm for the exact time.
- * Queues delay a message by at most 12 hours, so a message for a later time is sent on again.
+ * Wake messages (deferred creation, docs/architecture.md): an interview whose first timer is
+ * within the horizon gets one on the `interview-wake` queue at creation, delayed until a minute
+ * before the timer; the housekeeping cron sends them for later interviews as their time comes
+ * into the horizon. The consumer opens the interview's object, which adopts its seed and arms its
+ * own alarm for the exact time. A message that arrives early is sent on with the delay left.
  */
 
 export const WAKE_QUEUE_NAME = "interview-wake";
 /** How long before its first timer an interview's object is opened. */
 export const WAKE_LEAD_MS = 60_000;
+/**
+ * How far ahead wake messages are sent: at creation, and by each cron run (every 15 minutes), for
+ * the seeds waking within it. Twice the cron's period, so every seed is covered by a run before
+ * its time even if one run is late; interviews further out are not messages in the queue.
+ */
+export const WAKE_HORIZON_MS = 30 * 60_000;
 /** The longest delay Queues accepts on a message. */
 export const MAX_QUEUE_DELAY_SECONDS = 43_200;
 /** Messages per `sendBatch`, the Queues maximum. */
@@ -36,11 +42,17 @@ export function wakeRetryDelaySeconds(attempts: number): number {
 	return RETRY_DELAYS[Math.min(Math.max(attempts, 1), RETRY_DELAYS.length) - 1] as number;
 }
 
-export async function sendWakeMessages(env: Env, seeds: readonly Seed[], now: number): Promise<void> {
-	for (let i = 0; i < seeds.length; i += SEND_BATCH) {
+/** Sends the wake messages of the seeds waking within the horizon; the others wait for the cron. */
+export async function sendWakeMessages(
+	env: Env,
+	seeds: readonly { id: string; wakeAt: number }[],
+	now: number,
+): Promise<void> {
+	const soon = seeds.filter((seed) => seed.wakeAt <= now + WAKE_HORIZON_MS);
+	for (let i = 0; i < soon.length; i += SEND_BATCH) {
 		await env.WAKE_QUEUE.sendBatch(
-			seeds.slice(i, i + SEND_BATCH).map((seed) => ({
-				body: { kind: "wake_interview", id: seed.state.id, wake_at: seed.wakeAt } satisfies WakeMessage,
+			soon.slice(i, i + SEND_BATCH).map((seed) => ({
+				body: { kind: "wake_interview", id: seed.id, wake_at: seed.wakeAt } satisfies WakeMessage,
 				contentType: "json" as const,
 				delaySeconds: wakeDelaySeconds(seed.wakeAt, now),
 			})),

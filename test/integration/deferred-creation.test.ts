@@ -8,10 +8,10 @@ import {
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { getDb } from "../../src/db/client";
-import { markSeedsDue } from "../../src/db/seeds-repo";
-import { wakeOverdueSeeds } from "../../src/housekeeping";
+import { markSeedsDue, seedsWaking } from "../../src/db/seeds-repo";
+import { queueUpcomingWakes, wakeOverdueSeeds } from "../../src/housekeeping";
 import { NO_SHOW_AFTER_MS } from "../../src/interview/state-machine";
-import { handleWakeBatch, WAKE_LEAD_MS, WAKE_QUEUE_NAME } from "../../src/interview/wake";
+import { handleWakeBatch, WAKE_HORIZON_MS, WAKE_LEAD_MS, WAKE_QUEUE_NAME } from "../../src/interview/wake";
 import { createWebhook, deliveriesOf } from "../support/webhooks";
 import { call, newAccount, validInterview, withTableRenamed } from "./helpers";
 import { countRows, profile } from "./limits-helpers";
@@ -169,6 +169,22 @@ describe("deferred creation: an interview is a seed in D1 until its object is fi
 		expect((await objectHolds(due.id)).adopted).toBe(true);
 		expect(await seedOf(later.id)).not.toBeNull();
 		expect((await objectHolds(later.id)).adopted).toBe(false);
+	});
+
+	it("the cron sends wake messages for the seeds coming into the next half hour, not for later ones", async () => {
+		const account = await newAccount();
+		const soon = await create(account.live, {
+			scheduled_at: new Date(Date.now() + 40 * 60_000).toISOString(),
+		});
+		const later = await create(account.live, { scheduled_at: new Date(Date.now() + 3 * HOUR).toISOString() });
+		const inWindow = async (now: number) =>
+			(await seedsWaking(getDb(env.DB), now, now + WAKE_HORIZON_MS, 1000)).map((s) => s.id);
+		// At creation neither was within the horizon (their no-show timers are 55 min and 3 h 15 min out).
+		expect(await inWindow(Date.now())).not.toContain(soon.id);
+		const cronAt = Date.now() + 30 * 60_000;
+		expect(await inWindow(cronAt)).toContain(soon.id);
+		expect(await inWindow(cronAt)).not.toContain(later.id);
+		expect(await queueUpcomingWakes(env, cronAt)).toBeGreaterThanOrEqual(1);
 	});
 
 	it("a failed D1 write creates nothing and gives the credit and the monthly count back", async () => {
