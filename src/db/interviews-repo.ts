@@ -1,6 +1,7 @@
 import { and, count, desc, eq, gte, lt, lte, or, type SQL, sql } from "drizzle-orm";
 import type { DataEnvironment } from "../accounts/keys";
 import type { InterviewState, InterviewStatus } from "../interview/model";
+import { chunks } from "../lib/chunks";
 import type { Db } from "./client";
 import { interviewCounts, interviews } from "./schema";
 
@@ -44,12 +45,9 @@ export const PROJECTIONS_PER_STATEMENT = Math.floor(100 / PROJECTION_PARAMS);
 
 /** The projections of many interviews, in statements within D1's 100 parameters. */
 export function upsertProjections(db: Db, states: readonly InterviewState[]) {
-	const rows = states.map(projectionRow);
-	const statements = [];
-	for (let i = 0; i < rows.length; i += PROJECTIONS_PER_STATEMENT) {
-		statements.push(upsertProjectionRows(db, rows.slice(i, i + PROJECTIONS_PER_STATEMENT)));
-	}
-	return statements;
+	return chunks(states.map(projectionRow), PROJECTIONS_PER_STATEMENT).map((rows) =>
+		upsertProjectionRows(db, rows),
+	);
 }
 
 function upsertProjectionRows(db: Db, rows: (typeof interviews.$inferInsert)[]) {

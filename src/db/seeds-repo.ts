@@ -1,6 +1,7 @@
 import { and, asc, eq, gt, inArray, lte } from "drizzle-orm";
 import type { InterviewState } from "../interview/model";
 import type { OutboxItem } from "../interview/storage";
+import { chunks } from "../lib/chunks";
 import type { Db } from "./client";
 import { interviewSeeds } from "./schema";
 
@@ -18,22 +19,18 @@ export const SEEDS_PER_STATEMENT = Math.floor(100 / SEED_PARAMS);
 
 /** Seed rows in statements within D1's 100 parameters. */
 export function insertSeeds(db: Db, seeds: readonly Seed[]) {
-	const statements = [];
-	for (let i = 0; i < seeds.length; i += SEEDS_PER_STATEMENT) {
-		statements.push(
-			db.insert(interviewSeeds).values(
-				seeds.slice(i, i + SEEDS_PER_STATEMENT).map((seed) => ({
-					id: seed.state.id,
-					state: JSON.stringify(seed.state),
-					outbox: JSON.stringify(seed.outbox),
-					timers: JSON.stringify(seed.timers),
-					wakeAt: seed.wakeAt,
-					createdAt: seed.state.createdAt,
-				})),
-			),
-		);
-	}
-	return statements;
+	return chunks(seeds, SEEDS_PER_STATEMENT).map((part) =>
+		db.insert(interviewSeeds).values(
+			part.map((seed) => ({
+				id: seed.state.id,
+				state: JSON.stringify(seed.state),
+				outbox: JSON.stringify(seed.outbox),
+				timers: JSON.stringify(seed.timers),
+				wakeAt: seed.wakeAt,
+				createdAt: seed.state.createdAt,
+			})),
+		),
+	);
 }
 
 export async function readSeed(db: Db, id: string): Promise<Seed | null> {

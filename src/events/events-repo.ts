@@ -1,6 +1,7 @@
 import { and, desc, eq, lt, type SQL } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { events } from "../db/schema";
+import { chunks } from "../lib/chunks";
 
 export interface EventRecord {
 	id: string;
@@ -24,16 +25,9 @@ export const EVENTS_PER_STATEMENT = Math.floor(100 / EVENT_PARAMS);
 
 /** Many events in order, as few statements as D1's parameter limit allows (idempotent by id). */
 export function insertEvents(db: Db, records: readonly EventRecord[]) {
-	const statements = [];
-	for (let i = 0; i < records.length; i += EVENTS_PER_STATEMENT) {
-		statements.push(
-			db
-				.insert(events)
-				.values(records.slice(i, i + EVENTS_PER_STATEMENT))
-				.onConflictDoNothing({ target: events.id }),
-		);
-	}
-	return statements;
+	return chunks(records, EVENTS_PER_STATEMENT).map((part) =>
+		db.insert(events).values(part).onConflictDoNothing({ target: events.id }),
+	);
 }
 
 export type EventRow = typeof events.$inferSelect;

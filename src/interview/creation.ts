@@ -6,12 +6,13 @@ import { insertSeeds, markSeedsDue, type Seed } from "../db/seeds-repo";
 import type { Env } from "../env";
 import { type EventRecord, insertEvents } from "../events/events-repo";
 import { publishEvents } from "../events/publish";
+import { chunks } from "../lib/chunks";
 import { limiter } from "../lib/limit";
 import { randomBase62 } from "../lib/random";
 import { activeEndpointsQuery, type EndpointRow } from "../webhooks/endpoints-repo";
 import { endpointsKey } from "../webhooks/fan-out";
 import type { InterviewState } from "./model";
-import { outboxItem, settleOutbox } from "./outbox";
+import { eventRecord, outboxItem, settleOutbox } from "./outbox";
 import type { CreateInterviewBody } from "./schemas";
 import { type CreateOptions, interviewStub, type Reservation } from "./service";
 import { type CreateCommand, transition } from "./state-machine";
@@ -138,17 +139,7 @@ export async function plantInterviews(
 function creationEvents(seed: Seed): EventRecord[] {
 	const { state } = seed;
 	return seed.outbox.flatMap((item): EventRecord[] => {
-		if (item.kind === "event") {
-			return [
-				{
-					...item.event,
-					accountId: state.accountId,
-					environment: state.environment,
-					interviewId: state.id,
-					testMode: state.testMode,
-				},
-			];
-		}
+		if (item.kind === "event") return [eventRecord(state, item.event)];
 		if (item.kind === "projection" || item.kind === "notify") return [];
 		throw new Error(`creation cannot owe ${item.kind}`);
 	});
@@ -176,8 +167,8 @@ async function settleCreation(
 			JSON.stringify({ message: "creation settling failed", interviews: ids.length, error: String(error) }),
 		);
 		const db = getDb(env.DB);
-		for (let i = 0; i < ids.length; i += MARK_CHUNK) {
-			await markSeedsDue(db, ids.slice(i, i + MARK_CHUNK), now).catch((e: unknown) =>
+		for (const part of chunks(ids, MARK_CHUNK)) {
+			await markSeedsDue(db, part, now).catch((e: unknown) =>
 				console.error(JSON.stringify({ message: "marking seeds due failed", error: String(e) })),
 			);
 		}

@@ -55,6 +55,20 @@ export function outboxItem(next: InterviewState, effect: Effect, now: number): O
 	}
 }
 
+/** An outbox event as the event log records it, with the interview's owner and mode. */
+export function eventRecord(
+	state: InterviewState,
+	event: Extract<OutboxItem, { kind: "event" }>["event"],
+): EventRecord {
+	return {
+		...event,
+		accountId: state.accountId,
+		environment: state.environment,
+		interviewId: state.id,
+		testMode: state.testMode,
+	};
+}
+
 /** What an outbox owes D1, as batch statements, and the events among it (for the fan-out). */
 export function outboxStatements(
 	db: Db,
@@ -66,13 +80,7 @@ export function outboxStatements(
 	const statements: BatchItem<"sqlite">[] = [upsertProjection(db, state)];
 	for (const item of items) {
 		if (item.kind === "event") {
-			const record = {
-				...item.event,
-				accountId: state.accountId,
-				environment: state.environment,
-				interviewId: state.id,
-				testMode: state.testMode,
-			};
+			const record = eventRecord(state, item.event);
 			events.push(record);
 			statements.push(insertEvent(db, record));
 		} else if (item.kind === "refund") {

@@ -1,4 +1,5 @@
 import type { Env } from "../env";
+import { chunks } from "../lib/chunks";
 import { interviewStub } from "./service";
 
 /**
@@ -49,9 +50,9 @@ export async function sendWakeMessages(
 	now: number,
 ): Promise<void> {
 	const soon = seeds.filter((seed) => seed.wakeAt <= now + WAKE_HORIZON_MS);
-	for (let i = 0; i < soon.length; i += SEND_BATCH) {
+	for (const part of chunks(soon, SEND_BATCH)) {
 		await env.WAKE_QUEUE.sendBatch(
-			soon.slice(i, i + SEND_BATCH).map((seed) => ({
+			part.map((seed) => ({
 				body: { kind: "wake_interview", id: seed.id, wake_at: seed.wakeAt } satisfies WakeMessage,
 				contentType: "json" as const,
 				delaySeconds: wakeDelaySeconds(seed.wakeAt, now),

@@ -8,6 +8,7 @@ import {
 	webhookEndpoints,
 	webhookPreviousSecrets,
 } from "../db/schema";
+import { chunks } from "../lib/chunks";
 import type { Classification } from "./classify";
 
 export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
@@ -16,12 +17,6 @@ export type DeliveryOutcome = DeliveryRow["outcome"];
 
 /** Rows per `IN (...)` list: well under D1's 100 bound parameters with the other conditions. */
 const IN_CHUNK = 90;
-
-export function chunks<T>(items: readonly T[], size: number): T[][] {
-	const out: T[][] = [];
-	for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-	return out;
-}
 
 /** Idempotent by id: inserting the same delivery twice keeps the first. */
 export function insertDeliveryIfAbsent(db: Db, row: typeof webhookDeliveries.$inferInsert) {

@@ -1,7 +1,8 @@
 import { getDb } from "../db/client";
 import type { Env } from "../env";
 import type { EventRecord } from "../events/events-repo";
-import { chunks, insertDeliveryIfAbsent, markEnqueued, unenqueuedDeliveries } from "./deliveries-repo";
+import { chunks } from "../lib/chunks";
+import { insertDeliveryIfAbsent, markEnqueued, unenqueuedDeliveries } from "./deliveries-repo";
 import { eventDeliveryId } from "./delivery-ids";
 import { activeEndpoints, type EndpointRow } from "./endpoints-repo";
 import { subscribesTo } from "./event-names";
