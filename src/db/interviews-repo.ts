@@ -34,6 +34,26 @@ export function projectionRow(state: InterviewState): typeof interviews.$inferIn
 	};
 }
 
+/**
+ * Whether `next` changes what the projection shows. Its `updated_at` and `version` are not shown
+ * anywhere, so a change that touches only the object's own fields (an answer, the next question)
+ * leaves the projection as it is; the next shown change writes the newest state anyway.
+ */
+export function projectionChanged(before: InterviewState | null, next: InterviewState): boolean {
+	if (before === null) return true;
+	const a = projectionRow(before);
+	const b = projectionRow(next);
+	for (const key of Object.keys(b) as (keyof typeof b)[]) {
+		if (key === "updatedAt" || key === "version") continue;
+		const x = a[key];
+		const y = b[key];
+		if (Array.isArray(x) && Array.isArray(y)) {
+			if (x.length !== y.length || x.some((v, i) => v !== y[i])) return true;
+		} else if (x !== y) return true;
+	}
+	return false;
+}
+
 /** Upsert of the projection that never lets an older version overwrite a newer one. */
 export function upsertProjection(db: Db, state: InterviewState) {
 	return upsertProjectionRows(db, [projectionRow(state)]);

@@ -2,6 +2,7 @@ import { DurableObject } from "cloudflare:workers";
 import { accountStub } from "../accounts/account-stub";
 import type { DataEnvironment } from "../accounts/keys";
 import { getDb } from "../db/client";
+import { projectionChanged } from "../db/interviews-repo";
 import { forgetSeed, readSeed, type Seed } from "../db/seeds-repo";
 import type { Env } from "../env";
 import { constantTimeEqual } from "../lib/crypto";
@@ -23,8 +24,8 @@ import {
 	loadState,
 	messagesAfter,
 	migrateInterviewStorage,
-	nextSeq,
 	readOutbox,
+	SeqCounter,
 	saveMessage,
 	saveState,
 	setTimer,
@@ -60,10 +61,17 @@ export class InterviewObject extends DurableObject<Env> {
 	private advancing: Promise<void> | null = null;
 	/** Whether this instance has looked for a seed (deferred creation) in D1. */
 	private seedChecked = false;
+	/** The room's message sequence. */
+	private readonly seq: SeqCounter;
+	/** False only once the outbox was seen empty and nothing was appended since. */
+	private outboxPending = true;
+	/** The earliest timer the storage alarm was last set for (null: deleted); undefined: unknown. */
+	private armedFor: number | null | undefined = undefined;
 
 	constructor(ctx: DurableObjectState, env: Env) {
 		super(ctx, env);
 		this.interviewer = createInterviewer(env);
+		this.seq = new SeqCounter(ctx.storage.sql);
 		// Keepalive without waking the object from hibernation.
 		ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair("ping", "pong"));
 		ctx.blockConcurrencyWhile(async () => {
@@ -165,8 +173,10 @@ export class InterviewObject extends DurableObject<Env> {
 	async purge(): Promise<void> {
 		const id = this.state?.id ?? this.ctx.id.name;
 		this.seedChecked = true;
+		this.armedFor = undefined;
 		await this.ctx.storage.deleteAlarm();
 		await this.ctx.storage.deleteAll();
+		this.seq.reset();
 		this.state = null;
 		if (id) await forgetSeed(getDb(this.env.DB), id).run();
 	}
@@ -181,13 +191,17 @@ export class InterviewObject extends DurableObject<Env> {
 		}
 		const seconds = Math.max(0, (now - entry.asked_at) / 1000);
 		const score = await this.interviewer.scoreAnswer(entry.planned as never, response, seconds);
+		const command: Command = {
+			type: "answer",
+			questionId,
+			response,
+			score: score.score,
+			assessment: asJson(score),
+		};
+		if (await this.answerAndAsk(command, now)) return this.current();
 		// The answer's outbox goes to D1 with the next question's, after that question is sent: the
 		// candidate does not wait for D1, and one batch carries both.
-		const result = await this.run(
-			{ type: "answer", questionId, response, score: score.score, assessment: asJson(score) },
-			now,
-			{ flush: false },
-		);
+		const result = await this.run(command, now, { flush: false });
 		if (result.status !== "ok") return result;
 		try {
 			await this.advance(now);
@@ -195,6 +209,36 @@ export class InterviewObject extends DurableObject<Env> {
 			await this.flushOutbox();
 		}
 		return this.current();
+	}
+
+	/**
+	 * The usual answer in one commit: the answer and the next question are committed together and
+	 * the room gets one update and the question. False (nothing done) when the answer is refused,
+	 * ends the interview, or the state moved while the next question was chosen: the caller then
+	 * goes step by step.
+	 */
+	private async answerAndAsk(command: Command, now: number): Promise<boolean> {
+		const before = this.state;
+		const answered = transition(before, command, now);
+		if (!answered.ok || this.advancing || answered.state.status !== "in_progress") return false;
+		const plan = await planOf(answered.state, this.interviewer);
+		const next = await this.interviewer.nextQuestion(plan, historyOf(answered.state));
+		if (!next || this.state !== before) return false;
+		const question = publicQuestion(next);
+		const asked = transition(
+			answered.state,
+			{ type: "ask", question, planned: asJson(next), plan: asJson(plan) },
+			now,
+		);
+		if (!asked.ok) return false;
+		const effects = [...answered.effects, ...asked.effects];
+		this.commit(asked.state, effects, now);
+		this.broadcast({ type: "interview_update", interview: roomView(asked.state, false) });
+		this.broadcast({ type: "question", question });
+		// Timers change only through effects; without one, the alarm stays where it is.
+		if (effects.some((e) => e.kind === "timer")) await this.armAlarm();
+		await this.flushOutbox();
+		return true;
 	}
 
 	/** Ends an in-progress interview: results are computed now and published by the analysis timer. */
@@ -281,6 +325,8 @@ export class InterviewObject extends DurableObject<Env> {
 	override async webSocketError(): Promise<void> {}
 
 	override async alarm(): Promise<void> {
+		// The alarm that fired is spent.
+		this.armedFor = undefined;
 		await this.ensure();
 		const sql = this.ctx.storage.sql;
 		const now = this.clock();
@@ -333,6 +379,7 @@ export class InterviewObject extends DurableObject<Env> {
 			saveState(sql, seed.state);
 			for (const item of seed.outbox) appendOutbox(sql, item, now);
 			appendOutbox(sql, { kind: "forget_seed" }, now);
+			this.outboxPending = true;
 			for (const timer of seed.timers) setTimer(sql, timer.name, timer.dueAt);
 			// Should the replay below not happen (the object is evicted first), the alarm does it.
 			setTimer(sql, OUTBOX_RETRY_TIMER, now + (OUTBOX_RETRY_MS[0] ?? 1_000));
@@ -373,7 +420,7 @@ export class InterviewObject extends DurableObject<Env> {
 	}
 
 	private send(ws: WebSocket, message: OutgoingMessage): void {
-		const seq = nextSeq(this.ctx.storage.sql);
+		const seq = this.seq.take();
 		try {
 			ws.send(JSON.stringify({ ...message, seq }));
 		} catch {
@@ -384,7 +431,7 @@ export class InterviewObject extends DurableObject<Env> {
 	/** Sends to every connection and keeps the message for resync. */
 	private broadcast(message: OutgoingMessage): void {
 		const sql = this.ctx.storage.sql;
-		const seq = nextSeq(sql);
+		const seq = this.seq.take();
 		const payload = JSON.stringify({ ...message, seq });
 		saveMessage(sql, seq, payload);
 		for (const ws of this.ctx.getWebSockets()) {
@@ -433,12 +480,17 @@ export class InterviewObject extends DurableObject<Env> {
 
 	private commit(next: InterviewState, effects: Effect[], now: number): void {
 		const sql = this.ctx.storage.sql;
+		const projected = projectionChanged(this.state, next);
+		if (projected) this.outboxPending = true;
 		this.ctx.storage.transactionSync(() => {
 			saveState(sql, next);
-			appendOutbox(sql, { kind: "projection" }, now);
+			if (projected) appendOutbox(sql, { kind: "projection" }, now);
 			for (const effect of effects) {
 				const item = outboxItem(next, effect, now);
-				if (item) appendOutbox(sql, item, now);
+				if (item) {
+					appendOutbox(sql, item, now);
+					this.outboxPending = true;
+				}
 				if (effect.kind === "timer") setTimer(sql, effect.name, effect.dueAt);
 			}
 		});
@@ -455,7 +507,11 @@ export class InterviewObject extends DurableObject<Env> {
 				await this.flushing;
 				continue;
 			}
-			if (readOutbox(this.ctx.storage.sql).length === 0) return true;
+			if (!this.outboxPending) return true;
+			if (readOutbox(this.ctx.storage.sql).length === 0) {
+				this.outboxPending = false;
+				return true;
+			}
 			this.flushing = this.applyOutbox().finally(() => {
 				this.flushing = null;
 			});
@@ -488,12 +544,17 @@ export class InterviewObject extends DurableObject<Env> {
 		}
 	}
 
+	/**
+	 * Sets the storage alarm to the earliest timer. The alarm last set is remembered so that the
+	 * many commits that leave the earliest timer where it was (each answer) do not set it again;
+	 * a new instance, the alarm firing and a purge forget it.
+	 */
 	private async armAlarm(): Promise<void> {
 		const next = earliestTimer(this.ctx.storage.sql);
-		if (next === null) {
-			await this.ctx.storage.deleteAlarm();
-			return;
-		}
-		await this.ctx.storage.setAlarm(Math.max(next, Date.now() + 1));
+		if (next === this.armedFor && (next === null || next > Date.now())) return;
+		this.armedFor = undefined;
+		if (next === null) await this.ctx.storage.deleteAlarm();
+		else await this.ctx.storage.setAlarm(Math.max(next, Date.now() + 1));
+		this.armedFor = next;
 	}
 }

@@ -112,12 +112,43 @@ export function clearTimer(sql: SqlStorage, kind: string, dueAt: number): void {
 }
 
 /** The next sequence number of the real-time channel. */
-export function nextSeq(sql: SqlStorage): number {
-	return sql
-		.exec<{ value: number }>(
-			"INSERT INTO counters (name, value) VALUES ('seq', 1) ON CONFLICT(name) DO UPDATE SET value = value + 1 RETURNING value",
-		)
-		.one().value;
+/** How many sequence numbers one write of the counter reserves. */
+export const SEQ_BLOCK = 100;
+
+/**
+ * The room's message sequence: increasing, not contiguous. The stored counter is the end of a
+ * reserved block, written once per `SEQ_BLOCK` messages; numbers are handed out from memory, and a
+ * new instance starts after the last block reserved, so a number is never handed out twice.
+ */
+export class SeqCounter {
+	private next = 0;
+	private reservedThrough = 0;
+
+	constructor(private readonly sql: SqlStorage) {}
+
+	take(): number {
+		if (this.next === 0) {
+			const row = this.sql
+				.exec<{ value: number }>("SELECT value FROM counters WHERE name = 'seq'")
+				.toArray()[0];
+			this.reservedThrough = row?.value ?? 0;
+			this.next = this.reservedThrough + 1;
+		}
+		if (this.next > this.reservedThrough) {
+			this.reservedThrough = this.next + SEQ_BLOCK - 1;
+			this.sql.exec(
+				"INSERT INTO counters (name, value) VALUES ('seq', ?) ON CONFLICT(name) DO UPDATE SET value = excluded.value",
+				this.reservedThrough,
+			);
+		}
+		return this.next++;
+	}
+
+	/** After the storage was deleted (the purge). */
+	reset(): void {
+		this.next = 0;
+		this.reservedThrough = 0;
+	}
 }
 
 export function saveMessage(sql: SqlStorage, seq: number, payload: string): void {

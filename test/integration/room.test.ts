@@ -110,6 +110,8 @@ describe("the live interview over the WebSocket", () => {
 		expect(again.status).toBe(101);
 		const resent = await again.room!.next((m) => m.type === "question");
 		expect(resent.question.id).toBe(q2.question.id);
+		// A new instance continues the sequence after every number the last one handed out.
+		expect(resent.seq).toBeGreaterThan(lastSeq);
 		again.room!.send({ type: "resync", after_seq: 0 });
 		await again.room!.next((m) => m.type === "question" && m.seq <= lastSeq);
 		await answerAll(id, again.room!, async () => "Interfaces, error wrapping and context cancellation");

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { projectionChanged } from "../../src/db/interviews-repo";
 import type { InterviewState, Results } from "../../src/interview/model";
 import {
 	ANALYSIS_DELAY_MS,
@@ -164,15 +165,16 @@ describe("join and start", () => {
 	});
 });
 
+const question = {
+	id: "q1",
+	text: "Explain joins",
+	skill: "SQL",
+	difficulty: "senior" as const,
+	index: 0,
+	total: 3,
+};
+
 describe("questions and answers", () => {
-	const question = {
-		id: "q1",
-		text: "Explain joins",
-		skill: "SQL",
-		difficulty: "senior" as const,
-		index: 0,
-		total: 3,
-	};
 
 	it("records an answer to the current question only, once", () => {
 		const asked = ok(transition(inProgress(), { type: "ask", question, planned: null }, T0 + 2000)).state;
@@ -442,5 +444,41 @@ describe("the no-show timer", () => {
 		);
 		const joined = ok(transition(s, { type: "join" }, T0)).state;
 		expect(ok(transition(joined, { type: "no_show_timer" }, T0 + NO_SHOW_AFTER_MS)).effects).toEqual([]);
+	});
+});
+
+describe("what the D1 projection shows", () => {
+
+	it("does not change with the room's own steps: a question asked, an answer recorded", () => {
+		const started = inProgress();
+		const asked = ok(transition(started, { type: "ask", question, planned: null }, T0 + 2000)).state;
+		const answer: Command = {
+			type: "answer",
+			questionId: "q1",
+			response: "Inner",
+			score: 70,
+			assessment: null,
+		};
+		const answered = ok(transition(asked, answer, T0 + 5000)).state;
+		expect(asked.version).toBeGreaterThan(started.version);
+		expect(projectionChanged(started, asked)).toBe(false);
+		expect(projectionChanged(asked, answered)).toBe(false);
+	});
+
+	it("changes with every shown field: status, schedule, position, skills, results, and a first state", () => {
+		const s = scheduled();
+		expect(projectionChanged(null, s)).toBe(true);
+		expect(projectionChanged(s, inProgress())).toBe(true);
+		expect(projectionChanged(s, ok(transition(s, patch({ position: "Staff" }), T0 + 5)).state)).toBe(true);
+		expect(projectionChanged(s, ok(transition(s, patch({ skills: ["SQL", "Go"] }), T0 + 5)).state)).toBe(
+			true,
+		);
+		expect(projectionChanged(s, ok(transition(s, patch({ skills: ["Go"] }), T0 + 5)).state)).toBe(true);
+		expect(
+			projectionChanged(s, ok(transition(s, patch({ scheduled_at: T0 + 7_200_000 }), T0 + 5)).state),
+		).toBe(true);
+		const done = completed();
+		const analyzed = ok(transition(done, { type: "analysis_timer" }, T0 + 700_000)).state;
+		expect(projectionChanged(done, analyzed)).toBe(true);
 	});
 });
