@@ -1,6 +1,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import type { AppBindings } from "../http/context";
 import { AppError } from "../http/errors";
+import { startInterviewReadAhead } from "../interview/read-ahead";
 import { accountStub } from "./account-stub";
 import { lookupApiKey } from "./auth";
 import { authCache } from "./auth-cache";
@@ -16,6 +17,7 @@ const MAX_STALE_ATTEMPTS = 3;
  * not recorded, so 429s never count. The same call confirms a key taken from the isolate's cache.
  */
 export const rateLimit: MiddlewareHandler<AppBindings> = async (c, next) => {
+	startInterviewReadAhead(c);
 	const decision = await admitRequest(c);
 	c.header("X-RateLimit-Limit", String(decision.limit));
 	c.header("X-RateLimit-Remaining", String(decision.remaining));

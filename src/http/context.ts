@@ -1,5 +1,6 @@
 import type { AuthContext } from "../accounts/auth";
 import type { Env } from "../env";
+import type { InterviewState } from "../interview/model";
 
 export interface AppBindings {
 	Bindings: Env;
@@ -14,5 +15,7 @@ export interface AppBindings {
 		authVersion: number | null;
 		/** Requests counted in the account's rate window, this one included. */
 		rateUsage: number;
+		/** The single fetch's read of the interview, started beside the rate-limit call. */
+		interviewReadAhead?: { id: string; state: Promise<InterviewState | null> };
 	};
 }

@@ -376,7 +376,7 @@ export class InterviewObject extends DurableObject<Env> {
 		const sql = this.ctx.storage.sql;
 		const now = Date.now();
 		this.ctx.storage.transactionSync(() => {
-			saveState(sql, seed.state);
+			saveState(sql, null, seed.state);
 			for (const item of seed.outbox) appendOutbox(sql, item, now);
 			appendOutbox(sql, { kind: "forget_seed" }, now);
 			this.outboxPending = true;
@@ -483,7 +483,7 @@ export class InterviewObject extends DurableObject<Env> {
 		const projected = projectionChanged(this.state, next);
 		if (projected) this.outboxPending = true;
 		this.ctx.storage.transactionSync(() => {
-			saveState(sql, next);
+			saveState(sql, this.state, next);
 			if (projected) appendOutbox(sql, { kind: "projection" }, now);
 			for (const effect of effects) {
 				const item = outboxItem(next, effect, now);

@@ -39,9 +39,14 @@ export function owner(auth: AuthContext): Owner {
 }
 
 /** The interview, if it exists and belongs to the caller's account and environment. */
-export async function loadOwnedInterview(env: Env, auth: AuthContext, id: string): Promise<InterviewState> {
+export async function loadOwnedInterview(
+	env: Env,
+	auth: AuthContext,
+	id: string,
+	readAhead?: Promise<InterviewState | null>,
+): Promise<InterviewState> {
 	if (!hasIdShape(id, "int")) throw notFound(id);
-	const state = await interviewStub(env, id).get();
+	const state = await (readAhead ?? interviewStub(env, id).get());
 	if (!state || state.accountId !== auth.accountId || state.environment !== auth.dataEnvironment) {
 		throw notFound(id);
 	}

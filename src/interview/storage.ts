@@ -1,7 +1,7 @@
 import type { CandidateEmailRequest } from "../email/model";
-import type { InterviewState, Json } from "./model";
+import type { InterviewState, Json, TranscriptEntry } from "./model";
 
-const SCHEMA_VERSION = 2;
+const SCHEMA_VERSION = 3;
 
 /** Idempotent DDL for the interview object's SQLite storage, with a version row. */
 export function migrateInterviewStorage(sql: SqlStorage): void {
@@ -28,20 +28,49 @@ export function migrateInterviewStorage(sql: SqlStorage): void {
 		payload TEXT NOT NULL
 	)`);
 	sql.exec("CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL)");
+	// Version 3: the transcript in a row per entry, so that an answer writes its entry, not them all.
+	sql.exec("CREATE TABLE IF NOT EXISTS transcript (idx INTEGER PRIMARY KEY, entry TEXT NOT NULL)");
+	const before = sql.exec<{ state: string }>("SELECT state FROM interview WHERE singleton = 1").toArray()[0];
+	if (before) {
+		const state = JSON.parse(before.state) as Partial<InterviewState>;
+		if (Array.isArray(state.transcript)) saveState(sql, null, state as InterviewState);
+	}
 	sql.exec("DELETE FROM schema_version");
 	sql.exec("INSERT INTO schema_version (version) VALUES (?)", SCHEMA_VERSION);
 }
 
 export function loadState(sql: SqlStorage): InterviewState | null {
 	const row = sql.exec<{ state: string }>("SELECT state FROM interview WHERE singleton = 1").toArray()[0];
-	return row ? (JSON.parse(row.state) as InterviewState) : null;
+	if (!row) return null;
+	const transcript = sql
+		.exec<{ entry: string }>("SELECT entry FROM transcript ORDER BY idx")
+		.toArray()
+		.map((r) => JSON.parse(r.entry) as TranscriptEntry);
+	return { ...(JSON.parse(row.state) as Omit<InterviewState, "transcript">), transcript };
 }
 
-export function saveState(sql: SqlStorage, state: InterviewState): void {
+/**
+ * Stores `state`, whose predecessor in storage is `stored` (null: unknown or none). The transcript
+ * lives in a row per entry and only the entries that are not the very objects `stored` held are
+ * written: transitions are pure, so an answer replaces one entry and a question appends one, and
+ * the rest of the state is small. Call inside the commit's transaction.
+ */
+export function saveState(sql: SqlStorage, stored: InterviewState | null, state: InterviewState): void {
+	const { transcript, ...rest } = state;
 	sql.exec(
 		"INSERT INTO interview (singleton, state) VALUES (1, ?) ON CONFLICT(singleton) DO UPDATE SET state = excluded.state",
-		JSON.stringify(state),
+		JSON.stringify(rest),
 	);
+	transcript.forEach((entry, i) => {
+		if (stored?.transcript[i] === entry) return;
+		sql.exec(
+			"INSERT INTO transcript (idx, entry) VALUES (?, ?) ON CONFLICT(idx) DO UPDATE SET entry = excluded.entry",
+			i,
+			JSON.stringify(entry),
+		);
+	});
+	if (!stored || stored.transcript.length > transcript.length)
+		sql.exec("DELETE FROM transcript WHERE idx >= ?", transcript.length);
 }
 
 export type OutboxItem =

@@ -9,6 +9,7 @@ import { validationError } from "../http/errors";
 import { appUrl } from "../http/urls";
 import { validate } from "../http/validation";
 import { idempotent } from "../idempotency/middleware";
+import { interviewReadAhead } from "../interview/read-ahead";
 import { recordingLinks } from "../interview/recordings";
 import { cancelQuery, fetchQuery, listQuery, updateInterviewBody } from "../interview/schemas";
 import { commandInterview, createInterview, loadOwnedInterview, scheduledAtOf } from "../interview/service";
@@ -88,7 +89,8 @@ interviewRoutes.get("/", requireScope("interviews:read"), validate("query", list
 interviewRoutes.get("/:id", requireScope("interviews:read"), validate("query", fetchQuery), async (c) => {
 	const q = c.req.valid("query");
 	if (q.include_recordings) assertScope(c.get("auth"), "interviews:read_recordings");
-	const state = await loadOwnedInterview(c.env, c.get("auth"), c.req.param("id"));
+	const id = c.req.param("id");
+	const state = await loadOwnedInterview(c.env, c.get("auth"), id, interviewReadAhead(c, id));
 	const recordings = q.include_recordings
 		? await recordingLinks(c.env, state.id, appUrl(c), c.get("now"))
 		: undefined;

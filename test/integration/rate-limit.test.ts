@@ -133,4 +133,34 @@ describe("rate limiting per account", () => {
 		expect(restored.status).toBe(200);
 		expect(restored.headers.get("X-RateLimit-Limit")).toBe("60");
 	});
+	it("answers the single fetch, whose object is read beside the rate-limit call, in the contract's order of checks", async () => {
+		const account = await newAccount();
+		const other = await newAccount();
+		const created = await call("POST", "/v1/interviews", { key: account.live, body: validInterview() });
+		const id = created.body.data.id as string;
+		const theirs = (await call("POST", "/v1/interviews", { key: other.live, body: validInterview() })).body
+			.data.id as string;
+		const noRead = await account.key("live", { permissions: ["interviews:write"] });
+		await setLimits(account.id, { requests_per_minute: 4 });
+		await setAccountClock(account.id, T);
+
+		const fetched = await call("GET", `/v1/interviews/${id}`, { key: account.live });
+		expect(fetched.status).toBe(200);
+		expect(fetched.body.data).toMatchObject({ id, status: "scheduled" });
+		expect(fetched.headers.get("X-RateLimit-Remaining")).toBe("3");
+		// Another account's interview does not exist for this one, though its object was read.
+		const foreign = await call("GET", `/v1/interviews/${theirs}`, { key: account.live });
+		expect(foreign.status).toBe(404);
+		expect(foreign.body.error.code).toBe("INTERVIEW_NOT_FOUND");
+		// The scope is checked after the rate limit and before the interview is used.
+		const refused = await call("GET", `/v1/interviews/${id}`, { key: noRead });
+		expect(refused.status).toBe(403);
+		expect(refused.body.error.code).toBe("INSUFFICIENT_PERMISSIONS");
+		expect((await call("GET", `/v1/interviews/${id}`, { key: account.live })).status).toBe(200);
+		// Over the limit the read is dropped: 429, with nothing of the interview in the answer.
+		const limited = await call("GET", `/v1/interviews/${id}`, { key: account.live });
+		expect(limited.status).toBe(429);
+		expect(limited.body.error.code).toBe("RATE_LIMIT_EXCEEDED");
+		expect(JSON.stringify(limited.body)).not.toContain(id);
+	});
 });

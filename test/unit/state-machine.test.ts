@@ -175,7 +175,6 @@ const question = {
 };
 
 describe("questions and answers", () => {
-
 	it("records an answer to the current question only, once", () => {
 		const asked = ok(transition(inProgress(), { type: "ask", question, planned: null }, T0 + 2000)).state;
 		expect(asked.currentQuestion).toEqual(question);
@@ -448,7 +447,6 @@ describe("the no-show timer", () => {
 });
 
 describe("what the D1 projection shows", () => {
-
 	it("does not change with the room's own steps: a question asked, an answer recorded", () => {
 		const started = inProgress();
 		const asked = ok(transition(started, { type: "ask", question, planned: null }, T0 + 2000)).state;
