@@ -24,6 +24,7 @@ import {
 	loadState,
 	messagesAfter,
 	migrateInterviewStorage,
+	type OutboxItem,
 	readOutbox,
 	SeqCounter,
 	saveMessage,
@@ -221,20 +222,14 @@ export class InterviewObject extends DurableObject<Env> {
 		const before = this.state;
 		const answered = transition(before, command, now);
 		if (!answered.ok || this.advancing || answered.state.status !== "in_progress") return false;
-		const plan = await planOf(answered.state, this.interviewer);
-		const next = await this.interviewer.nextQuestion(plan, historyOf(answered.state));
-		if (!next || this.state !== before) return false;
-		const question = publicQuestion(next);
-		const asked = transition(
-			answered.state,
-			{ type: "ask", question, planned: asJson(next), plan: asJson(plan) },
-			now,
-		);
+		const ask = await this.nextAsk(answered.state);
+		if (!ask || this.state !== before) return false;
+		const asked = transition(answered.state, ask, now);
 		if (!asked.ok) return false;
 		const effects = [...answered.effects, ...asked.effects];
 		this.commit(asked.state, effects, now);
 		this.broadcast({ type: "interview_update", interview: roomView(asked.state, false) });
-		this.broadcast({ type: "question", question });
+		this.broadcast({ type: "question", question: ask.question });
 		// Timers change only through effects; without one, the alarm stays where it is.
 		if (effects.some((e) => e.kind === "timer")) await this.armAlarm();
 		await this.flushOutbox();
@@ -377,9 +372,8 @@ export class InterviewObject extends DurableObject<Env> {
 		const now = Date.now();
 		this.ctx.storage.transactionSync(() => {
 			saveState(sql, null, seed.state);
-			for (const item of seed.outbox) appendOutbox(sql, item, now);
-			appendOutbox(sql, { kind: "forget_seed" }, now);
-			this.outboxPending = true;
+			for (const item of seed.outbox) this.owe(item, now);
+			this.owe({ kind: "forget_seed" }, now);
 			for (const timer of seed.timers) setTimer(sql, timer.name, timer.dueAt);
 			// Should the replay below not happen (the object is evicted first), the alarm does it.
 			setTimer(sql, OUTBOX_RETRY_TIMER, now + (OUTBOX_RETRY_MS[0] ?? 1_000));
@@ -393,20 +387,20 @@ export class InterviewObject extends DurableObject<Env> {
 		const state = this.state;
 		if (state?.status !== "in_progress" || state.currentQuestion) return;
 		this.advancing = (async () => {
-			const plan = await planOf(state, this.interviewer);
-			const next = await this.interviewer.nextQuestion(plan, historyOf(state));
-			if (!next) {
-				await this.finish("questions_answered", now);
-				return;
-			}
-			await this.run(
-				{ type: "ask", question: publicQuestion(next), planned: asJson(next), plan: asJson(plan) },
-				now,
-			);
+			const ask = await this.nextAsk(state);
+			if (ask) await this.run(ask, now);
+			else await this.finish("questions_answered", now);
 		})().finally(() => {
 			this.advancing = null;
 		});
 		await this.advancing;
+	}
+
+	/** The command that asks the interviewer's next question after `state`, or null when none is left. */
+	private async nextAsk(state: InterviewState): Promise<Extract<Command, { type: "ask" }> | null> {
+		const plan = await planOf(state, this.interviewer);
+		const next = await this.interviewer.nextQuestion(plan, historyOf(state));
+		return next && { type: "ask", question: publicQuestion(next), planned: asJson(next), plan: asJson(plan) };
 	}
 
 	private current(): CommandResult {
@@ -480,21 +474,22 @@ export class InterviewObject extends DurableObject<Env> {
 
 	private commit(next: InterviewState, effects: Effect[], now: number): void {
 		const sql = this.ctx.storage.sql;
-		const projected = projectionChanged(this.state, next);
-		if (projected) this.outboxPending = true;
 		this.ctx.storage.transactionSync(() => {
 			saveState(sql, this.state, next);
-			if (projected) appendOutbox(sql, { kind: "projection" }, now);
+			if (projectionChanged(this.state, next)) this.owe({ kind: "projection" }, now);
 			for (const effect of effects) {
 				const item = outboxItem(next, effect, now);
-				if (item) {
-					appendOutbox(sql, item, now);
-					this.outboxPending = true;
-				}
+				if (item) this.owe(item, now);
 				if (effect.kind === "timer") setTimer(sql, effect.name, effect.dueAt);
 			}
 		});
 		this.state = next;
+	}
+
+	/** Appends an outbox row (inside a commit's transaction); the next flush will look for it. */
+	private owe(item: OutboxItem, now: number): void {
+		appendOutbox(this.ctx.storage.sql, item, now);
+		this.outboxPending = true;
 	}
 
 	/**
