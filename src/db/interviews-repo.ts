@@ -1,9 +1,10 @@
-import { and, count, desc, eq, gte, lt, lte, or, type SQL, sql } from "drizzle-orm";
+import { and, count, desc, eq, getTableColumns, gte, lt, lte, or, type SQL, sql } from "drizzle-orm";
 import type { DataEnvironment } from "../accounts/keys";
 import type { InterviewState, InterviewStatus } from "../interview/model";
 import { chunks } from "../lib/chunks";
 import type { Db } from "./client";
 import { interviewCounts, interviews } from "./schema";
+import { type Bound, RowsTemplate } from "./templates";
 
 export type InterviewRow = typeof interviews.$inferSelect;
 
@@ -55,43 +56,42 @@ export function projectionChanged(before: InterviewState | null, next: Interview
 }
 
 /** Upsert of the projection that never lets an older version overwrite a newer one. */
-export function upsertProjection(db: Db, state: InterviewState) {
-	return upsertProjectionRows(db, [projectionRow(state)]);
+export function upsertProjection(db: Db, state: InterviewState): Bound {
+	return projectionRows.bind(db, [projectionRow(state)]);
 }
 
 /** Columns bound per projection row (every column of `interviews`). */
-const PROJECTION_PARAMS = 22;
+const PROJECTION_COLUMNS = Object.keys(getTableColumns(interviews)) as (keyof InterviewRow)[];
+const PROJECTION_PARAMS = PROJECTION_COLUMNS.length;
 export const PROJECTIONS_PER_STATEMENT = Math.floor(100 / PROJECTION_PARAMS);
 
 /** The projections of many interviews, in statements within D1's 100 parameters. */
-export function upsertProjections(db: Db, states: readonly InterviewState[]) {
+export function upsertProjections(db: Db, states: readonly InterviewState[]): Bound[] {
 	return chunks(states.map(projectionRow), PROJECTIONS_PER_STATEMENT).map((rows) =>
-		upsertProjectionRows(db, rows),
+		projectionRows.bind(db, rows),
 	);
 }
 
-function upsertProjectionRows(db: Db, rows: (typeof interviews.$inferInsert)[]) {
-	const {
-		id: _id,
-		accountId: _a,
-		environment: _e,
-		createdAt: _c,
-		...changing
-	} = rows[0] as typeof interviews.$inferInsert;
-	return db
-		.insert(interviews)
-		.values(rows)
-		.onConflictDoUpdate({
-			target: interviews.id,
-			set: Object.fromEntries(
-				Object.keys(changing).map((key) => [
-					key,
-					sql.raw(`excluded.${interviews[key as keyof typeof changing].name}`),
-				]),
-			),
-			setWhere: sql`excluded.version > ${interviews.version}`,
-		});
-}
+/** Columns an upsert overwrites: all but the identity and the creation time. */
+const CHANGING_COLUMNS = PROJECTION_COLUMNS.filter(
+	(key) => !["id", "accountId", "environment", "createdAt"].includes(key),
+);
+
+const projectionRows = new RowsTemplate<typeof interviews.$inferInsert, keyof InterviewRow>(
+	PROJECTIONS_PER_STATEMENT,
+	PROJECTION_COLUMNS,
+	(db, rows) =>
+		db
+			.insert(interviews)
+			.values(rows)
+			.onConflictDoUpdate({
+				target: interviews.id,
+				set: Object.fromEntries(
+					CHANGING_COLUMNS.map((key) => [key, sql.raw(`excluded.${interviews[key].name}`)]),
+				),
+				setWhere: sql`excluded.version > ${interviews.version}`,
+			}),
+);
 
 export interface ListFilters {
 	status?: InterviewStatus;

@@ -1,9 +1,10 @@
-import { and, asc, eq, gt, inArray, lte } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, lte, sql } from "drizzle-orm";
 import type { InterviewState } from "../interview/model";
 import type { OutboxItem } from "../interview/storage";
 import { chunks } from "../lib/chunks";
 import type { Db } from "./client";
 import { interviewSeeds } from "./schema";
+import { type Bound, RowsTemplate, runOne, Template } from "./templates";
 
 /** An interview's first state as creation left it for its object to adopt. */
 export interface Seed {
@@ -17,10 +18,30 @@ export interface Seed {
 const SEED_PARAMS = 6;
 export const SEEDS_PER_STATEMENT = Math.floor(100 / SEED_PARAMS);
 
+const SEED_COLUMNS = ["id", "state", "outbox", "timers", "wakeAt", "createdAt"] as const;
+
+const seedRows = new RowsTemplate<typeof interviewSeeds.$inferInsert, (typeof SEED_COLUMNS)[number]>(
+	SEEDS_PER_STATEMENT,
+	SEED_COLUMNS,
+	(db, rows) => db.insert(interviewSeeds).values(rows),
+);
+
+const seedById = new Template<{ id: string }>((db) =>
+	db
+		.select()
+		.from(interviewSeeds)
+		.where(eq(interviewSeeds.id, sql.placeholder("id"))),
+);
+
+const forgetById = new Template<{ id: string }>((db) =>
+	db.delete(interviewSeeds).where(eq(interviewSeeds.id, sql.placeholder("id"))),
+);
+
 /** Seed rows in statements within D1's 100 parameters. */
-export function insertSeeds(db: Db, seeds: readonly Seed[]) {
+export function insertSeeds(db: Db, seeds: readonly Seed[]): Bound[] {
 	return chunks(seeds, SEEDS_PER_STATEMENT).map((part) =>
-		db.insert(interviewSeeds).values(
+		seedRows.bind(
+			db,
 			part.map((seed) => ({
 				id: seed.state.id,
 				state: JSON.stringify(seed.state),
@@ -34,7 +55,7 @@ export function insertSeeds(db: Db, seeds: readonly Seed[]) {
 }
 
 export async function readSeed(db: Db, id: string): Promise<Seed | null> {
-	const row = await db.select().from(interviewSeeds).where(eq(interviewSeeds.id, id)).get();
+	const [row] = (await runOne(seedById.bind(db, { id }))) as (typeof interviewSeeds.$inferSelect)[];
 	if (!row) return null;
 	return {
 		state: JSON.parse(row.state) as InterviewState,
@@ -44,8 +65,8 @@ export async function readSeed(db: Db, id: string): Promise<Seed | null> {
 	};
 }
 
-export function forgetSeed(db: Db, id: string) {
-	return db.delete(interviewSeeds).where(eq(interviewSeeds.id, id));
+export function forgetSeed(db: Db, id: string): Bound {
+	return forgetById.bind(db, { id });
 }
 
 /** Seeds whose object should have been woken by `before` (a lost or failed wake message). */

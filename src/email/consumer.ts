@@ -1,4 +1,5 @@
 import { getDb } from "../db/client";
+import { boundQuery, runBatch, runOne } from "../db/templates";
 import type { Env } from "../env";
 import { insertEvent } from "../events/events-repo";
 import { publishEvents } from "../events/publish";
@@ -130,7 +131,10 @@ async function processMessage(message: Message, env: Env, deps: EmailConsumerDep
 	}
 	const sentAt = deps.now();
 	const event = await notifiedEvent(claimed, sentAt);
-	await db.batch([markCandidateEmailSent(db, id, sentAt, providerMessageId), insertEvent(db, event)]);
+	await runBatch(db, [
+		boundQuery(db, markCandidateEmailSent(db, id, sentAt, providerMessageId)),
+		insertEvent(db, event),
+	]);
 	await publishEvents(env, [event]);
 	message.ack();
 }
@@ -138,6 +142,6 @@ async function processMessage(message: Message, env: Env, deps: EmailConsumerDep
 async function recordNotified(env: Env, row: CandidateEmailRow, sentAt: number): Promise<void> {
 	const db = getDb(env.DB);
 	const event = await notifiedEvent(row, sentAt);
-	await insertEvent(db, event);
+	await runOne(insertEvent(db, event));
 	await publishEvents(env, [event]);
 }

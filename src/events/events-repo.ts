@@ -1,6 +1,7 @@
 import { and, desc, eq, lt, type SQL } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { events } from "../db/schema";
+import { type Bound, RowsTemplate } from "../db/templates";
 import { chunks } from "../lib/chunks";
 
 export interface EventRecord {
@@ -14,20 +15,33 @@ export interface EventRecord {
 	createdAt: number;
 }
 
+/** Columns bound per event row; a statement holds as many rows as stay within D1's 100 parameters. */
+const EVENT_COLUMNS = [
+	"id",
+	"accountId",
+	"environment",
+	"type",
+	"interviewId",
+	"testMode",
+	"data",
+	"createdAt",
+] as const satisfies readonly (keyof EventRecord)[];
+export const EVENTS_PER_STATEMENT = Math.floor(100 / EVENT_COLUMNS.length);
+
 /** Recording an event is idempotent by id, so an outbox retry never duplicates it. */
-export function insertEvent(db: Db, event: EventRecord) {
-	return db.insert(events).values(event).onConflictDoNothing({ target: events.id });
+const eventRows = new RowsTemplate<typeof events.$inferInsert, (typeof EVENT_COLUMNS)[number]>(
+	EVENTS_PER_STATEMENT,
+	EVENT_COLUMNS,
+	(db, rows) => db.insert(events).values(rows).onConflictDoNothing({ target: events.id }),
+);
+
+export function insertEvent(db: Db, event: EventRecord): Bound {
+	return eventRows.bind(db, [event]);
 }
 
-/** Columns bound per event row; a statement holds as many rows as stay within D1's 100 parameters. */
-const EVENT_PARAMS = 8;
-export const EVENTS_PER_STATEMENT = Math.floor(100 / EVENT_PARAMS);
-
 /** Many events in order, as few statements as D1's parameter limit allows (idempotent by id). */
-export function insertEvents(db: Db, records: readonly EventRecord[]) {
-	return chunks(records, EVENTS_PER_STATEMENT).map((part) =>
-		db.insert(events).values(part).onConflictDoNothing({ target: events.id }),
-	);
+export function insertEvents(db: Db, records: readonly EventRecord[]): Bound[] {
+	return chunks(records, EVENTS_PER_STATEMENT).map((part) => eventRows.bind(db, part));
 }
 
 export type EventRow = typeof events.$inferSelect;

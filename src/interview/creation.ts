@@ -3,6 +3,7 @@ import type { AuthContext } from "../accounts/auth";
 import { getDb } from "../db/client";
 import { upsertProjections } from "../db/interviews-repo";
 import { insertSeeds, markSeedsDue, type Seed } from "../db/seeds-repo";
+import { runBatch } from "../db/templates";
 import type { Env } from "../env";
 import { type EventRecord, insertEvents } from "../events/events-repo";
 import { publishEvents } from "../events/publish";
@@ -118,10 +119,8 @@ export async function plantInterviews(
 	const owner = { accountId: auth.accountId, environment: auth.dataEnvironment };
 	let results: unknown[];
 	try {
-		const [first, ...rest] = statements;
-		results = await db.batch([
-			first as (typeof statements)[number],
-			...rest,
+		results = await runBatch(db, [
+			...statements,
 			...(events.length > 0 ? [activeEndpointsQuery(db, owner)] : []),
 		]);
 	} catch (error) {

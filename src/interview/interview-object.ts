@@ -4,6 +4,7 @@ import type { DataEnvironment } from "../accounts/keys";
 import { getDb } from "../db/client";
 import { projectionChanged } from "../db/interviews-repo";
 import { forgetSeed, readSeed, type Seed } from "../db/seeds-repo";
+import { runOne } from "../db/templates";
 import type { Env } from "../env";
 import { constantTimeEqual } from "../lib/crypto";
 import { hasIdShape } from "../lib/random";
@@ -179,7 +180,10 @@ export class InterviewObject extends DurableObject<Env> {
 		await this.ctx.storage.deleteAll();
 		this.seq.reset();
 		this.state = null;
-		if (id) await forgetSeed(getDb(this.env.DB), id).run();
+		if (id) {
+			const db = getDb(this.env.DB);
+			await runOne(forgetSeed(db, id));
+		}
 	}
 
 	/** The candidate's answer to the current question: scored, recorded, then the next question. */

@@ -1,10 +1,10 @@
-import type { BatchItem } from "drizzle-orm/batch";
 import { accountStub } from "../accounts/account-stub";
 import { type Db, getDb } from "../db/client";
 import { upsertProjection } from "../db/interviews-repo";
 import { insertLedgerEntry } from "../db/ledger-repo";
 import { releaseMonthlyCount } from "../db/quota-repo";
 import { forgetSeed } from "../db/seeds-repo";
+import { type Bound, boundQuery, runBatch } from "../db/templates";
 import type { CandidateEmailRequest } from "../email/model";
 import { queueCandidateEmail } from "../email/queue-email";
 import { candidateEmailRequest } from "../email/request";
@@ -74,10 +74,10 @@ export function outboxStatements(
 	db: Db,
 	state: InterviewState,
 	items: readonly OutboxItem[],
-): { statements: BatchItem<"sqlite">[]; events: EventRecord[] } {
+): { statements: Bound[]; events: EventRecord[] } {
 	const events: EventRecord[] = [];
 	// The projection is always written from the newest state, in the same batch as the events.
-	const statements: BatchItem<"sqlite">[] = [upsertProjection(db, state)];
+	const statements: Bound[] = [upsertProjection(db, state)];
 	for (const item of items) {
 		if (item.kind === "event") {
 			const record = eventRecord(state, item.event);
@@ -85,17 +85,20 @@ export function outboxStatements(
 			statements.push(insertEvent(db, record));
 		} else if (item.kind === "refund") {
 			statements.push(
-				insertLedgerEntry(db, {
-					id: item.entryId,
-					accountId: state.accountId,
-					interviewId: state.id,
-					kind: "refund",
-					amount: item.credits,
-					createdAt: item.createdAt,
-				}),
+				boundQuery(
+					db,
+					insertLedgerEntry(db, {
+						id: item.entryId,
+						accountId: state.accountId,
+						interviewId: state.id,
+						kind: "refund",
+						amount: item.credits,
+						createdAt: item.createdAt,
+					}),
+				),
 			);
 		} else if (item.kind === "release_quota") {
-			statements.push(releaseMonthlyCount(db, state.id, item.createdAt));
+			statements.push(boundQuery(db, releaseMonthlyCount(db, state.id, item.createdAt)));
 		} else if (item.kind === "forget_seed") {
 			statements.push(forgetSeed(db, state.id));
 		}
@@ -127,10 +130,8 @@ export async function applyOutboxRows(env: Env, state: InterviewState, rows: Out
 	const { statements, events } = outboxStatements(db, state, items);
 	// With events, the batch also reads the webhook endpoints the fan-out needs.
 	const owner = { accountId: state.accountId, environment: state.environment };
-	const [first, ...rest] = statements;
-	const results = await db.batch([
-		first as BatchItem<"sqlite">,
-		...rest,
+	const results = await runBatch(db, [
+		...statements,
 		...(events.length > 0 ? [activeEndpointsQuery(db, owner)] : []),
 	]);
 	const known = new Map(

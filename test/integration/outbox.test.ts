@@ -66,8 +66,10 @@ describe("the outbox between the interview object and D1", () => {
 			.run();
 		const { upsertProjection } = await import("../../src/db/interviews-repo");
 		const { getDb } = await import("../../src/db/client");
+		const { runOne } = await import("../../src/db/templates");
 		const state = await interviewStub(env, id).get();
-		await upsertProjection(getDb(env.DB), state!).run();
+		const db = getDb(env.DB);
+		await runOne(upsertProjection(db, state!));
 		const row = await env.DB.prepare("SELECT position, version FROM interviews WHERE id = ?")
 			.bind(id)
 			.first();

@@ -1,7 +1,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { countBoundParameters, D1_MAX_BOUND_PARAMETERS, getDb, guardD1 } from "../../src/db/client";
-import { listInterviews, upsertProjection } from "../../src/db/interviews-repo";
+import { listInterviews, PROJECTIONS_PER_STATEMENT, upsertProjections } from "../../src/db/interviews-repo";
+import { type Bound, runBatch } from "../../src/db/templates";
 import { interviewState } from "../fixtures";
 
 describe("the D1 bound-parameter guard", () => {
@@ -19,13 +20,18 @@ describe("the D1 bound-parameter guard", () => {
 		expect(() => db.prepare(`SELECT 1 WHERE 1 IN (${placeholders(D1_MAX_BOUND_PARAMETERS)})`)).not.toThrow();
 	});
 
-	it("lets the projection upsert and the fully filtered list through", async () => {
+	it("lets the fullest projection upsert and the fully filtered list through", async () => {
 		const db = getDb(env.DB);
-		const upsert = upsertProjection(
-			db,
-			interviewState({ id: "int_guardguardguardguardguard", accountId: "acc_guard" }),
-		).toSQL();
-		expect(upsert.params.length).toBeLessThanOrEqual(D1_MAX_BOUND_PARAMETERS);
+		const states = Array.from({ length: PROJECTIONS_PER_STATEMENT }, (_, i) =>
+			interviewState({ id: `int_guardguardguardguardgua${i}`, accountId: "acc_guard" }),
+		);
+		const [statement, ...more] = upsertProjections(db, states);
+		expect(more).toEqual([]);
+		await runBatch(db, [statement as Bound]);
+		const stored = await env.DB.prepare(
+			"SELECT count(*) AS n FROM interviews WHERE account_id = 'acc_guard'",
+		).first();
+		expect(stored).toEqual({ n: PROJECTIONS_PER_STATEMENT });
 		await expect(
 			listInterviews(
 				db,

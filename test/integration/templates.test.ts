@@ -1,0 +1,155 @@
+import { env } from "cloudflare:workers";
+import { sql } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { getDb } from "../../src/db/client";
+import { webhookEndpoints } from "../../src/db/schema";
+import { insertSeeds, readSeed } from "../../src/db/seeds-repo";
+import { boundQuery, RowsTemplate, runBatch, runOne, Template } from "../../src/db/templates";
+import { EVENTS_PER_STATEMENT, type EventRecord, insertEvents } from "../../src/events/events-repo";
+import { randomBase62 } from "../../src/lib/random";
+import { activeEndpoints } from "../../src/webhooks/endpoints-repo";
+import { interviewState } from "../fixtures";
+
+const fresh = (prefix: string) => `${prefix}_${randomBase62(24)}`;
+
+function event(accountId: string, i: number, overrides: Partial<EventRecord> = {}): EventRecord {
+	return {
+		id: fresh("evt"),
+		accountId,
+		environment: "production",
+		type: "interview.scheduled",
+		interviewId: null,
+		testMode: i % 2 === 0,
+		data: { n: i, nested: { ok: true } },
+		createdAt: 1_000 + i,
+		...overrides,
+	};
+}
+
+describe("statements built once and bound per use", () => {
+	it("binds each row's values, encoded by column: booleans, JSON, and null kept null", async () => {
+		const db = getDb(env.DB);
+		const accountId = fresh("acc");
+		const records = Array.from({ length: EVENTS_PER_STATEMENT + 1 }, (_, i) =>
+			event(accountId, i, i === 3 ? { interviewId: "int_x", testMode: true } : {}),
+		);
+		const statements = insertEvents(db, records);
+		expect(statements).toHaveLength(2);
+		await runBatch(db, statements);
+		// The same statements again (the full one and the one-row one) reuse their SQL with new values.
+		const again = records.map((r, i) => ({ ...r, id: fresh("evt"), createdAt: 5_000 + i }));
+		await runBatch(db, insertEvents(db, again));
+
+		const { results } = await env.DB.prepare(
+			"SELECT id, interview_id, test_mode, data, created_at FROM events WHERE account_id = ? ORDER BY created_at",
+		)
+			.bind(accountId)
+			.all();
+		expect(results).toHaveLength(records.length * 2);
+		[...records, ...again].forEach((record, i) => {
+			expect(results[i]).toEqual({
+				id: record.id,
+				interview_id: record.interviewId,
+				test_mode: record.testMode ? 1 : 0,
+				data: JSON.stringify(record.data),
+				created_at: record.createdAt,
+			});
+		});
+	});
+
+	it("reads rows back the way drizzle does: field names and decoded values", async () => {
+		const db = getDb(env.DB);
+		const accountId = fresh("acc");
+		const row = (active: boolean, environment: "production" | "dev") => ({
+			id: fresh("wh"),
+			accountId,
+			environment,
+			url: "https://hooks.example.com/x",
+			events: ["interview.completed", "*"],
+			active,
+			createdAt: 1,
+			updatedAt: 2,
+		});
+		const on = row(true, "production");
+		await runBatch(db, [
+			boundQuery(db, db.insert(webhookEndpoints).values(on)),
+			boundQuery(db, db.insert(webhookEndpoints).values(row(false, "production"))),
+			boundQuery(db, db.insert(webhookEndpoints).values(row(true, "dev"))),
+		]);
+		const found = await activeEndpoints(db, { accountId, environment: "production" });
+		expect(found).toEqual([
+			expect.objectContaining({
+				...on,
+				consecutiveFailures: 0,
+				failingSince: null,
+				disabledEventPublished: false,
+			}),
+		]);
+		expect(await activeEndpoints(db, { accountId: fresh("acc"), environment: "production" })).toEqual([]);
+	});
+
+	it("round-trips a seed and refuses a statement with no rows or too many", async () => {
+		const db = getDb(env.DB);
+		const state = interviewState({ id: fresh("int") });
+		const seed = { state, outbox: [], timers: [{ name: "start", dueAt: 9 }], wakeAt: 9 };
+		await runBatch(db, insertSeeds(db, [seed]));
+		expect(await readSeed(db, state.id)).toEqual(seed);
+		expect(await readSeed(db, fresh("int"))).toBeNull();
+		expect(insertSeeds(db, [])).toEqual([]);
+		const two = new RowsTemplate<{ id: string }, "id">(2, ["id"], (d, rows) =>
+			d.insert(webhookEndpoints).values(
+				rows.map((r) => ({
+					...r,
+					accountId: "a",
+					environment: "dev" as const,
+					url: "u",
+					events: [],
+					active: true,
+					createdAt: 0,
+					updatedAt: 0,
+				})),
+			),
+		);
+		expect(() => two.bind(db, [])).toThrow(/1 to 2 rows, not 0/);
+		expect(() => two.bind(db, [{ id: "a" }, { id: "b" }, { id: "c" }])).toThrow(/1 to 2 rows, not 3/);
+		expect(() => two.bind(db, [{ id: "a" }, { id: "b" }])).not.toThrow();
+	});
+
+	it("fails loudly when a placeholder has no value", () => {
+		const db = getDb(env.DB);
+		const template = new Template<{ id: string }>((d) =>
+			d
+				.select()
+				.from(webhookEndpoints)
+				.where(sql`${webhookEndpoints.id} = ${sql.placeholder("other")}`),
+		);
+		expect(() => template.bind(db, { id: "wh_x" })).toThrow(/No value for placeholder "other"/);
+	});
+
+	it("runs a single bound statement", async () => {
+		const db = getDb(env.DB);
+		const template = new Template<{ n: number }>((d) =>
+			d
+				.select({ n: sql<number>`${sql.placeholder("n")} + 1` })
+				.from(webhookEndpoints)
+				.limit(1),
+		);
+		const accountId = fresh("acc");
+		await runBatch(db, [
+			boundQuery(
+				db,
+				db.insert(webhookEndpoints).values({
+					id: fresh("wh"),
+					accountId,
+					environment: "production",
+					url: "https://hooks.example.com/y",
+					events: ["*"],
+					active: true,
+					createdAt: 1,
+					updatedAt: 1,
+				}),
+			),
+		]);
+		expect(await runOne(template.bind(db, { n: 41 }))).toEqual([{ n: 42 }]);
+	});
+});
