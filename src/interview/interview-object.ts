@@ -22,6 +22,7 @@ import {
 	deleteOutboxThrough,
 	dueTimers,
 	earliestTimer,
+	hasOutbox,
 	loadState,
 	messagesAfter,
 	migrateInterviewStorage,
@@ -69,6 +70,8 @@ export class InterviewObject extends DurableObject<Env> {
 	private outboxPending = true;
 	/** The earliest timer the storage alarm was last set for (null: deleted); undefined: unknown. */
 	private armedFor: number | null | undefined = undefined;
+	/** The earliest timer as last read (null: none); undefined until read again after a write. */
+	private earliest: number | null | undefined = undefined;
 
 	constructor(ctx: DurableObjectState, env: Env) {
 		super(ctx, env);
@@ -176,6 +179,7 @@ export class InterviewObject extends DurableObject<Env> {
 		const id = this.state?.id ?? this.ctx.id.name;
 		this.seedChecked = true;
 		this.armedFor = undefined;
+		this.earliest = undefined;
 		await this.ctx.storage.deleteAlarm();
 		await this.ctx.storage.deleteAll();
 		this.seq.reset();
@@ -326,6 +330,7 @@ export class InterviewObject extends DurableObject<Env> {
 	override async alarm(): Promise<void> {
 		// The alarm that fired is spent.
 		this.armedFor = undefined;
+		this.earliest = undefined;
 		await this.ensure();
 		const sql = this.ctx.storage.sql;
 		const now = this.clock();
@@ -342,7 +347,7 @@ export class InterviewObject extends DurableObject<Env> {
 					break;
 			}
 			// Cleared only after its command ran, and only if that command did not re-arm it.
-			clearTimer(sql, timer.kind, timer.dueAt);
+			this.clearTimer(timer.kind, timer.dueAt);
 		}
 		await this.flushOutbox();
 		await this.armAlarm();
@@ -378,9 +383,9 @@ export class InterviewObject extends DurableObject<Env> {
 			saveState(sql, null, seed.state);
 			for (const item of seed.outbox) this.owe(item, now);
 			this.owe({ kind: "forget_seed" }, now);
-			for (const timer of seed.timers) setTimer(sql, timer.name, timer.dueAt);
+			for (const timer of seed.timers) this.setTimer(timer.name, timer.dueAt);
 			// Should the replay below not happen (the object is evicted first), the alarm does it.
-			setTimer(sql, OUTBOX_RETRY_TIMER, now + (OUTBOX_RETRY_MS[0] ?? 1_000));
+			this.setTimer(OUTBOX_RETRY_TIMER, now + (OUTBOX_RETRY_MS[0] ?? 1_000));
 		});
 		this.state = seed.state;
 	}
@@ -484,7 +489,7 @@ export class InterviewObject extends DurableObject<Env> {
 			for (const effect of effects) {
 				const item = outboxItem(next, effect, now);
 				if (item) this.owe(item, now);
-				if (effect.kind === "timer") setTimer(sql, effect.name, effect.dueAt);
+				if (effect.kind === "timer") this.setTimer(effect.name, effect.dueAt);
 			}
 		});
 		this.state = next;
@@ -507,7 +512,7 @@ export class InterviewObject extends DurableObject<Env> {
 				continue;
 			}
 			if (!this.outboxPending) return true;
-			if (readOutbox(this.ctx.storage.sql).length === 0) {
+			if (!hasOutbox(this.ctx.storage.sql)) {
 				this.outboxPending = false;
 				return true;
 			}
@@ -516,7 +521,7 @@ export class InterviewObject extends DurableObject<Env> {
 			});
 			if (!(await this.flushing)) return false;
 		}
-		return readOutbox(this.ctx.storage.sql).length === 0;
+		return !hasOutbox(this.ctx.storage.sql);
 	}
 
 	private async applyOutbox(): Promise<boolean> {
@@ -528,7 +533,7 @@ export class InterviewObject extends DurableObject<Env> {
 		try {
 			await applyOutboxRows(this.env, state, rows);
 			deleteOutboxThrough(sql, last.seq);
-			if (readOutbox(sql).length === 0) setTimer(sql, OUTBOX_RETRY_TIMER, null);
+			if (!hasOutbox(sql)) this.setTimer(OUTBOX_RETRY_TIMER, null);
 			this.flushFailures = 0;
 			return true;
 		} catch (error) {
@@ -537,7 +542,7 @@ export class InterviewObject extends DurableObject<Env> {
 			console.error(
 				JSON.stringify({ message: "outbox flush failed", interview_id: state.id, error: String(error) }),
 			);
-			setTimer(sql, OUTBOX_RETRY_TIMER, Date.now() + delay);
+			this.setTimer(OUTBOX_RETRY_TIMER, Date.now() + delay);
 			await this.armAlarm();
 			return false;
 		}
@@ -548,8 +553,21 @@ export class InterviewObject extends DurableObject<Env> {
 	 * many commits that leave the earliest timer where it was (each answer) do not set it again;
 	 * a new instance, the alarm firing and a purge forget it.
 	 */
+	/** Sets (or with null clears) a timer; every timer write goes through here or `clearTimer`. */
+	private setTimer(kind: string, dueAt: number | null): void {
+		setTimer(this.ctx.storage.sql, kind, dueAt);
+		this.earliest = undefined;
+	}
+
+	private clearTimer(kind: string, dueAt: number): void {
+		clearTimer(this.ctx.storage.sql, kind, dueAt);
+		this.earliest = undefined;
+	}
+
 	private async armAlarm(): Promise<void> {
-		const next = earliestTimer(this.ctx.storage.sql);
+		// Read again only after a timer write: most commits (an answer) touch no timer.
+		this.earliest ??= earliestTimer(this.ctx.storage.sql);
+		const next = this.earliest;
 		if (next === this.armedFor && (next === null || next > Date.now())) return;
 		this.armedFor = undefined;
 		if (next === null) await this.ctx.storage.deleteAlarm();

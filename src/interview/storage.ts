@@ -104,6 +104,11 @@ export function readOutbox(sql: SqlStorage): OutboxRow[] {
 		.map((r) => ({ seq: r.seq, item: JSON.parse(r.payload) as OutboxItem }));
 }
 
+/** Whether any outbox row is waiting, without reading the rows. */
+export function hasOutbox(sql: SqlStorage): boolean {
+	return sql.exec("SELECT 1 FROM outbox LIMIT 1").toArray().length > 0;
+}
+
 export function deleteOutboxThrough(sql: SqlStorage, seq: number): void {
 	sql.exec("DELETE FROM outbox WHERE seq <= ?", seq);
 }

@@ -95,6 +95,30 @@ describe("deferred creation: an interview is a seed in D1 until its object is fi
 		expect(await countRows("SELECT count(*) AS n FROM events WHERE interview_id = ?", created.id)).toBe(1);
 	});
 
+	it("moves the object's alarm with every timer change, and only then", async () => {
+		const account = await newAccount();
+		const first = Date.now() + 2 * HOUR;
+		const created = await create(account.live, { scheduled_at: new Date(first).toISOString() });
+		await call("GET", `/v1/interviews/${created.id}`, { key: account.live });
+		expect((await objectHolds(created.id)).alarm).toBe(first + NO_SHOW_AFTER_MS);
+		// A change that sets no timer leaves the alarm where it is.
+		const renamed = await call("PATCH", `/v1/interviews/${created.id}`, {
+			key: account.live,
+			body: { position: "Staff Engineer" },
+		});
+		expect(renamed.status).toBe(200);
+		expect((await objectHolds(created.id)).alarm).toBe(first + NO_SHOW_AFTER_MS);
+		for (const hours of [5, 3]) {
+			const at = Date.now() + hours * HOUR;
+			const moved = await call("PATCH", `/v1/interviews/${created.id}`, {
+				key: account.live,
+				body: { scheduled_at: new Date(at).toISOString() },
+			});
+			expect(moved.status).toBe(200);
+			expect((await objectHolds(created.id)).alarm).toBe(at + NO_SHOW_AFTER_MS);
+		}
+	});
+
 	it("another account's key does not adopt or see the seed", async () => {
 		const owner = await newAccount();
 		const other = await newAccount();
