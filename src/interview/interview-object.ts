@@ -29,7 +29,7 @@ import {
 	type OutboxItem,
 	readOutbox,
 	SeqCounter,
-	saveMessage,
+	saveMessages,
 	saveState,
 	setTimer,
 } from "./storage";
@@ -236,8 +236,10 @@ export class InterviewObject extends DurableObject<Env> {
 		if (!asked.ok) return false;
 		const effects = [...answered.effects, ...asked.effects];
 		this.commit(asked.state, effects, now);
-		this.broadcast({ type: "interview_update", interview: roomView(asked.state, false) });
-		this.broadcast({ type: "question", question: ask.question });
+		this.broadcast(
+			{ type: "interview_update", interview: roomView(asked.state, false) },
+			{ type: "question", question: ask.question },
+		);
 		// Timers change only through effects; without one, the alarm stays where it is.
 		if (effects.some((e) => e.kind === "timer")) await this.armAlarm();
 		await this.flushOutbox();
@@ -432,16 +434,20 @@ export class InterviewObject extends DurableObject<Env> {
 	}
 
 	/** Sends to every connection and keeps the message for resync. */
-	private broadcast(message: OutgoingMessage): void {
-		const sql = this.ctx.storage.sql;
-		const seq = this.seq.take();
-		const payload = JSON.stringify({ ...message, seq });
-		saveMessage(sql, seq, payload);
+	/** Numbers, stores (one statement) and sends messages to every connection, in order. */
+	private broadcast(...messages: OutgoingMessage[]): void {
+		const numbered = messages.map((message) => {
+			const seq = this.seq.take();
+			return { seq, payload: JSON.stringify({ ...message, seq }) };
+		});
+		saveMessages(this.ctx.storage.sql, numbered);
 		for (const ws of this.ctx.getWebSockets()) {
-			try {
-				ws.send(payload);
-			} catch {
-				// closed meanwhile
+			for (const { payload } of numbered) {
+				try {
+					ws.send(payload);
+				} catch {
+					// closed meanwhile
+				}
 			}
 		}
 	}
@@ -465,11 +471,10 @@ export class InterviewObject extends DurableObject<Env> {
 		if (!result.ok) return { status: "rejected", error: result.error, interview: this.state };
 		if (result.state !== this.state) {
 			this.commit(result.state, result.effects, now);
-			this.broadcast({
-				type: "interview_update",
-				interview: roomView(result.state, this.waiting(result.state)),
-			});
-			if (command.type === "ask") this.broadcast({ type: "question", question: command.question });
+			this.broadcast(
+				{ type: "interview_update", interview: roomView(result.state, this.waiting(result.state)) },
+				...(command.type === "ask" ? [{ type: "question", question: command.question } as const] : []),
+			);
 		}
 		await this.armAlarm();
 		if (options.flush !== false) await this.flushOutbox();

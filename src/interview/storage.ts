@@ -1,4 +1,5 @@
 import type { CandidateEmailRequest } from "../email/model";
+import { chunks } from "../lib/chunks";
 import type { InterviewState, Json, TranscriptEntry } from "./model";
 
 const SCHEMA_VERSION = 3;
@@ -61,14 +62,17 @@ export function saveState(sql: SqlStorage, stored: InterviewState | null, state:
 		"INSERT INTO interview (singleton, state) VALUES (1, ?) ON CONFLICT(singleton) DO UPDATE SET state = excluded.state",
 		JSON.stringify(rest),
 	);
+	const changed: unknown[] = [];
 	transcript.forEach((entry, i) => {
-		if (stored?.transcript[i] === entry) return;
-		sql.exec(
-			"INSERT INTO transcript (idx, entry) VALUES (?, ?) ON CONFLICT(idx) DO UPDATE SET entry = excluded.entry",
-			i,
-			JSON.stringify(entry),
-		);
+		if (stored?.transcript[i] !== entry) changed.push(i, JSON.stringify(entry));
 	});
+	// One statement per 50 entries (100 bound parameters): an answer writes its two in one.
+	for (const part of chunks(changed, 100)) {
+		sql.exec(
+			`INSERT INTO transcript (idx, entry) VALUES ${rowsOf(part.length / 2, 2)} ON CONFLICT(idx) DO UPDATE SET entry = excluded.entry`,
+			...part,
+		);
+	}
 	if (!stored || stored.transcript.length > transcript.length)
 		sql.exec("DELETE FROM transcript WHERE idx >= ?", transcript.length);
 }
@@ -185,8 +189,20 @@ export class SeqCounter {
 	}
 }
 
-export function saveMessage(sql: SqlStorage, seq: number, payload: string): void {
-	sql.exec("INSERT INTO messages (seq, payload) VALUES (?, ?)", seq, payload);
+/** Stores messages of the real-time channel in one statement (up to 50: 100 bound parameters). */
+export function saveMessages(sql: SqlStorage, messages: readonly { seq: number; payload: string }[]): void {
+	for (const part of chunks(messages, 50)) {
+		sql.exec(
+			`INSERT INTO messages (seq, payload) VALUES ${rowsOf(part.length, 2)}`,
+			...part.flatMap((m) => [m.seq, m.payload]),
+		);
+	}
+}
+
+/** `(?, ?), (?, ?)`: placeholders for `rows` rows of `columns` values. */
+function rowsOf(rows: number, columns: number): string {
+	const row = `(${Array.from({ length: columns }, () => "?").join(", ")})`;
+	return Array.from({ length: rows }, () => row).join(", ");
 }
 
 export function messagesAfter(sql: SqlStorage, seq: number, limit = 1000): string[] {

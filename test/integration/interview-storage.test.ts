@@ -3,7 +3,13 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { InterviewState } from "../../src/interview/model";
 import { type Command, transition } from "../../src/interview/state-machine";
-import { loadState, migrateInterviewStorage, saveState } from "../../src/interview/storage";
+import {
+	loadState,
+	messagesAfter,
+	migrateInterviewStorage,
+	saveMessages,
+	saveState,
+} from "../../src/interview/storage";
 import { newId } from "../../src/lib/random";
 
 const T0 = Date.UTC(2026, 10, 21, 12);
@@ -92,6 +98,29 @@ describe("the interview object's storage", () => {
 			// Saved with no known predecessor, everything is written and nothing stale is left.
 			saveState(sql, null, before);
 			expect(loadState(sql)).toEqual(before);
+		});
+	});
+
+	it("writes a long transcript in statements within 100 bound parameters, and messages in one", async () => {
+		const id = newId("int");
+		const base = midInterview(id);
+		const entry = base.transcript[0] as InterviewState["transcript"][number];
+		const long: InterviewState = {
+			...base,
+			transcript: Array.from({ length: 120 }, (_, i) => ({ ...entry, asked_at: i, answer: `A ${i}` })),
+		};
+		await runInDurableObject(storageOf(id), (_instance, state) => {
+			const sql = state.storage.sql;
+			saveState(sql, null, long);
+			expect(loadState(sql)).toEqual(long);
+			const shorter = { ...long, transcript: long.transcript.slice(0, 70) };
+			saveState(sql, null, shorter);
+			expect(loadState(sql)).toEqual(shorter);
+
+			const messages = Array.from({ length: 120 }, (_, i) => ({ seq: 1_000 + i, payload: `{"n":${i}}` }));
+			saveMessages(sql, messages);
+			expect(messagesAfter(sql, 999)).toEqual(messages.map((m) => m.payload));
+			expect(messagesAfter(sql, 1_100)).toEqual(messages.slice(101).map((m) => m.payload));
 		});
 	});
 
