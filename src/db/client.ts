@@ -20,6 +20,20 @@ export function countBoundParameters(query: string): number {
 	return count;
 }
 
+/** Counts of recent statements: the hot ones are the same strings on every request. */
+const counted = new Map<string, number>();
+const COUNTED_MAX = 512;
+
+function knownCount(query: string): number {
+	let n = counted.get(query);
+	if (n === undefined) {
+		n = countBoundParameters(query);
+		if (counted.size >= COUNTED_MAX) counted.clear();
+		counted.set(query, n);
+	}
+	return n;
+}
+
 /**
  * Wraps D1 so that a statement over production's parameter limit fails here too: local SQLite
  * allows far more, and would otherwise hide the problem until deployment.
@@ -29,7 +43,7 @@ export function guardD1(database: D1Database): D1Database {
 		get(target, prop) {
 			if (prop === "prepare") {
 				return (query: string) => {
-					const n = countBoundParameters(query);
+					const n = knownCount(query);
 					if (n > D1_MAX_BOUND_PARAMETERS) {
 						throw new Error(
 							`D1 statement has ${n} bound parameters; the limit is ${D1_MAX_BOUND_PARAMETERS}`,

@@ -47,7 +47,11 @@ export const jsonBodyGuard: MiddlewareHandler<AppBindings> = async (c, next) => 
 	if (declared > MAX_BODY_BYTES) throw tooLarge();
 	const body = c.req.raw.body;
 	let text = "";
-	if (body) {
+	if (body && c.req.header("Content-Length") !== undefined) {
+		// A declared length is the body's exact length (HTTP framing), already checked above.
+		text = await c.req.raw.text();
+		if (text.length > MAX_BODY_BYTES) throw tooLarge();
+	} else if (body) {
 		const reader = body.getReader();
 		const decoder = new TextDecoder();
 		let size = 0;
