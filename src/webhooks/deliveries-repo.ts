@@ -8,6 +8,7 @@ import {
 	webhookEndpoints,
 	webhookPreviousSecrets,
 } from "../db/schema";
+import { type Bound, RowsTemplate } from "../db/templates";
 import { chunks } from "../lib/chunks";
 import type { Classification } from "./classify";
 
@@ -18,9 +19,32 @@ export type DeliveryOutcome = DeliveryRow["outcome"];
 /** Rows per `IN (...)` list: well under D1's 100 bound parameters with the other conditions. */
 const IN_CHUNK = 90;
 
-/** Idempotent by id: inserting the same delivery twice keeps the first. */
-export function insertDeliveryIfAbsent(db: Db, row: typeof webhookDeliveries.$inferInsert) {
-	return db.insert(webhookDeliveries).values(row).onConflictDoNothing({ target: webhookDeliveries.id });
+const DELIVERY_COLUMNS = [
+	"id",
+	"accountId",
+	"endpointId",
+	"eventId",
+	"eventType",
+	"kind",
+	"outcome",
+	"attemptCount",
+	"createdAt",
+	"updatedAt",
+] as const;
+export type NewDelivery = Pick<typeof webhookDeliveries.$inferInsert, (typeof DELIVERY_COLUMNS)[number]>;
+/** Delivery rows per statement within D1's 100 bound parameters. */
+export const DELIVERIES_PER_STATEMENT = Math.floor(100 / DELIVERY_COLUMNS.length);
+
+const deliveryRows = new RowsTemplate<
+	typeof webhookDeliveries.$inferInsert,
+	(typeof DELIVERY_COLUMNS)[number]
+>(DELIVERIES_PER_STATEMENT, DELIVERY_COLUMNS, (db, rows) =>
+	db.insert(webhookDeliveries).values(rows).onConflictDoNothing({ target: webhookDeliveries.id }),
+);
+
+/** Idempotent by id (inserting the same delivery twice keeps the first), many rows per statement. */
+export function insertDeliveriesIfAbsent(db: Db, rows: readonly NewDelivery[]): Bound[] {
+	return chunks(rows, DELIVERIES_PER_STATEMENT).map((part) => deliveryRows.bind(db, part));
 }
 
 export function insertDelivery(db: Db, row: typeof webhookDeliveries.$inferInsert) {

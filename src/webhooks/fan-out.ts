@@ -1,14 +1,20 @@
 import { getDb } from "../db/client";
+import { runBatch } from "../db/templates";
 import type { Env } from "../env";
 import type { EventRecord } from "../events/events-repo";
 import { chunks } from "../lib/chunks";
-import { insertDeliveryIfAbsent, markEnqueued, unenqueuedDeliveries } from "./deliveries-repo";
+import {
+	insertDeliveriesIfAbsent,
+	markEnqueued,
+	type NewDelivery,
+	unenqueuedDeliveries,
+} from "./deliveries-repo";
 import { eventDeliveryId } from "./delivery-ids";
 import { activeEndpoints, type EndpointRow } from "./endpoints-repo";
 import { subscribesTo } from "./event-names";
 import { type DeliveryMessage, deliveryMessage } from "./message";
 
-/** Statements per D1 batch when recording deliveries (one statement per row, few parameters each). */
+/** Statements per D1 batch when recording deliveries (each up to `DELIVERIES_PER_STATEMENT` rows). */
 const INSERT_BATCH = 50;
 /** Cloudflare Queues accepts at most 100 messages per `sendBatch`. */
 const SEND_BATCH = 100;
@@ -35,7 +41,7 @@ export async function fanOutEvents(
 		groups.set(key, [...(groups.get(key) ?? []), event]);
 	}
 	const ids: string[] = [];
-	const rows: Parameters<typeof insertDeliveryIfAbsent>[1][] = [];
+	const rows: NewDelivery[] = [];
 	for (const [key, group] of groups) {
 		const first = group[0] as EventRecord;
 		const endpoints =
@@ -58,6 +64,7 @@ export async function fanOutEvents(
 					eventType: event.type,
 					kind: "event",
 					outcome: "pending",
+					attemptCount: 0,
 					createdAt: now,
 					updatedAt: now,
 				});
@@ -65,10 +72,7 @@ export async function fanOutEvents(
 		}
 	}
 	if (rows.length === 0) return;
-	for (const part of chunks(rows, INSERT_BATCH)) {
-		const [first, ...rest] = part.map((row) => insertDeliveryIfAbsent(db, row));
-		if (first) await db.batch([first, ...rest]);
-	}
+	for (const part of chunks(insertDeliveriesIfAbsent(db, rows), INSERT_BATCH)) await runBatch(db, part);
 	await enqueueDeliveries(env, await unenqueuedDeliveries(db, ids), now);
 }
 

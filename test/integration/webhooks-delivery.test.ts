@@ -145,6 +145,33 @@ describe("webhook delivery of lifecycle events", () => {
 		expect(deliveries[0]!.id).toBe(await eventDeliveryId(events[0]!.id, endpoint.id));
 	});
 
+	it("records a bulk's deliveries in multi-row statements, exactly one per event and endpoint", async () => {
+		const account = await newAccount();
+		const url = await rx.route(routeName("bulk"));
+		const endpoints = await Promise.all(
+			[1, 2, 3].map(() => createWebhook(account.live, { url, events: ["*"] })),
+		);
+		const bulk = await call("POST", "/v1/interviews/bulk", {
+			key: account.live,
+			body: {
+				interviews: Array.from({ length: 7 }, (_, i) =>
+					validInterview({ candidate_email: `b${i}@example.com` }),
+				),
+			},
+		});
+		expect(bulk.status).toBe(200);
+		const ids: string[] = bulk.body.data.successful.map((s: { interview: { id: string } }) => s.interview.id);
+		const events = (await Promise.all(ids.map(interviewEvents))).flat();
+		expect(events).toHaveLength(7);
+		// 21 deliveries: more than one statement holds (DELIVERIES_PER_STATEMENT), recorded once each.
+		await publishEvents(env, events);
+		for (const endpoint of endpoints) {
+			const deliveries = await deliveriesOf(endpoint.id);
+			const expected = await Promise.all(events.map((e) => eventDeliveryId(e.id, endpoint.id)));
+			expect(deliveries.map((d) => d.id).sort()).toEqual(expected.sort());
+		}
+	});
+
 	it("keeps a delivery recorded but unsent when the queue fails, and sends it on the next publish", async () => {
 		const account = await newAccount();
 		const interview = await createInterview(account.live);
