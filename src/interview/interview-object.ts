@@ -112,11 +112,21 @@ export class InterviewObject extends DurableObject<Env> {
 	 * dev interviews start at once.
 	 */
 	async join(token: string, now: number): Promise<CommandResult> {
-		await this.ensure();
+		// What adoption, the join and the start owe D1 goes in one batch, written before this returns.
+		try {
+			return await this.joinAndStart(token, now);
+		} finally {
+			// The adoption's retry timer is gone once the outbox is written: the alarm moves on.
+			if (await this.flushOutbox()) await this.armAlarm();
+		}
+	}
+
+	private async joinAndStart(token: string, now: number): Promise<CommandResult> {
+		await this.ensure({ flush: false });
 		if (!this.state || !constantTimeEqual(token, this.state.joinToken)) {
 			return { status: "rejected", error: { code: "NOT_FOUND" }, interview: null };
 		}
-		const joined = await this.run({ type: "join" }, now);
+		const joined = await this.run({ type: "join" }, now, { flush: false });
 		if (joined.status !== "ok") return joined;
 		if (joined.interview.status === "scheduled") {
 			if (isLive(joined.interview)) {
@@ -132,7 +142,7 @@ export class InterviewObject extends DurableObject<Env> {
 					});
 				if (slot?.status !== "acquired") return joined;
 			}
-			const started = await this.run({ type: "start" }, now);
+			const started = await this.run({ type: "start" }, now, { flush: false });
 			if (started.status !== "ok") return started;
 		}
 		await this.advance(now);
@@ -362,7 +372,12 @@ export class InterviewObject extends DurableObject<Env> {
 	 * (with a row that deletes the seed), and the outbox is replayed; everything in it is
 	 * idempotent, so what creation already wrote is not written twice. Other calls wait meanwhile.
 	 */
-	private async ensure(): Promise<void> {
+	/**
+	 * Opens the object's state: adopts its seed on first use. The seed's outbox is flushed at once
+	 * unless the caller (`join`) flushes it with what it owes itself; the adoption's retry timer
+	 * covers a caller that fails before that.
+	 */
+	private async ensure(options: { flush?: boolean } = {}): Promise<void> {
 		if (this.state || this.seedChecked) return;
 		let adopted = false;
 		await this.ctx.blockConcurrencyWhile(async () => {
@@ -375,7 +390,7 @@ export class InterviewObject extends DurableObject<Env> {
 			adopted = true;
 			await this.armAlarm();
 		});
-		if (adopted && (await this.flushOutbox())) await this.armAlarm();
+		if (adopted && options.flush !== false && (await this.flushOutbox())) await this.armAlarm();
 	}
 
 	private adopt(seed: Seed): void {

@@ -5,7 +5,7 @@ import { accountStub } from "../../src/accounts/account-stub";
 import { interviewStub } from "../../src/interview/service";
 import { call, newAccount, withTableRenamed } from "./helpers";
 import { createInterview, eventsOf, fireAlarmAt, startInterview } from "./lifecycle-helpers";
-import { accountObject, profile, setLimits } from "./limits-helpers";
+import { accountObject, countRows, profile, setLimits } from "./limits-helpers";
 
 async function joinNow(created: { id: string; token: string }) {
 	const result = await interviewStub(env, created.id).join(created.token, Date.now());
@@ -36,7 +36,9 @@ describe("concurrent-interview slots and the waiting room", () => {
 		expect(waiting).toMatchObject({ status: "scheduled", startedAt: null });
 		expect(waiting.joinedAt).not.toBeNull();
 		await joinNow(c);
+		// A join that waits still writes what it owes (with the adoption's) before it answers.
 		expect((await eventsOf(b.id)).map((e) => e.type)).toEqual(["interview.scheduled", "candidate.joined"]);
+		expect(await countRows("SELECT count(*) AS n FROM interview_seeds WHERE id = ?", b.id)).toBe(0);
 		const fetched = await call("GET", `/v1/interviews/${b.id}`, { key: account.live });
 		expect(fetched.body.data).toMatchObject({
 			status: "scheduled",
