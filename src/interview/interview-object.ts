@@ -98,11 +98,12 @@ export class InterviewObject extends DurableObject<Env> {
 
 	/** A command from the API on behalf of `owner`; another owner's interview does not exist. */
 	async execute(command: Command, now: number, owner?: Owner): Promise<CommandResult> {
-		await this.ensure();
-		if (owner && command.type !== "create" && !this.ownedBy(owner)) {
-			return { status: "rejected", error: { code: "NOT_FOUND" }, interview: null };
-		}
-		return this.run(command, now);
+		return this.opened(async () => {
+			if (owner && command.type !== "create" && !this.ownedBy(owner)) {
+				return { status: "rejected", error: { code: "NOT_FOUND" }, interview: null };
+			}
+			return this.run(command, now);
+		});
 	}
 
 	/**
@@ -112,17 +113,10 @@ export class InterviewObject extends DurableObject<Env> {
 	 * dev interviews start at once.
 	 */
 	async join(token: string, now: number): Promise<CommandResult> {
-		// What adoption, the join and the start owe D1 goes in one batch, written before this returns.
-		try {
-			return await this.joinAndStart(token, now);
-		} finally {
-			// The adoption's retry timer is gone once the outbox is written: the alarm moves on.
-			if (await this.flushOutbox()) await this.armAlarm();
-		}
+		return this.opened(() => this.joinAndStart(token, now));
 	}
 
 	private async joinAndStart(token: string, now: number): Promise<CommandResult> {
-		await this.ensure({ flush: false });
 		if (!this.state || !constantTimeEqual(token, this.state.joinToken)) {
 			return { status: "rejected", error: { code: "NOT_FOUND" }, interview: null };
 		}
@@ -373,8 +367,22 @@ export class InterviewObject extends DurableObject<Env> {
 	 * idempotent, so what creation already wrote is not written twice. Other calls wait meanwhile.
 	 */
 	/**
+	 * Runs `body` on the opened interview. What adopting its seed owes D1 is written with what
+	 * `body` owes, in one batch (the commands' own flushes carry it), before this returns.
+	 */
+	private async opened<T>(body: () => Promise<T>): Promise<T> {
+		await this.ensure({ flush: false });
+		try {
+			return await body();
+		} finally {
+			// The adoption's retry timer is gone once the outbox is written: the alarm moves on.
+			if (await this.flushOutbox()) await this.armAlarm();
+		}
+	}
+
+	/**
 	 * Opens the object's state: adopts its seed on first use. The seed's outbox is flushed at once
-	 * unless the caller (`join`) flushes it with what it owes itself; the adoption's retry timer
+	 * unless the caller flushes it with what it owes itself (`opened`); the adoption's retry timer
 	 * covers a caller that fails before that.
 	 */
 	private async ensure(options: { flush?: boolean } = {}): Promise<void> {
