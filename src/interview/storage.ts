@@ -4,40 +4,38 @@ import type { InterviewState, Json, TranscriptEntry } from "./model";
 
 const SCHEMA_VERSION = 3;
 
-/** Idempotent DDL for the interview object's SQLite storage, with a version row. */
+/**
+ * Idempotent DDL for the interview object's SQLite storage, with a version row. A new object's
+ * tables are made by one multi-statement call (a join creates an object, so this is on the room's
+ * path); an older object is brought up to date the same way, then its rows are moved.
+ */
 export function migrateInterviewStorage(sql: SqlStorage): void {
 	sql.exec("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)");
 	const row = sql.exec<{ version: number }>("SELECT version FROM schema_version").toArray()[0];
 	if (row && row.version >= SCHEMA_VERSION) return;
-	sql.exec(`CREATE TABLE IF NOT EXISTS interview (
-		singleton INTEGER PRIMARY KEY CHECK (singleton = 1),
-		state TEXT NOT NULL
-	)`);
-	sql.exec(`CREATE TABLE IF NOT EXISTS outbox (
-		seq INTEGER PRIMARY KEY AUTOINCREMENT,
-		kind TEXT NOT NULL,
-		payload TEXT NOT NULL,
-		created_at INTEGER NOT NULL
-	)`);
-	sql.exec(`CREATE TABLE IF NOT EXISTS timers (
-		kind TEXT PRIMARY KEY,
-		due_at INTEGER NOT NULL
-	)`);
-	// Version 2: the real-time channel's message log (replayed on resync) and its sequence.
-	sql.exec(`CREATE TABLE IF NOT EXISTS messages (
-		seq INTEGER PRIMARY KEY,
-		payload TEXT NOT NULL
-	)`);
-	sql.exec("CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL)");
-	// Version 3: the transcript in a row per entry, so that an answer writes its entry, not them all.
-	sql.exec("CREATE TABLE IF NOT EXISTS transcript (idx INTEGER PRIMARY KEY, entry TEXT NOT NULL)");
+	sql.exec(`
+		CREATE TABLE IF NOT EXISTS interview (
+			singleton INTEGER PRIMARY KEY CHECK (singleton = 1),
+			state TEXT NOT NULL
+		);
+		CREATE TABLE IF NOT EXISTS outbox (
+			seq INTEGER PRIMARY KEY AUTOINCREMENT,
+			kind TEXT NOT NULL,
+			payload TEXT NOT NULL,
+			created_at INTEGER NOT NULL
+		);
+		CREATE TABLE IF NOT EXISTS timers (kind TEXT PRIMARY KEY, due_at INTEGER NOT NULL);
+		-- Version 2: the real-time channel's message log (replayed on resync) and its sequence.
+		CREATE TABLE IF NOT EXISTS messages (seq INTEGER PRIMARY KEY, payload TEXT NOT NULL);
+		CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
+		-- Version 3: the transcript in a row per entry, so that an answer writes its entry, not them all.
+		CREATE TABLE IF NOT EXISTS transcript (idx INTEGER PRIMARY KEY, entry TEXT NOT NULL)`);
 	const before = sql.exec<{ state: string }>("SELECT state FROM interview WHERE singleton = 1").toArray()[0];
 	if (before) {
 		const state = JSON.parse(before.state) as Partial<InterviewState>;
 		if (Array.isArray(state.transcript)) saveState(sql, null, state as InterviewState);
 	}
-	sql.exec("DELETE FROM schema_version");
-	sql.exec("INSERT INTO schema_version (version) VALUES (?)", SCHEMA_VERSION);
+	sql.exec(`DELETE FROM schema_version; INSERT INTO schema_version (version) VALUES (${SCHEMA_VERSION})`);
 }
 
 export function loadState(sql: SqlStorage): InterviewState | null {
