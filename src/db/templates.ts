@@ -82,8 +82,7 @@ export class RowsTemplate<Row extends Record<string, unknown>, Column extends ke
 
 /** A drizzle query built now, as a batch statement (for statements that are not hot). */
 export function boundQuery(db: Db, query: Preparable): Bound {
-	const prepared = query.prepare();
-	const { sql: text, params } = prepared.getQuery();
+	const { sql: text, params, prepared } = compile(query);
 	return {
 		statement: db.$client.prepare(text).bind(...params),
 		read: (result) => prepared.mapResult(result, true),

@@ -561,7 +561,11 @@ export class InterviewObject extends DurableObject<Env> {
 		try {
 			await applyOutboxRows(this.env, state, rows);
 			deleteOutboxThrough(sql, last.seq);
-			if (!hasOutbox(sql)) this.setTimer(OUTBOX_RETRY_TIMER, null);
+			// Rows appended while the batch was in flight keep the outbox pending for the next round.
+			if (!hasOutbox(sql)) {
+				this.setTimer(OUTBOX_RETRY_TIMER, null);
+				this.outboxPending = false;
+			}
 			this.flushFailures = 0;
 			return true;
 		} catch (error) {
