@@ -45,6 +45,8 @@ export interface Owner {
 	environment: DataEnvironment;
 }
 
+type Role = "candidate" | "observer";
+
 const OUTBOX_RETRY_TIMER = "outbox_retry";
 const OUTBOX_RETRY_MS = [1_000, 5_000, 30_000, 120_000, 600_000];
 
@@ -72,13 +74,18 @@ export class InterviewObject extends DurableObject<Env> {
 	private armedFor: number | null | undefined = undefined;
 	/** The earliest timer as last read (null: none); undefined until read again after a write. */
 	private earliest: number | null | undefined = undefined;
+	/**
+	 * The room's open connections and their roles. The room uses the standard WebSocket API, not
+	 * hibernation: a hibernatable message is a new event for the runtime, which cost more than the
+	 * answer's own work (docs/live-room.md, docs/performance.md). A connection lives as long as
+	 * this instance; should the object be evicted, the page reconnects and resyncs.
+	 */
+	private readonly sockets = new Map<WebSocket, Role>();
 
 	constructor(ctx: DurableObjectState, env: Env) {
 		super(ctx, env);
 		this.interviewer = createInterviewer(env);
 		this.seq = new SeqCounter(ctx.storage.sql);
-		// Keepalive without waking the object from hibernation.
-		ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair("ping", "pong"));
 		ctx.blockConcurrencyWhile(async () => {
 			migrateInterviewStorage(ctx.storage.sql);
 			this.state = loadState(ctx.storage.sql);
@@ -110,7 +117,7 @@ export class InterviewObject extends DurableObject<Env> {
 	 * The candidate's connection: checks the join token and joins. A live interview starts once
 	 * the account grants it a concurrent slot; until then it stays scheduled (the waiting room)
 	 * and the account object starts it through `startFromWaitingRoom` when a slot frees. Test and
-	 * dev interviews start at once.
+	 * dev interviews start at once. (The WebSocket upgrade joins inside its own `opened`.)
 	 */
 	async join(token: string, now: number): Promise<CommandResult> {
 		return this.opened(() => this.joinAndStart(token, now));
@@ -260,12 +267,16 @@ export class InterviewObject extends DurableObject<Env> {
 
 	/** WebSocket upgrade for the real-time channel; the Worker has already checked observers' keys. */
 	override async fetch(request: Request): Promise<Response> {
+		// Adopting the seed, the join, the start and the first question reach D1 in one batch.
+		return this.opened(() => this.upgrade(request));
+	}
+
+	private async upgrade(request: Request): Promise<Response> {
 		const now = this.clock();
 		const requestId = request.headers.get("X-Request-Id") ?? "unknown";
-		await this.ensure();
 		const state = this.state;
 		if (!state) return upgradeRefusal("INTERVIEW_NOT_FOUND", "No such interview.", requestId, now);
-		const role = request.headers.get("X-Room-Role") === "observer" ? "observer" : "candidate";
+		const role: Role = request.headers.get("X-Room-Role") === "observer" ? "observer" : "candidate";
 		if (role === "observer") {
 			// The Worker checked the key; this object checks that its account owns the interview.
 			if (
@@ -279,20 +290,35 @@ export class InterviewObject extends DurableObject<Env> {
 			if (!token || !constantTimeEqual(token, state.joinToken)) {
 				return upgradeRefusal("INVALID_TOKEN", "The join link's token is missing or wrong.", requestId, now);
 			}
-			const joined = await this.join(token, now);
+			const joined = await this.joinAndStart(token, now);
 			if (joined.status !== "ok") return joinRefusal(joined.error, requestId, now);
 		}
 		const pair = new WebSocketPair();
 		const [client, server] = [pair[0], pair[1]];
-		this.ctx.acceptWebSocket(server, [role]);
-		server.serializeAttachment({ role });
+		server.accept();
+		this.sockets.set(server, role);
+		server.addEventListener("message", (event) => {
+			this.message(server, event.data).catch((error: unknown) => {
+				console.error(
+					JSON.stringify({
+						message: "room message failed",
+						interview_id: this.state?.id,
+						error: String(error),
+					}),
+				);
+			});
+		});
+		server.addEventListener("close", (event) => this.closed(server, event.code, event.reason));
+		server.addEventListener("error", () => this.sockets.delete(server));
 		const current = this.state as InterviewState;
 		this.send(server, { type: "interview_update", interview: roomView(current, this.waiting(current)) });
 		if (current.currentQuestion) this.send(server, { type: "question", question: current.currentQuestion });
 		return new Response(null, { status: 101, webSocket: client });
 	}
 
-	override async webSocketMessage(ws: WebSocket, raw: string | ArrayBuffer): Promise<void> {
+	private async message(ws: WebSocket, raw: string | ArrayBuffer): Promise<void> {
+		// Keepalive: answered as is, outside the protocol's numbering.
+		if (raw === "ping") return ws.send("pong");
 		const now = this.clock();
 		const frame = parseClientFrame(raw);
 		if (!frame.ok) return this.send(ws, frame.error);
@@ -301,8 +327,7 @@ export class InterviewObject extends DurableObject<Env> {
 			for (const payload of messagesAfter(this.ctx.storage.sql, msg.after_seq)) ws.send(payload);
 			return;
 		}
-		const { role } = (ws.deserializeAttachment() ?? { role: "candidate" }) as { role: string };
-		if (role !== "candidate") {
+		if (this.sockets.get(ws) !== "candidate") {
 			return this.send(ws, { type: "error", code: "FORBIDDEN", message: "Observers can only watch." });
 		}
 		const state = this.state;
@@ -323,15 +348,14 @@ export class InterviewObject extends DurableObject<Env> {
 		if (result.status !== "ok") this.sendRefusal(ws, result);
 	}
 
-	override async webSocketClose(ws: WebSocket, code: number, reason: string): Promise<void> {
+	private closed(ws: WebSocket, code: number, reason: string): void {
+		this.sockets.delete(ws);
 		try {
 			ws.close(code === 1005 || code === 1006 ? 1000 : code, reason);
 		} catch {
 			// already closed
 		}
 	}
-
-	override async webSocketError(): Promise<void> {}
 
 	override async alarm(): Promise<void> {
 		// The alarm that fired is spent.
@@ -464,7 +488,7 @@ export class InterviewObject extends DurableObject<Env> {
 			return { seq, payload: JSON.stringify({ ...message, seq }) };
 		});
 		saveMessages(this.ctx.storage.sql, numbered);
-		for (const ws of this.ctx.getWebSockets()) {
+		for (const ws of this.sockets.keys()) {
 			for (const { payload } of numbered) {
 				try {
 					ws.send(payload);

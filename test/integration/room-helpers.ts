@@ -27,7 +27,9 @@ export async function connect(
 	const messages: any[] = [];
 	const waiters: (() => void)[] = [];
 	ws.addEventListener("message", (event) => {
-		messages.push(JSON.parse(String(event.data)));
+		const text = String(event.data);
+		// The keepalive's answer is the one frame that is not JSON.
+		messages.push(text === "pong" ? { type: "pong" } : JSON.parse(text));
 		for (const wake of waiters.splice(0)) wake();
 	});
 	const next: Room["next"] = async (match, options = {}) => {

@@ -1,4 +1,4 @@
-import { evictDurableObject } from "cloudflare:test";
+import { evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { interviewStub } from "../../src/interview/service";
@@ -148,6 +148,32 @@ describe("the live interview over the WebSocket", () => {
 		expect(refused.code).toBe("FORBIDDEN");
 	});
 
+	it("forgets a connection once it closes and goes on with the others", async () => {
+		const account = await newAccount();
+		const { id, token } = await createInterview(account.live, { duration_minutes: 15 });
+		const watcher = await connect(id, account.live);
+		await watcher.room!.next((m) => m.type === "interview_update");
+		const { room } = await connect(id, token);
+		const q = await room!.next((m) => m.type === "question");
+		const roles = () =>
+			runInDurableObject(stubOf(id), (instance) =>
+				[...(instance as unknown as { sockets: Map<unknown, string> }).sockets.values()].sort(),
+			);
+		expect(await roles()).toEqual(["candidate", "observer"]);
+		watcher.room!.close();
+		for (let i = 0; i < 50 && (await roles()).length > 1; i++) await new Promise((r) => setTimeout(r, 20));
+		expect(await roles()).toEqual(["candidate"]);
+		const from = room!.messages.length;
+		room!.send({
+			type: "candidate_response",
+			session_id: id,
+			question_id: q.question.id,
+			response: "Indexes and query plans",
+			timestamp: new Date().toISOString(),
+		});
+		await room!.next((m) => m.type === "question" && m.question.id !== q.question.id, { from });
+	});
+
 	it("refuses before the upgrade: missing or wrong token, another interview's token, unknown, too early, closed", async () => {
 		const account = await newAccount();
 		const a = await createInterview(account.live);
@@ -187,8 +213,14 @@ describe("the live interview over the WebSocket", () => {
 		const { id, token } = await createInterview(account.live, { duration_minutes: 15 });
 		const { room } = await connect(id, token);
 		const q = await room!.next((m) => m.type === "question");
+		// The keepalive is answered as is, outside the numbering: the next message's seq follows on.
+		const seqBefore = Math.max(...room!.messages.map((m) => m.seq));
+		room!.ws.send("ping");
+		await room!.next((m) => m.type === "pong");
 		room!.ws.send("not json");
-		expect((await room!.next((m) => m.type === "error")).code).toBe("BAD_MESSAGE");
+		const bad = await room!.next((m) => m.type === "error");
+		expect(bad.code).toBe("BAD_MESSAGE");
+		expect(bad.seq).toBe(seqBefore + 1);
 		const from = room!.messages.length;
 		room!.send({ type: "shout" });
 		expect((await room!.next((m) => m.type === "error", { from })).code).toBe("BAD_MESSAGE");
