@@ -19,16 +19,29 @@ export function collapseSpaces(text: string): string {
 	return text.replace(/\s+/g, " ").trim();
 }
 
-export function wordList(text: string): string[] {
-	return text.split(/\s+/).filter((w) => ALNUM.test(w));
+/** The words of a text (whitespace-separated, with a letter or digit). Scoring asks up to three times per answer: the last text's list is kept. */
+export function wordList(text: string): readonly string[] {
+	if (text !== lastWords.text) lastWords = { text, words: text.split(/\s+/).filter((w) => ALNUM.test(w)) };
+	return lastWords.words;
 }
+let lastWords: { text: string; words: readonly string[] } = { text: "", words: [] };
 
 export function sentences(text: string): string[] {
-	return text
-		.split(/(?<=[.!?])\s+|\n+/)
-		.map((s) => s.trim())
-		.filter((s) => wordList(s).length > 0);
+	return (
+		text
+			.split(/(?<=[.!?])\s+|\n+/)
+			.map((s) => s.trim())
+			// A sentence has a word: some letter or digit.
+			.filter((s) => ALNUM.test(s))
+	);
 }
+
+/** The text in lower case; the last one is kept (an answer is matched against many keywords). */
+function lowered(text: string): string {
+	if (text !== lastLowered.text) lastLowered = { text, lower: text.toLowerCase() };
+	return lastLowered.lower;
+}
+let lastLowered = { text: "", lower: "" };
 
 function escapeRegExp(text: string): string {
 	return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -44,18 +57,40 @@ const E_SUFFIXES = "e|es|ed|ing|ings|er|ers|ion|ions|ation|ations|ment|ments|ity
  * sit on a word boundary (so "ts" does not match inside "tests").
  */
 export function keywordPattern(keyword: string): RegExp {
-	let pattern = patterns.get(keyword);
-	if (!pattern) {
+	return compiled(keyword).pattern;
+}
+
+interface CompiledKeyword {
+	pattern: RegExp;
+	/**
+	 * Characters every match contains, in lower case: the start of the keyword's first word (at
+	 * most three characters, which no suffix rule touches), when they are ASCII; else null. A
+	 * case-insensitive match of ASCII characters is found in the lower-cased text, so a text
+	 * without them cannot match and the pattern need not run.
+	 */
+	lead: string | null;
+}
+
+function compiled(keyword: string): CompiledKeyword {
+	let entry = patterns.get(keyword);
+	if (!entry) {
 		// Neither global nor sticky, so a shared RegExp keeps no state between uses.
 		if (patterns.size >= MAX_CACHED_PATTERNS) patterns.clear();
-		pattern = buildKeywordPattern(keyword);
-		patterns.set(keyword, pattern);
+		const first =
+			keyword
+				.toLowerCase()
+				.trim()
+				.replace(/\*$/, "")
+				.split(/[\s-]+/)[0] ?? "";
+		const lead = first.slice(0, 3);
+		entry = { pattern: buildKeywordPattern(keyword), lead: /^[\x21-\x7e]+$/.test(lead) ? lead : null };
+		patterns.set(keyword, entry);
 	}
-	return pattern;
+	return entry;
 }
 
 /** Scoring matches the same keywords answer after answer: each is compiled once per isolate. */
-const patterns = new Map<string, RegExp>();
+const patterns = new Map<string, CompiledKeyword>();
 const MAX_CACHED_PATTERNS = 5_000;
 
 function buildKeywordPattern(keyword: string): RegExp {
@@ -88,7 +123,9 @@ export interface KeywordHit {
 
 /** First occurrence of the keyword in the text, or null. */
 export function findKeyword(text: string, keyword: string): KeywordHit | null {
-	const m = keywordPattern(keyword).exec(text);
+	const { pattern, lead } = compiled(keyword);
+	if (lead !== null && !lowered(text).includes(lead)) return null;
+	const m = pattern.exec(text);
 	return m ? { keyword, index: m.index, length: m[0].length } : null;
 }
 
