@@ -19,7 +19,10 @@ export function collapseSpaces(text: string): string {
 	return text.replace(/\s+/g, " ").trim();
 }
 
-/** The words of a text (whitespace-separated, with a letter or digit). Scoring asks up to three times per answer: the last text's list is kept. */
+/**
+ * The words of a text (whitespace-separated, each with a letter or digit). Scoring asks up to
+ * three times per answer, so the last text's list is kept; callers do not change it.
+ */
 export function wordList(text: string): readonly string[] {
 	if (text !== lastWords.text) lastWords = { text, words: text.split(/\s+/).filter((w) => ALNUM.test(w)) };
 	return lastWords.words;
