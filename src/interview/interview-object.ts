@@ -384,13 +384,6 @@ export class InterviewObject extends DurableObject<Env> {
 	}
 
 	/**
-	 * Deferred creation (docs/architecture.md): an interview is created as a seed row in D1 and its
-	 * object is opened on first use. Before anything else reads or changes the state, the object
-	 * adopts its seed: the seed's state, timers and outbox are committed here in one transaction
-	 * (with a row that deletes the seed), and the outbox is replayed; everything in it is
-	 * idempotent, so what creation already wrote is not written twice. Other calls wait meanwhile.
-	 */
-	/**
 	 * Runs `body` on the opened interview. What adopting its seed owes D1 is written with what
 	 * `body` owes, in one batch (the commands' own flushes carry it), before this returns.
 	 */
@@ -425,6 +418,13 @@ export class InterviewObject extends DurableObject<Env> {
 		if (adopted && options.flush !== false && (await this.flushOutbox())) await this.armAlarm();
 	}
 
+	/**
+	 * Deferred creation (docs/architecture.md): an interview is created as a seed row in D1 and its
+	 * object is opened on first use. Before anything else reads or changes the state, the object
+	 * adopts its seed: the seed's state, timers and outbox are committed here in one transaction
+	 * (with a row that deletes the seed), and the outbox is replayed; everything in it is
+	 * idempotent, so what creation already wrote is not written twice. Other calls wait meanwhile.
+	 */
 	private adopt(seed: Seed): void {
 		const sql = this.ctx.storage.sql;
 		const now = Date.now();
@@ -480,7 +480,6 @@ export class InterviewObject extends DurableObject<Env> {
 		}
 	}
 
-	/** Sends to every connection and keeps the message for resync. */
 	/** Numbers, stores (one statement) and sends messages to every connection, in order. */
 	private broadcast(...messages: OutgoingMessage[]): void {
 		const numbered = messages.map((message) => {
@@ -604,11 +603,6 @@ export class InterviewObject extends DurableObject<Env> {
 		}
 	}
 
-	/**
-	 * Sets the storage alarm to the earliest timer. The alarm last set is remembered so that the
-	 * many commits that leave the earliest timer where it was (each answer) do not set it again;
-	 * a new instance, the alarm firing and a purge forget it.
-	 */
 	/** Sets (or with null clears) a timer; every timer write goes through here or `clearTimer`. */
 	private setTimer(kind: string, dueAt: number | null): void {
 		setTimer(this.ctx.storage.sql, kind, dueAt);
@@ -620,6 +614,11 @@ export class InterviewObject extends DurableObject<Env> {
 		this.earliest = undefined;
 	}
 
+	/**
+	 * Sets the storage alarm to the earliest timer. The alarm last set is remembered so that the
+	 * many commits that leave the earliest timer where it was (each answer) do not set it again;
+	 * a new instance, the alarm firing and a purge forget it.
+	 */
 	private async armAlarm(): Promise<void> {
 		// Read again only after a timer write: most commits (an answer) touch no timer.
 		this.earliest ??= earliestTimer(this.ctx.storage.sql);

@@ -9,7 +9,7 @@ import type { CandidateEmailRequest } from "../email/model";
 import { queueCandidateEmail } from "../email/queue-email";
 import { candidateEmailRequest } from "../email/request";
 import type { Env } from "../env";
-import { type EventRecord, insertEvent } from "../events/events-repo";
+import { type EventRecord, insertEvents } from "../events/events-repo";
 import { publishEvents } from "../events/publish";
 import { newId } from "../lib/random";
 import { activeEndpointsQuery, type EndpointRow } from "../webhooks/endpoints-repo";
@@ -80,9 +80,7 @@ export function outboxStatements(
 	const statements: Bound[] = [upsertProjection(db, state)];
 	for (const item of items) {
 		if (item.kind === "event") {
-			const record = eventRecord(state, item.event);
-			events.push(record);
-			statements.push(insertEvent(db, record));
+			events.push(eventRecord(state, item.event));
 		} else if (item.kind === "refund") {
 			statements.push(
 				boundQuery(
@@ -103,6 +101,8 @@ export function outboxStatements(
 			statements.push(forgetSeed(db, state.id));
 		}
 	}
+	// The events in as few statements as D1's parameter limit allows, as creation writes them.
+	statements.push(...insertEvents(db, events));
 	return { statements, events };
 }
 

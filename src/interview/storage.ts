@@ -147,7 +147,6 @@ export function clearTimer(sql: SqlStorage, kind: string, dueAt: number): void {
 	sql.exec("DELETE FROM timers WHERE kind = ? AND due_at = ?", kind, dueAt);
 }
 
-/** The next sequence number of the real-time channel. */
 /** How many sequence numbers one write of the counter reserves. */
 export const SEQ_BLOCK = 100;
 
