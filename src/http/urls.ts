@@ -5,8 +5,15 @@ function trimSlash(url: string): string {
 	return url.replace(/\/+$/, "");
 }
 
+/**
+ * The request's origin. The runtime hands over the URL already parsed and serialised, so the
+ * origin is what precedes the path; parsing it again cost more than the rest of a view.
+ */
 function origin(c: Context<AppBindings>): string {
-	return new URL(c.req.url).origin;
+	const url = c.req.url;
+	const path = url.indexOf("/", url.indexOf("://") + 3);
+	const head = path === -1 ? url : url.slice(0, path);
+	return head.includes("@") ? new URL(url).origin : head;
 }
 
 /** `{app_url}`: `APP_URL`, or the request's own origin when unset (so `PORT` works locally). */

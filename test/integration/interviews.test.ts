@@ -1,4 +1,4 @@
-import { env } from "cloudflare:workers";
+import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { call, newAccount, validInterview } from "./helpers";
 
@@ -25,6 +25,26 @@ describe("POST /v1/interviews", () => {
 			test_mode: false,
 			created_at: expect.any(String),
 		});
+	});
+
+	it("links to the origin the request came to, port included, when APP_URL is unset", async () => {
+		const account = await newAccount();
+		for (const [url, origin] of [
+			["http://Service.TEST:8443/v1/interviews", "http://service.test:8443"],
+			["https://service.test:443/v1/interviews?x=1", "https://service.test"],
+			["http://127.0.0.1:8787/v1/interviews/", "http://127.0.0.1:8787"],
+		] as const) {
+			const res = await exports.default.fetch(url, {
+				method: "POST",
+				headers: { Authorization: `Bearer ${account.live}`, "Content-Type": "application/json" },
+				body: JSON.stringify(validInterview()),
+			});
+			const data = ((await res.json()) as { data: { id: string; interview_url: string } }).data;
+			expect(res.status, url).toBe(201);
+			expect(data.interview_url.startsWith(`${origin}/join/${data.id}?token=`), data.interview_url).toBe(
+				true,
+			);
+		}
 	});
 
 	it("keeps every given field", async () => {
