@@ -6,7 +6,6 @@ import type { AppBindings } from "./http/context";
 import { errorBody, ok } from "./http/envelope";
 import { AppError } from "./http/errors";
 import { type Clock, requestContext, whenRouted } from "./http/middleware";
-import { jsonBodyGuard } from "./http/validation";
 import { accountRoutes } from "./routes/account";
 import { adminRoutes } from "./routes/admin";
 import { eventRoutes } from "./routes/events";
@@ -34,7 +33,6 @@ function apiV1() {
 export function createApp(options: AppOptions = {}) {
 	const app = new Hono<AppBindings>({ strict: false });
 	app.use("*", requestContext(options.clock ?? Date.now));
-	for (const prefix of ["/v1/*", "/api/v1/*", "/admin/*"]) app.use(prefix, whenRouted(jsonBodyGuard));
 	app.route("/", roomRoutes);
 
 	app.get("/api/v1/health", (c) =>

@@ -5,6 +5,7 @@ import { accounts, apiKeys } from "../db/schema";
 import type { AppBindings } from "../http/context";
 import { AppError } from "../http/errors";
 import { appUrl } from "../http/urls";
+import { jsonBodyGuard } from "../http/validation";
 import { constantTimeEqual } from "../lib/crypto";
 import { authCache } from "./auth-cache";
 import {
@@ -125,9 +126,14 @@ export function assertScope(auth: AuthContext, scope: Scope): void {
 	}
 }
 
+/**
+ * The scope check, the last before validation (decisions.md orders route, authentication, rate
+ * limit, scope, validation); validation begins here with the body's size and media type, so a
+ * request refused for its key, its rate or its scope is refused for that whatever its body.
+ */
 export function requireScope(scope: Scope): MiddlewareHandler<AppBindings> {
 	return async (c, next) => {
 		assertScope(c.get("auth"), scope);
-		await next();
+		await jsonBodyGuard(c, next);
 	};
 }

@@ -25,7 +25,7 @@ import type { AppBindings } from "../http/context";
 import { ok, okList } from "../http/envelope";
 import { AppError, validationError } from "../http/errors";
 import { whenRouted } from "../http/middleware";
-import { validate } from "../http/validation";
+import { jsonBodyGuard, validate } from "../http/validation";
 import { constantTimeEqual } from "../lib/crypto";
 import { decodeCursor, encodeCursor } from "../lib/cursor";
 import { newId, randomBase62 } from "../lib/random";
@@ -54,7 +54,8 @@ const adminAuth: MiddlewareHandler<AppBindings> = async (c, next) => {
 	await next();
 };
 
-adminRoutes.use("*", whenRouted(adminAuth));
+// The admin token first, then the body: an unauthenticated request is refused whatever it sends.
+adminRoutes.use("*", whenRouted(adminAuth, jsonBodyGuard));
 
 const plan = z.enum(PLAN_IDS, {
 	error: `Must be one of ${PLAN_IDS.join(", ")}`,

@@ -1,6 +1,6 @@
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { BASE, call, newAccount } from "./helpers";
+import { ADMIN_TOKEN, BASE, call, newAccount } from "./helpers";
 
 describe("the response envelope", () => {
 	it("answers health without a key, with meta and a matching X-Request-Id", async () => {
@@ -82,6 +82,53 @@ describe("the response envelope", () => {
 			body: stream,
 		});
 		expect(streamed.status).toBe(413);
+	});
+
+	it("refuses for the key, the rate limit or the scope before looking at the body", async () => {
+		const account = await newAccount();
+		const readOnly = await account.key("live", { permissions: ["interviews:read"] });
+		const bodies = [
+			{
+				rawBody: "candidate_email=a@b.com",
+				headers: { "Content-Type": "application/x-www-form-urlencoded" },
+			},
+			{ rawBody: "x".repeat(1024 * 1024 + 10), headers: { "Content-Type": "application/json" } },
+		];
+		for (const body of bodies) {
+			const none = await call("POST", "/v1/interviews", body);
+			expect([none.status, none.body.error?.code]).toEqual([401, "AUTHENTICATION_REQUIRED"]);
+			const wrong = await call("POST", "/api/v1/interviews/", { ...body, key: `svc_live_${"A".repeat(32)}` });
+			expect([wrong.status, wrong.body.error?.code]).toEqual([401, "INVALID_API_KEY"]);
+			const scoped = await call("PATCH", "/v1/interviews/int_AAAAAAAAAAAAAAAAAAAAAAAA", {
+				...body,
+				key: readOnly,
+			});
+			expect([scoped.status, scoped.body.error?.code]).toEqual([403, "INSUFFICIENT_PERMISSIONS"]);
+			const admin = await call("POST", "/admin/accounts", body);
+			expect([admin.status, admin.body.error?.code]).toEqual([401, "AUTHENTICATION_REQUIRED"]);
+		}
+		// Refused for its body, a request with a good key was counted (decisions.md).
+		const first = await call("POST", "/v1/interviews", { ...bodies[0], key: account.live });
+		const second = await call("POST", "/v1/interviews", { ...bodies[1], key: account.live });
+		expect([first.status, second.status]).toEqual([400, 413]);
+		const remaining = Number(first.headers.get("X-RateLimit-Remaining"));
+		expect(Number(second.headers.get("X-RateLimit-Remaining"))).toBe(remaining - 1);
+	});
+
+	it("answers 429 to an account over its rate limit whatever the body", async () => {
+		const account = await newAccount();
+		const limited = await call("PATCH", `/admin/accounts/${account.id}`, {
+			key: ADMIN_TOKEN,
+			body: { limits: { requests_per_minute: 1 } },
+		});
+		expect(limited.status).toBe(200);
+		expect((await call("GET", "/v1/auth/verify", { key: account.live })).status).toBe(200);
+		const res = await call("POST", "/v1/interviews", {
+			key: account.live,
+			rawBody: "candidate_email=a@b.com",
+			headers: { "Content-Type": "application/x-www-form-urlencoded" },
+		});
+		expect([res.status, res.body.error?.code]).toEqual([429, "RATE_LIMIT_EXCEEDED"]);
 	});
 
 	it("puts meta on errors too, and never a stack trace", async () => {
