@@ -1,5 +1,6 @@
 import { zValidator } from "@hono/zod-validator";
-import type { MiddlewareHandler, ValidationTargets } from "hono";
+import type { Context, MiddlewareHandler, ValidationTargets } from "hono";
+import { validator } from "hono/validator";
 import { z } from "zod";
 import type { AppBindings } from "./context";
 import { AppError, validationError } from "./errors";
@@ -27,6 +28,22 @@ export function issueFields(issues: readonly z.core.$ZodIssue[]): Record<string,
 export function validate<T extends keyof ValidationTargets, S extends z.ZodType>(target: T, schema: S) {
 	return zValidator(target, schema, (result) => {
 		if (!result.success) throw validationError(issueFields(result.error.issues));
+	});
+}
+
+/**
+ * A JSON body's schema and then checks that need the request (its time, the environment): the
+ * whole of validation runs before idempotency and before anything is looked up, as decisions.md
+ * orders them. `check` throws `validationError` to refuse and returns the value handlers see.
+ */
+export function validateJson<S extends z.ZodType, R>(
+	schema: S,
+	check: (data: z.output<S>, c: Context<AppBindings>) => R,
+) {
+	return validator("json", (value, c: Context<AppBindings>) => {
+		const parsed = schema.safeParse(value);
+		if (!parsed.success) throw validationError(issueFields(parsed.error.issues));
+		return check(parsed.data, c);
 	});
 }
 

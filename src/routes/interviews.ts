@@ -1,4 +1,4 @@
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { validator } from "hono/validator";
 import { assertScope, requireScope } from "../accounts/auth";
 import { getDb } from "../db/client";
@@ -7,7 +7,7 @@ import type { AppBindings } from "../http/context";
 import { ok, okList, okWithoutMeta } from "../http/envelope";
 import { validationError } from "../http/errors";
 import { appUrl } from "../http/urls";
-import { validate } from "../http/validation";
+import { validate, validateJson } from "../http/validation";
 import { idempotent } from "../idempotency/middleware";
 import { interviewReadAhead } from "../interview/read-ahead";
 import { recordingLinks } from "../interview/recordings";
@@ -23,19 +23,28 @@ import { setupGuideRoutes } from "./setup-guide";
 
 export const interviewRoutes = new Hono<AppBindings>();
 
-/** Both create bodies, parsed before idempotency (the order of checks puts validation first). */
-const createRequest = validator("json", (value, c) =>
-	parseCreateRequest(value, { acceptSetupGuide: c.req.path.startsWith("/api/") }),
-);
+/**
+ * Both create bodies, parsed before idempotency (the order of checks puts validation first), with
+ * `scheduled_at` resolved against the request's time: a time in the past is a validation error.
+ */
+const createRequest = validator("json", (value, c: Context<AppBindings>) => {
+	const request = parseCreateRequest(value, { acceptSetupGuide: c.req.path.startsWith("/api/") });
+	return { ...request, scheduledAt: scheduledAtOf(request.body.scheduled_at, c.get("now")) };
+});
+
+/** An update's body; a new `scheduled_at` in the past is refused here, before idempotency. */
+const updateRequest = validateJson(updateInterviewBody, (body, c) => {
+	if (body.scheduled_at !== undefined) scheduledAtOf(body.scheduled_at, c.get("now"));
+	return body;
+});
 
 interviewRoutes.post("/", requireScope("interviews:write"), createRequest, idempotent, async (c) => {
 	const now = c.get("now");
 	const setupGuidePrefix = c.req.path.startsWith("/api/");
 	const request = c.req.valid("json");
-	const scheduledAt = scheduledAtOf(request.body.scheduled_at, now);
 	const urls = { appUrl: appUrl(c) };
 	const state = await createInterview(c.env, c.get("auth"), request.body, {
-		scheduledAt,
+		scheduledAt: request.scheduledAt,
 		now,
 		appUrl: urls.appUrl,
 		...(request.kind === "setup_guide" ? { job: request.job } : {}),
@@ -104,39 +113,33 @@ interviewRoutes.get("/:id", requireScope("interviews:read"), validate("query", f
 	);
 });
 
-interviewRoutes.patch(
-	"/:id",
-	requireScope("interviews:write"),
-	validate("json", updateInterviewBody),
-	idempotent,
-	async (c) => {
-		const body = c.req.valid("json");
-		const time = (v: string | undefined) => (v === undefined ? undefined : (parseIsoDateTime(v) as number));
-		const result = await commandInterview(
-			c.env,
-			c.get("auth"),
-			c.req.param("id"),
-			{
-				type: "update",
-				changes: {
-					scheduled_at: time(body.scheduled_at),
-					candidate_email: body.candidate_email,
-					position: body.position,
-					skills: body.skills,
-					duration_minutes: body.duration_minutes,
-					difficulty: body.difficulty,
-					company_name: body.company_name,
-					instructions: body.instructions,
-				},
-				sendNotification: body.send_notification,
-				rescheduleReason: body.reschedule_reason ?? null,
-				newJoinToken: randomBase62(32),
+interviewRoutes.patch("/:id", requireScope("interviews:write"), updateRequest, idempotent, async (c) => {
+	const body = c.req.valid("json");
+	const time = (v: string | undefined) => (v === undefined ? undefined : (parseIsoDateTime(v) as number));
+	const result = await commandInterview(
+		c.env,
+		c.get("auth"),
+		c.req.param("id"),
+		{
+			type: "update",
+			changes: {
+				scheduled_at: time(body.scheduled_at),
+				candidate_email: body.candidate_email,
+				position: body.position,
+				skills: body.skills,
+				duration_minutes: body.duration_minutes,
+				difficulty: body.difficulty,
+				company_name: body.company_name,
+				instructions: body.instructions,
 			},
-			c.get("now"),
-		);
-		return ok(c, updatedView(result.interview, result.notificationQueued));
-	},
-);
+			sendNotification: body.send_notification,
+			rescheduleReason: body.reschedule_reason ?? null,
+			newJoinToken: randomBase62(32),
+		},
+		c.get("now"),
+	);
+	return ok(c, updatedView(result.interview, result.notificationQueued));
+});
 
 interviewRoutes.delete(
 	"/:id",

@@ -4,7 +4,7 @@ import { getDb } from "../db/client";
 import type { AppBindings } from "../http/context";
 import { ok, okList } from "../http/envelope";
 import { AppError, validationError } from "../http/errors";
-import { validate } from "../http/validation";
+import { validate, validateJson } from "../http/validation";
 import { idempotent } from "../idempotency/middleware";
 import { decodeCursor, encodeCursor } from "../lib/cursor";
 import { newId } from "../lib/random";
@@ -103,11 +103,11 @@ webhookRoutes.get("/", requireScope("webhooks:read"), validate("query", listWebh
 webhookRoutes.post(
 	"/",
 	requireScope("webhooks:write"),
-	validate("json", createWebhookBody),
+	validateJson(createWebhookBody, (body, c) => ({ ...body, url: acceptedUrl(c.env, body.url) })),
 	idempotent,
 	async (c) => {
 		const body = c.req.valid("json");
-		const url = acceptedUrl(c.env, body.url);
+		const url = body.url;
 		const owner = ownerOf(c.get("auth"));
 		const db = getDb(c.env.DB);
 		if ((await countEndpoints(db, owner)) >= MAX_ENDPOINTS) {
@@ -150,11 +150,13 @@ webhookRoutes.get("/:id", requireScope("webhooks:read"), async (c) => {
 webhookRoutes.patch(
 	"/:id",
 	requireScope("webhooks:write"),
-	validate("json", updateWebhookBody),
+	validateJson(updateWebhookBody, (body, c) =>
+		body.url === undefined ? body : { ...body, url: acceptedUrl(c.env, body.url) },
+	),
 	idempotent,
 	async (c) => {
 		const body = c.req.valid("json");
-		const url = body.url === undefined ? undefined : acceptedUrl(c.env, body.url);
+		const url = body.url;
 		const endpoint = await loadOwnedEndpoint(c.env, c.get("auth"), c.req.param("id"));
 		const now = c.get("now");
 		// Enabling an endpoint starts its failure run afresh.

@@ -151,6 +151,60 @@ describe("idempotency keys", () => {
 		expect(invalidAgain.status).toBe(400);
 	});
 
+	it("refuses a time in the past, a bad webhook URL or an unknown id's past reschedule before idempotency", async () => {
+		const account = await newAccount();
+		const past = new Date(Date.now() - 60_000).toISOString();
+		const future = new Date(Date.now() + 86_400_000).toISOString();
+		const steps: { method: string; path: string; bad: unknown; good: unknown; ok: number }[] = [
+			{
+				method: "POST",
+				path: "/v1/interviews",
+				bad: validInterview({ scheduled_at: past }),
+				good: validInterview({ scheduled_at: future }),
+				ok: 201,
+			},
+			{
+				method: "POST",
+				path: "/v1/webhooks",
+				bad: { url: "https://10.0.0.1/hook", events: ["interview.scheduled"] },
+				good: { url: "https://hooks.example.com/in", events: ["interview.scheduled"] },
+				ok: 201,
+			},
+		];
+		for (const step of steps) {
+			const key = withKey(`k-late-${step.path}`);
+			const bad = await call(step.method, step.path, { key: account.live, body: step.bad, headers: key });
+			expect([bad.status, bad.body.error?.code], step.path).toEqual([400, "VALIDATION_ERROR"]);
+			const good = await call(step.method, step.path, { key: account.live, body: step.good, headers: key });
+			expect(good.status, step.path).toBe(step.ok);
+		}
+		const created = await call("POST", "/v1/interviews", { key: account.live, body: validInterview() });
+		const id: string = created.body.data.id;
+		const bad = await call("PATCH", `/v1/interviews/${id}`, {
+			key: account.live,
+			body: { scheduled_at: past },
+			headers: withKey("k-late-patch"),
+		});
+		expect(bad.body.error?.details).toEqual({ scheduled_at: "Must not be in the past" });
+		const good = await call("PATCH", `/v1/interviews/${id}`, {
+			key: account.live,
+			body: { scheduled_at: future },
+			headers: withKey("k-late-patch"),
+		});
+		expect([good.status, good.body.data?.scheduled_at]).toEqual([200, future]);
+		// Validation before existence: an unknown id's past time is a 400, not a 404.
+		const unknown = await call("PATCH", "/v1/interviews/int_AAAAAAAAAAAAAAAAAAAAAAAA", {
+			key: account.live,
+			body: { scheduled_at: past },
+		});
+		expect([unknown.status, unknown.body.error?.code]).toEqual([400, "VALIDATION_ERROR"]);
+		const webhook = await call("PATCH", "/v1/webhooks/wh_AAAAAAAAAAAAAAAAAAAAAAAA", {
+			key: account.live,
+			body: { url: "http://example.com/hook" },
+		});
+		expect([webhook.status, webhook.body.error?.code]).toEqual([400, "VALIDATION_ERROR"]);
+	});
+
 	it("does not store a 5xx, so a retry runs again, and charges once", async () => {
 		const account = await newAccount({ credits: 3 });
 		const body = validInterview();
