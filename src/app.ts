@@ -1,4 +1,4 @@
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { authenticate } from "./accounts/auth";
 import { rateLimit } from "./accounts/rate-limit-middleware";
@@ -44,25 +44,15 @@ export function createApp(options: AppOptions = {}) {
 		}),
 	);
 	app.route("/admin", adminRoutes);
+	for (const prefix of ["/v1", "/api/v1"]) {
+		for (const path of SHADOWED_PATHS)
+			app.on(["GET", "PUT", "PATCH", "DELETE"], `${prefix}${path}`, unrouted);
+	}
 	const api = apiV1();
 	app.route("/v1", api);
 	app.route("/api/v1", api);
 
-	app.notFound((c) => {
-		const allowed = allowedMethods(app, new URL(c.req.url).pathname);
-		const error =
-			allowed.length > 0
-				? new AppError(
-						"METHOD_NOT_ALLOWED",
-						`${c.req.method} is not allowed here; use ${allowed.join(", ")}.`,
-						{
-							allowed_methods: allowed,
-						},
-					)
-				: new AppError("NOT_FOUND", `No route for ${c.req.method} ${new URL(c.req.url).pathname}.`);
-		if (allowed.length > 0) c.header("Allow", allowed.join(", "));
-		return c.json(errorBody(error, c.get("requestId"), c.get("now")), error.status);
-	});
+	app.notFound(unrouted);
 
 	app.onError((err, c) => {
 		const requestId = c.get("requestId") ?? "unknown";
@@ -95,20 +85,52 @@ export function createApp(options: AppOptions = {}) {
 	return app;
 }
 
-const routePatterns = new WeakMap<object, { method: string; pattern: RegExp }[]>();
+/**
+ * Paths routed for one method that `/interviews/:id` would otherwise take as an id: another method
+ * on them is a wrong method on a known route (405), not an unknown interview.
+ */
+const SHADOWED_PATHS = ["/interviews/bulk", "/interviews/bulk-results"];
 
-/** Methods registered for a path, so a wrong method answers 405 rather than 404. */
-function allowedMethods(app: Hono<AppBindings>, path: string): string[] {
-	let patterns = routePatterns.get(app);
-	if (!patterns) {
-		patterns = app.routes
-			.filter((r) => r.method !== "ALL" && !r.path.includes("*"))
-			.map((r) => ({
-				method: r.method,
-				pattern: new RegExp(`^${r.path.replace(/\/+$/, "").replace(/:[^/]+/g, "[^/]+")}/?$`),
-			}));
-		routePatterns.set(app, patterns);
-	}
+/** No route for the method and path: 405 with the allowed methods if the path is known, else 404. */
+function unrouted(c: Context<AppBindings>): Response {
+	const path = new URL(c.req.url).pathname;
+	const allowed = allowedMethods(path);
+	const error =
+		allowed.length > 0
+			? new AppError(
+					"METHOD_NOT_ALLOWED",
+					`${c.req.method} is not allowed here; use ${allowed.join(", ")}.`,
+					{
+						allowed_methods: allowed,
+					},
+				)
+			: new AppError("NOT_FOUND", `No route for ${c.req.method} ${path}.`);
+	if (allowed.length > 0) c.header("Allow", allowed.join(", "));
+	return c.json(errorBody(error, c.get("requestId"), c.get("now")), error.status);
+}
+
+interface RoutePattern {
+	method: string;
+	literal: boolean;
+	pattern: RegExp;
+}
+
+let routePatterns: RoutePattern[] | undefined;
+
+/**
+ * Methods registered for a path, so a wrong method answers 405 rather than 404. A path that is
+ * a route written out (`/v1/interviews/bulk`) is that route alone, not also a `:id`.
+ */
+function allowedMethods(path: string): string[] {
+	routePatterns ??= createApp()
+		.routes.filter((r) => r.method !== "ALL" && !r.path.includes("*") && r.handler !== unrouted)
+		.map((r) => ({
+			method: r.method,
+			literal: !r.path.includes(":"),
+			pattern: new RegExp(`^${r.path.replace(/\/+$/, "").replace(/:[^/]+/g, "[^/]+")}/?$`),
+		}));
 	const normalised = path.length > 1 ? path.replace(/\/+$/, "") : path;
-	return [...new Set(patterns.filter((p) => p.pattern.test(normalised)).map((p) => p.method))];
+	const matching = routePatterns.filter((p) => p.pattern.test(normalised));
+	const chosen = matching.some((p) => p.literal) ? matching.filter((p) => p.literal) : matching;
+	return [...new Set(chosen.map((p) => p.method))];
 }

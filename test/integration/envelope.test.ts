@@ -33,6 +33,24 @@ describe("the response envelope", () => {
 		expect(health.status).toBe(405);
 	});
 
+	it("answers 405 on the bulk routes for other methods, which are not interview ids", async () => {
+		for (const path of [
+			"/v1/interviews/bulk",
+			"/api/v1/interviews/bulk-results/",
+			"/v1/interviews/bulk-results",
+		]) {
+			for (const method of ["GET", "PUT", "PATCH", "DELETE"]) {
+				const res = await call(method, path);
+				expect([res.status, res.body.error?.code], `${method} ${path}`).toEqual([405, "METHOD_NOT_ALLOWED"]);
+				expect(res.headers.get("Allow")).toBe("POST");
+				expect(res.headers.get("X-Request-Id")).toBe(res.body.meta?.request_id);
+			}
+		}
+		const one = await call("PUT", "/v1/interviews/int_AAAAAAAAAAAAAAAAAAAAAAAA");
+		expect(one.status).toBe(405);
+		expect(one.headers.get("Allow")?.split(", ").sort()).toEqual(["DELETE", "GET", "PATCH"]);
+	});
+
 	it("refuses malformed JSON with VALIDATION_ERROR on body", async () => {
 		const account = await newAccount();
 		const res = await call("POST", "/v1/interviews", {
