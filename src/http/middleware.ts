@@ -13,7 +13,7 @@ export function requestContext(clock: Clock): MiddlewareHandler<AppBindings> {
 		c.set("now", clock());
 		c.header("X-Request-Id", requestId);
 		await next();
-		// A WebSocket upgrade's response headers are immutable.
+		// A WebSocket upgrade's response headers are immutable: the room's object sets the id there.
 		if (c.res.status !== 101) c.res.headers.set("X-Request-Id", requestId);
 	};
 }

@@ -313,7 +313,8 @@ export class InterviewObject extends DurableObject<Env> {
 		const current = this.state as InterviewState;
 		this.send(server, { type: "interview_update", interview: roomView(current, this.waiting(current)) });
 		if (current.currentQuestion) this.send(server, { type: "question", question: current.currentQuestion });
-		return new Response(null, { status: 101, webSocket: client });
+		// Its headers cannot change once returned, so the request id the Worker passed goes on here.
+		return new Response(null, { status: 101, webSocket: client, headers: { "X-Request-Id": requestId } });
 	}
 
 	private async message(ws: WebSocket, raw: string | ArrayBuffer): Promise<void> {

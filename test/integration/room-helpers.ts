@@ -14,7 +14,7 @@ export interface Room {
 export async function connect(
 	id: string,
 	token: string,
-): Promise<{ status: number; room?: Room; body?: any }> {
+): Promise<{ status: number; requestId: string | null; room?: Room; body?: any }> {
 	const response = await exports.default.fetch(
 		`${BASE}/interview/${id}/?token=${encodeURIComponent(token)}`,
 		{
@@ -22,7 +22,8 @@ export async function connect(
 		},
 	);
 	const ws = response.webSocket;
-	if (!ws) return { status: response.status, body: await response.json() };
+	const requestId = response.headers.get("X-Request-Id");
+	if (!ws) return { status: response.status, requestId, body: await response.json() };
 	ws.accept();
 	const messages: any[] = [];
 	const waiters: (() => void)[] = [];
@@ -48,6 +49,7 @@ export async function connect(
 	};
 	return {
 		status: response.status,
+		requestId,
 		room: {
 			ws,
 			messages,

@@ -18,8 +18,9 @@ describe("the live interview over the WebSocket", () => {
 			duration_minutes: 15,
 			skills: ["SQL", "Python"],
 		});
-		const { status, room } = await connect(id, token);
+		const { status, requestId, room } = await connect(id, token);
 		expect(status).toBe(101);
+		expect(requestId).toMatch(/^req_[0-9A-Za-z]{24}$/);
 		const update = await room!.next((m) => m.type === "interview_update");
 		expect(update.interview).toMatchObject({ id, status: "in_progress", waiting: false });
 		const first = await room!.next((m) => m.type === "question");
