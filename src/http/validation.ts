@@ -47,6 +47,9 @@ export function validateJson<S extends z.ZodType, R>(
 	});
 }
 
+/** The query of a route that takes no parameters: any parameter is an unknown field. */
+export const noQuery = z.strictObject({});
+
 export const MAX_BODY_BYTES = 1024 * 1024;
 
 function isJsonMediaType(contentType: string | undefined): boolean {

@@ -7,6 +7,7 @@ import { getDb } from "../db/client";
 import { monthlyInterviewsUsed } from "../db/quota-repo";
 import type { AppBindings } from "../http/context";
 import { ok } from "../http/envelope";
+import { noQuery, validate } from "../http/validation";
 import { iso, isoOrNull } from "../lib/time";
 
 /** Any valid key may read these: they exist so callers can check a key and what it may do. */
@@ -21,7 +22,7 @@ function keyInfo(auth: AuthContext) {
 	};
 }
 
-accountRoutes.get("/account/profile", async (c) => {
+accountRoutes.get("/account/profile", validate("query", noQuery), async (c) => {
 	const auth = c.get("auth");
 	const now = c.get("now");
 	const db = getDb(c.env.DB);
@@ -50,7 +51,7 @@ accountRoutes.get("/account/profile", async (c) => {
 	});
 });
 
-accountRoutes.get("/auth/verify", (c) => {
+accountRoutes.get("/auth/verify", validate("query", noQuery), (c) => {
 	const auth = c.get("auth");
 	return ok(c, {
 		valid: true,
@@ -63,7 +64,7 @@ accountRoutes.get("/auth/verify", (c) => {
 	});
 });
 
-accountRoutes.get("/auth/permissions", (c) => {
+accountRoutes.get("/auth/permissions", validate("query", noQuery), (c) => {
 	const auth = c.get("auth");
 	return ok(c, { permissions: auth.permissions, key: keyInfo(auth) });
 });

@@ -25,7 +25,7 @@ import type { AppBindings } from "../http/context";
 import { ok, okList } from "../http/envelope";
 import { AppError, validationError } from "../http/errors";
 import { whenRouted } from "../http/middleware";
-import { jsonBodyGuard, validate } from "../http/validation";
+import { jsonBodyGuard, noQuery, validate } from "../http/validation";
 import { constantTimeEqual } from "../lib/crypto";
 import { decodeCursor, encodeCursor } from "../lib/cursor";
 import { newId, randomBase62 } from "../lib/random";
@@ -145,7 +145,7 @@ async function requireAccount(c: { env: AppBindings["Bindings"] }, id: string): 
 	return row;
 }
 
-adminRoutes.post("/accounts", validate("json", createAccountBody), async (c) => {
+adminRoutes.post("/accounts", validate("query", noQuery), validate("json", createAccountBody), async (c) => {
 	const body = c.req.valid("json");
 	const now = c.get("now");
 	const credits = body.credits ?? PLANS[body.plan].default_credits;
@@ -195,7 +195,7 @@ adminRoutes.get("/accounts", validate("query", listQuery), async (c) => {
 	);
 });
 
-adminRoutes.get("/accounts/:account_id", async (c) => {
+adminRoutes.get("/accounts/:account_id", validate("query", noQuery), async (c) => {
 	const row = await requireAccount(c, c.req.param("account_id"));
 	const db = getDb(c.env.DB);
 	const [credits, keys] = await Promise.all([creditBalance(db, row.id), listApiKeys(db, row.id)]);
@@ -206,76 +206,88 @@ adminRoutes.get("/accounts/:account_id", async (c) => {
 	});
 });
 
-adminRoutes.patch("/accounts/:account_id", validate("json", patchAccountBody), async (c) => {
-	const body = c.req.valid("json");
-	const row = await requireAccount(c, c.req.param("account_id"));
-	const db = getDb(c.env.DB);
-	const now = c.get("now");
-	if (body.credits_delta !== undefined && body.credits_delta !== 0) {
-		const written = await addLedgerEntryIfCovered(db, {
-			id: newId("msg"),
-			accountId: row.id,
-			interviewId: null,
-			kind: "adjustment",
-			amount: body.credits_delta,
-			createdAt: now,
-		});
-		if (!written)
-			throw validationError({
-				credits_delta: "Would make the credit balance negative",
+adminRoutes.patch(
+	"/accounts/:account_id",
+	validate("query", noQuery),
+	validate("json", patchAccountBody),
+	async (c) => {
+		const body = c.req.valid("json");
+		const row = await requireAccount(c, c.req.param("account_id"));
+		const db = getDb(c.env.DB);
+		const now = c.get("now");
+		if (body.credits_delta !== undefined && body.credits_delta !== 0) {
+			const written = await addLedgerEntryIfCovered(db, {
+				id: newId("msg"),
+				accountId: row.id,
+				interviewId: null,
+				kind: "adjustment",
+				amount: body.credits_delta,
+				createdAt: now,
 			});
-	}
-	const changes: Partial<AccountRow> = { updatedAt: now };
-	if (body.plan) changes.plan = body.plan;
-	if (body.company_name) changes.companyName = body.company_name;
-	if (body.limits) {
-		const l = body.limits;
-		if (l.requests_per_minute !== undefined) changes.requestsPerMinuteOverride = l.requests_per_minute;
-		if (l.concurrent_interviews !== undefined) changes.concurrentInterviewsOverride = l.concurrent_interviews;
-		if (l.monthly_interviews !== undefined) changes.monthlyInterviewsOverride = l.monthly_interviews;
-	}
-	const changesAuth = body.plan !== undefined || body.company_name !== undefined || body.limits !== undefined;
-	if (changesAuth) await changingAuth(c.env, row.id, () => updateAccount(db, row.id, changes));
-	else await updateAccount(db, row.id, changes);
-	const updated = await requireAccount(c, row.id);
-	return ok(c, accountView(updated, await creditBalance(db, row.id)));
-});
+			if (!written)
+				throw validationError({
+					credits_delta: "Would make the credit balance negative",
+				});
+		}
+		const changes: Partial<AccountRow> = { updatedAt: now };
+		if (body.plan) changes.plan = body.plan;
+		if (body.company_name) changes.companyName = body.company_name;
+		if (body.limits) {
+			const l = body.limits;
+			if (l.requests_per_minute !== undefined) changes.requestsPerMinuteOverride = l.requests_per_minute;
+			if (l.concurrent_interviews !== undefined)
+				changes.concurrentInterviewsOverride = l.concurrent_interviews;
+			if (l.monthly_interviews !== undefined) changes.monthlyInterviewsOverride = l.monthly_interviews;
+		}
+		const changesAuth =
+			body.plan !== undefined || body.company_name !== undefined || body.limits !== undefined;
+		if (changesAuth) await changingAuth(c.env, row.id, () => updateAccount(db, row.id, changes));
+		else await updateAccount(db, row.id, changes);
+		const updated = await requireAccount(c, row.id);
+		return ok(c, accountView(updated, await creditBalance(db, row.id)));
+	},
+);
 
-adminRoutes.post("/accounts/:account_id/keys", validate("json", createKeyBody), async (c) => {
-	const body = c.req.valid("json");
-	const account = await requireAccount(c, c.req.param("account_id"));
-	const now = c.get("now");
-	const expiresAt = body.expires_at === undefined ? null : (parseIsoDateTime(body.expires_at) as number);
-	const value = generateApiKey(body.environment);
-	const row: ApiKeyRow = {
-		id: newId("key"),
-		accountId: account.id,
-		name: body.name,
-		environment: body.environment,
-		keyHash: await hashApiKey(value),
-		keyPrefix: value.slice(0, 12),
-		permissions: body.permissions ? [...new Set(body.permissions)] : [...SCOPES],
-		expiresAt,
-		revokedAt: null,
-		createdAt: now,
-	};
-	await insertApiKey(getDb(c.env.DB), row);
-	return ok(
-		c,
-		{
-			id: row.id,
-			key: value,
-			name: row.name,
-			environment: row.environment,
-			permissions: row.permissions,
-			expires_at: isoOrNull(expiresAt),
-			created_at: iso(now),
-		},
-		201,
-	);
-});
+adminRoutes.post(
+	"/accounts/:account_id/keys",
+	validate("query", noQuery),
+	validate("json", createKeyBody),
+	async (c) => {
+		const body = c.req.valid("json");
+		const account = await requireAccount(c, c.req.param("account_id"));
+		const now = c.get("now");
+		const expiresAt = body.expires_at === undefined ? null : (parseIsoDateTime(body.expires_at) as number);
+		const value = generateApiKey(body.environment);
+		const row: ApiKeyRow = {
+			id: newId("key"),
+			accountId: account.id,
+			name: body.name,
+			environment: body.environment,
+			keyHash: await hashApiKey(value),
+			keyPrefix: value.slice(0, 12),
+			permissions: body.permissions ? [...new Set(body.permissions)] : [...SCOPES],
+			expiresAt,
+			revokedAt: null,
+			createdAt: now,
+		};
+		await insertApiKey(getDb(c.env.DB), row);
+		return ok(
+			c,
+			{
+				id: row.id,
+				key: value,
+				name: row.name,
+				environment: row.environment,
+				permissions: row.permissions,
+				expires_at: isoOrNull(expiresAt),
+				created_at: iso(now),
+			},
+			201,
+		);
+	},
+);
 
-adminRoutes.delete("/accounts/:account_id/keys/:key_id", async (c) => {
+adminRoutes.delete("/accounts/:account_id/keys/:key_id", validate("query", noQuery), async (c) => {
 	const account = await requireAccount(c, c.req.param("account_id"));
 	const db = getDb(c.env.DB);
 	const keyId = c.req.param("key_id");

@@ -7,7 +7,7 @@ import { type EventRow, findEvent, listEvents } from "../events/events-repo";
 import type { AppBindings } from "../http/context";
 import { ok } from "../http/envelope";
 import { AppError, validationError } from "../http/errors";
-import { validate } from "../http/validation";
+import { noQuery, validate } from "../http/validation";
 import { decodeCursor, encodeCursor } from "../lib/cursor";
 import { iso } from "../lib/time";
 
@@ -69,7 +69,7 @@ eventRoutes.get("/", requireScope("interviews:read"), validate("query", listQuer
 	});
 });
 
-eventRoutes.get("/:id", requireScope("interviews:read"), async (c) => {
+eventRoutes.get("/:id", requireScope("interviews:read"), validate("query", noQuery), async (c) => {
 	const auth = c.get("auth");
 	const id = c.req.param("id");
 	const row = await findEvent(getDb(c.env.DB), auth.accountId, auth.dataEnvironment, id);

@@ -3,7 +3,7 @@ import { requireScope } from "../accounts/auth";
 import type { AppBindings } from "../http/context";
 import { ok } from "../http/envelope";
 import { appUrl } from "../http/urls";
-import { validate } from "../http/validation";
+import { noQuery, validate } from "../http/validation";
 import { idempotent } from "../idempotency/middleware";
 import { bulkCreate, bulkCreateBody } from "../interview/bulk-create";
 import { bulkResultsBody, readOwnedInterviews } from "../interview/bulk-results";
@@ -14,6 +14,7 @@ export const bulkRoutes = new Hono<AppBindings>();
 bulkRoutes.post(
 	"/bulk",
 	requireScope("interviews:write"),
+	validate("query", noQuery),
 	validate("json", bulkCreateBody),
 	idempotent,
 	async (c) => {
@@ -30,6 +31,7 @@ bulkRoutes.post(
 bulkRoutes.post(
 	"/bulk-results",
 	requireScope("interviews:read"),
+	validate("query", noQuery),
 	validate("json", bulkResultsBody),
 	idempotent,
 	async (c) => {

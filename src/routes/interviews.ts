@@ -7,7 +7,7 @@ import type { AppBindings } from "../http/context";
 import { ok, okList, okWithoutMeta } from "../http/envelope";
 import { validationError } from "../http/errors";
 import { appUrl } from "../http/urls";
-import { validate, validateJson } from "../http/validation";
+import { noQuery, validate, validateJson } from "../http/validation";
 import { idempotent } from "../idempotency/middleware";
 import { interviewReadAhead } from "../interview/read-ahead";
 import { recordingLinks } from "../interview/recordings";
@@ -38,22 +38,29 @@ const updateRequest = validateJson(updateInterviewBody, (body, c) => {
 	return body;
 });
 
-interviewRoutes.post("/", requireScope("interviews:write"), createRequest, idempotent, async (c) => {
-	const now = c.get("now");
-	const setupGuidePrefix = c.req.path.startsWith("/api/");
-	const request = c.req.valid("json");
-	const urls = { appUrl: appUrl(c) };
-	const state = await createInterview(c.env, c.get("auth"), request.body, {
-		scheduledAt: request.scheduledAt,
-		now,
-		appUrl: urls.appUrl,
-		...(request.kind === "setup_guide" ? { job: request.job } : {}),
-	});
-	const created = createdView(state, urls);
-	if (!setupGuidePrefix) return ok(c, created, 201);
-	// The setup guide names the id and the link its own way, whichever body it was sent.
-	return ok(c, { ...created, session_id: created.id, candidate_link: created.interview_url }, 201);
-});
+interviewRoutes.post(
+	"/",
+	requireScope("interviews:write"),
+	validate("query", noQuery),
+	createRequest,
+	idempotent,
+	async (c) => {
+		const now = c.get("now");
+		const setupGuidePrefix = c.req.path.startsWith("/api/");
+		const request = c.req.valid("json");
+		const urls = { appUrl: appUrl(c) };
+		const state = await createInterview(c.env, c.get("auth"), request.body, {
+			scheduledAt: request.scheduledAt,
+			now,
+			appUrl: urls.appUrl,
+			...(request.kind === "setup_guide" ? { job: request.job } : {}),
+		});
+		const created = createdView(state, urls);
+		if (!setupGuidePrefix) return ok(c, created, 201);
+		// The setup guide names the id and the link its own way, whichever body it was sent.
+		return ok(c, { ...created, session_id: created.id, candidate_link: created.interview_url }, 201);
+	},
+);
 
 interviewRoutes.get("/", requireScope("interviews:read"), validate("query", listQuery), async (c) => {
 	const q = c.req.valid("query");
@@ -113,33 +120,40 @@ interviewRoutes.get("/:id", requireScope("interviews:read"), validate("query", f
 	);
 });
 
-interviewRoutes.patch("/:id", requireScope("interviews:write"), updateRequest, idempotent, async (c) => {
-	const body = c.req.valid("json");
-	const time = (v: string | undefined) => (v === undefined ? undefined : (parseIsoDateTime(v) as number));
-	const result = await commandInterview(
-		c.env,
-		c.get("auth"),
-		c.req.param("id"),
-		{
-			type: "update",
-			changes: {
-				scheduled_at: time(body.scheduled_at),
-				candidate_email: body.candidate_email,
-				position: body.position,
-				skills: body.skills,
-				duration_minutes: body.duration_minutes,
-				difficulty: body.difficulty,
-				company_name: body.company_name,
-				instructions: body.instructions,
+interviewRoutes.patch(
+	"/:id",
+	requireScope("interviews:write"),
+	validate("query", noQuery),
+	updateRequest,
+	idempotent,
+	async (c) => {
+		const body = c.req.valid("json");
+		const time = (v: string | undefined) => (v === undefined ? undefined : (parseIsoDateTime(v) as number));
+		const result = await commandInterview(
+			c.env,
+			c.get("auth"),
+			c.req.param("id"),
+			{
+				type: "update",
+				changes: {
+					scheduled_at: time(body.scheduled_at),
+					candidate_email: body.candidate_email,
+					position: body.position,
+					skills: body.skills,
+					duration_minutes: body.duration_minutes,
+					difficulty: body.difficulty,
+					company_name: body.company_name,
+					instructions: body.instructions,
+				},
+				sendNotification: body.send_notification,
+				rescheduleReason: body.reschedule_reason ?? null,
+				newJoinToken: randomBase62(32),
 			},
-			sendNotification: body.send_notification,
-			rescheduleReason: body.reschedule_reason ?? null,
-			newJoinToken: randomBase62(32),
-		},
-		c.get("now"),
-	);
-	return ok(c, updatedView(result.interview, result.notificationQueued));
-});
+			c.get("now"),
+		);
+		return ok(c, updatedView(result.interview, result.notificationQueued));
+	},
+);
 
 interviewRoutes.delete(
 	"/:id",

@@ -5,7 +5,7 @@ import type { AppBindings } from "../http/context";
 import { ok } from "../http/envelope";
 import { AppError } from "../http/errors";
 import { appUrl } from "../http/urls";
-import { validate } from "../http/validation";
+import { noQuery, validate } from "../http/validation";
 import { idempotent } from "../idempotency/middleware";
 import { message } from "../interview/schemas";
 import { advanceInterview } from "../interview/service";
@@ -37,6 +37,7 @@ testHelperRoutes.post(
 	"/:id/test/advance",
 	testKeysOnly,
 	requireScope("interviews:write"),
+	validate("query", noQuery),
 	validate("json", advanceBody),
 	idempotent,
 	async (c) => {

@@ -4,7 +4,7 @@ import { getDb } from "../db/client";
 import type { AppBindings } from "../http/context";
 import { ok, okList } from "../http/envelope";
 import { AppError, validationError } from "../http/errors";
-import { validate, validateJson } from "../http/validation";
+import { noQuery, validate, validateJson } from "../http/validation";
 import { idempotent } from "../idempotency/middleware";
 import { decodeCursor, encodeCursor } from "../lib/cursor";
 import { newId } from "../lib/random";
@@ -62,6 +62,7 @@ function page<T extends { createdAt: number; id: string }>(rows: T[], limit: num
 webhookRoutes.post(
 	"/secret/rotate",
 	requireScope("webhooks:write"),
+	validate("query", noQuery),
 	validate("json", emptyBody),
 	idempotent,
 	async (c) => {
@@ -103,6 +104,7 @@ webhookRoutes.get("/", requireScope("webhooks:read"), validate("query", listWebh
 webhookRoutes.post(
 	"/",
 	requireScope("webhooks:write"),
+	validate("query", noQuery),
 	validateJson(createWebhookBody, (body, c) => ({ ...body, url: acceptedUrl(c.env, body.url) })),
 	idempotent,
 	async (c) => {
@@ -143,13 +145,14 @@ webhookRoutes.post(
 	},
 );
 
-webhookRoutes.get("/:id", requireScope("webhooks:read"), async (c) => {
+webhookRoutes.get("/:id", requireScope("webhooks:read"), validate("query", noQuery), async (c) => {
 	return ok(c, endpointView(await loadOwnedEndpoint(c.env, c.get("auth"), c.req.param("id"))));
 });
 
 webhookRoutes.patch(
 	"/:id",
 	requireScope("webhooks:write"),
+	validate("query", noQuery),
 	validateJson(updateWebhookBody, (body, c) =>
 		body.url === undefined ? body : { ...body, url: acceptedUrl(c.env, body.url) },
 	),
@@ -181,15 +184,22 @@ webhookRoutes.patch(
 	},
 );
 
-webhookRoutes.delete("/:id", requireScope("webhooks:write"), idempotent, async (c) => {
-	const endpoint = await loadOwnedEndpoint(c.env, c.get("auth"), c.req.param("id"));
-	await deleteEndpoint(getDb(c.env.DB), endpoint.id);
-	return ok(c, { id: endpoint.id, deleted: true });
-});
+webhookRoutes.delete(
+	"/:id",
+	requireScope("webhooks:write"),
+	validate("query", noQuery),
+	idempotent,
+	async (c) => {
+		const endpoint = await loadOwnedEndpoint(c.env, c.get("auth"), c.req.param("id"));
+		await deleteEndpoint(getDb(c.env.DB), endpoint.id);
+		return ok(c, { id: endpoint.id, deleted: true });
+	},
+);
 
 webhookRoutes.post(
 	"/:id/test",
 	requireScope("webhooks:write"),
+	validate("query", noQuery),
 	validate("json", emptyBody),
 	idempotent,
 	async (c) => {
@@ -223,15 +233,21 @@ webhookRoutes.get(
 	},
 );
 
-webhookRoutes.get("/:id/deliveries/:deliveryId", requireScope("webhooks:read"), async (c) => {
-	const endpoint = await loadOwnedEndpoint(c.env, c.get("auth"), c.req.param("id"));
-	const { row, attempts } = await reload(c.env, endpoint, c.req.param("deliveryId"));
-	return ok(c, deliveryView(row, attempts));
-});
+webhookRoutes.get(
+	"/:id/deliveries/:deliveryId",
+	requireScope("webhooks:read"),
+	validate("query", noQuery),
+	async (c) => {
+		const endpoint = await loadOwnedEndpoint(c.env, c.get("auth"), c.req.param("id"));
+		const { row, attempts } = await reload(c.env, endpoint, c.req.param("deliveryId"));
+		return ok(c, deliveryView(row, attempts));
+	},
+);
 
 webhookRoutes.post(
 	"/:id/deliveries/:deliveryId/redeliver",
 	requireScope("webhooks:write"),
+	validate("query", noQuery),
 	validate("json", emptyBody),
 	idempotent,
 	async (c) => {

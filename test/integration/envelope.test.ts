@@ -51,6 +51,24 @@ describe("the response envelope", () => {
 		expect(one.headers.get("Allow")?.split(", ").sort()).toEqual(["DELETE", "GET", "PATCH"]);
 	});
 
+	it("refuses unknown query parameters on routes that take none", async () => {
+		const account = await newAccount();
+		const cases: [string, string, string, unknown?][] = [
+			["GET", "/v1/account/profile?verbose=1", account.live],
+			["GET", "/api/v1/auth/verify/?verbose=1", account.live],
+			["GET", "/v1/auth/permissions?verbose=1", account.live],
+			["POST", "/v1/interviews?verbose=1", account.live, { candidate_email: "a@example.com" }],
+			["GET", "/v1/webhooks/wh_AAAAAAAAAAAAAAAAAAAAAAAA?verbose=1", account.live],
+			["GET", `/admin/accounts/${account.id}?verbose=1`, ADMIN_TOKEN],
+		];
+		for (const [method, path, key, body] of cases) {
+			const res = await call(method, path, { key, body });
+			expect([res.status, res.body.error?.code], path).toEqual([400, "VALIDATION_ERROR"]);
+			expect(res.body.error?.details, path).toEqual({ verbose: "Unknown field" });
+		}
+		expect((await call("GET", "/v1/account/profile", { key: account.live })).status).toBe(200);
+	});
+
 	it("refuses malformed JSON with VALIDATION_ERROR on body", async () => {
 		const account = await newAccount();
 		const res = await call("POST", "/v1/interviews", {
