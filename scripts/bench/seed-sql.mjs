@@ -24,10 +24,10 @@ export function seedSql({ accountId, count, first = 1, before }) {
 	if (!Number.isInteger(first) || first < 1) throw new Error(`bad first index: ${first}`);
 	if (!Number.isInteger(before) || before < count * 1000) throw new Error(`bad time: ${before}`);
 	const last = first + count - 1;
-	return `INSERT INTO interviews (id, account_id, environment, test_mode, status, candidate_email, candidate_email_lower, candidate_name, position, skills, difficulty, duration_minutes, company_name, scheduled_at, started_at, completed_at, cancelled_at, created_at, updated_at, version)
+	return `INSERT INTO interviews (id, account_id, environment, test_mode, status, candidate_email, candidate_email_lower, candidate_name, position, position_lower, skills, difficulty, duration_minutes, company_name, scheduled_at, started_at, completed_at, cancelled_at, created_at, updated_at, version)
 WITH RECURSIVE n(i) AS (SELECT ${first} UNION ALL SELECT i + 1 FROM n WHERE i < ${last})
 SELECT 'int_seed' || printf('%020d', i), '${accountId}', 'production', 1, ${STATUS_MIX},
-  'seed' || i || '@example.com', 'seed' || i || '@example.com', NULL, 'Backend Engineer', '["SQL","TypeScript"]',
+  'seed' || i || '@example.com', 'seed' || i || '@example.com', NULL, 'Backend Engineer', 'backend engineer', '["SQL","TypeScript"]',
   'intermediate', 45, 'Bench Company', ${before} - i * 1000, NULL, NULL, NULL, ${before} - i * 1000, ${before} - i * 1000, 1
 FROM n;
 `;

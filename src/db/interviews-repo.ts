@@ -19,6 +19,7 @@ export function projectionRow(state: InterviewState): typeof interviews.$inferIn
 		candidateEmailLower: state.candidateEmail.toLowerCase(),
 		candidateName: state.candidateName,
 		position: state.position,
+		positionLower: state.position.toLowerCase(),
 		skills: state.skills,
 		difficulty: state.difficulty,
 		durationMinutes: state.durationMinutes,
@@ -115,7 +116,7 @@ function filterConditions(accountId: string, environment: DataEnvironment, f: Li
 		f.status ? eq(interviews.status, f.status) : undefined,
 		f.candidateEmail ? eq(interviews.candidateEmailLower, f.candidateEmail.toLowerCase()) : undefined,
 		f.position
-			? sql`lower(${interviews.position}) LIKE ${`%${escapeLike(f.position.toLowerCase())}%`} ESCAPE '\\'`
+			? sql`${interviews.positionLower} LIKE ${`%${escapeLike(f.position.toLowerCase())}%`} ESCAPE '\\'`
 			: undefined,
 		f.createdAfter !== undefined ? gte(interviews.createdAt, f.createdAfter) : undefined,
 		f.createdBefore !== undefined ? lte(interviews.createdAt, f.createdBefore) : undefined,

@@ -60,6 +60,11 @@ export const interviews = sqliteTable(
 		candidateEmailLower: text("candidate_email_lower").notNull(),
 		candidateName: text("candidate_name"),
 		position: text("position").notNull(),
+		/**
+		 * Lower-cased position, for the case-insensitive substring filter: SQLite's `lower()` and
+		 * `LIKE` fold ASCII letters only, so the text is folded here, by JavaScript, for every script.
+		 */
+		positionLower: text("position_lower").notNull().default(""),
 		skills: text("skills", { mode: "json" }).$type<string[]>().notNull(),
 		difficulty: text("difficulty").notNull(),
 		durationMinutes: integer("duration_minutes").notNull(),

@@ -43,5 +43,12 @@ describe("the bench-only seeding of the projection", () => {
 			.bind(accountId)
 			.first<{ n: number }>();
 		expect(counters?.n).toBe(250);
+		// The position filter reads the folded column: seeded rows carry it as the Worker writes it.
+		const folded = await env.DB.prepare(
+			"SELECT count(*) AS n FROM interviews WHERE account_id = ? AND position_lower = 'backend engineer'",
+		)
+			.bind(accountId)
+			.first<{ n: number }>();
+		expect(folded?.n).toBe(250);
 	});
 });

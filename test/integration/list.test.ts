@@ -74,6 +74,33 @@ describe("GET /v1/interviews", () => {
 		expect(wildcard.body.pagination?.total_count).toBe(0);
 	});
 
+	it("matches the position case-insensitively beyond ASCII", async () => {
+		const account = await newAccount();
+		await createMany(account.live, 3, (i) => ({
+			position: ["ÄRZTIN (Kardiologie)", "Ingénieur Données", "Backend Engineer"][i],
+		}));
+		const count = async (position: string) =>
+			(
+				await call("GET", `/v1/interviews?position=${encodeURIComponent(position)}`, {
+					key: account.live,
+				})
+			).body.pagination?.total_count;
+		expect(await count("ärztin")).toBe(1);
+		expect(await count("KARDIO")).toBe(1);
+		expect(await count("INGÉNIEUR")).toBe(1);
+		expect(await count("données")).toBe(1);
+		expect(await count("engineer")).toBe(1);
+		// PATCH keeps the folded column in step with the position.
+		const [first] = (await call("GET", "/v1/interviews?position=ärztin", { key: account.live })).body.data;
+		const moved = await call("PATCH", `/v1/interviews/${first.id}`, {
+			key: account.live,
+			body: { position: "Ökonomin" },
+		});
+		expect(moved.status).toBe(200);
+		expect(await count("ärztin")).toBe(0);
+		expect(await count("ÖKONOM")).toBe(1);
+	});
+
 	it("filters by status and by creation and schedule windows", async () => {
 		const account = await newAccount();
 		const soon = new Date(Date.now() + 3_600_000).toISOString();
