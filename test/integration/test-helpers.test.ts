@@ -70,7 +70,43 @@ describe("test-mode helpers", () => {
 		await interviewStub(env, real.id).join(real.token, Date.now());
 		await interviewStub(env, real.id).finish("candidate_ended", Date.now());
 		await fireAlarmAt(real.id, Date.now() + 10_000);
-		expect(helpedEvents.map((e) => e.type)).toEqual((await eventsOf(real.id)).map((e) => e.type));
+		const realEvents = await eventsOf(real.id);
+		expect(helpedEvents.map((e) => e.type)).toEqual(realEvents.map((e) => e.type));
+		// The interface's data shapes, field by field, on the real path.
+		const data = (type: string) => realEvents.find((e) => e.type === type)?.data as Record<string, any>;
+		const isoTime = expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/);
+		expect(data("interview.started")).toEqual(
+			expect.objectContaining({
+				id: real.id,
+				candidate: expect.objectContaining({ email: "ada@example.com", joined_at: isoTime }),
+				started_at: isoTime,
+				test_mode: true,
+			}),
+		);
+		expect(data("interview.completed")).toEqual(
+			expect.objectContaining({
+				id: real.id,
+				completed_at: isoTime,
+				duration_minutes: expect.any(Number),
+				results: { overall_score: expect.any(Number), recommendation: expect.any(String) },
+			}),
+		);
+		const analyzed = data("results.analyzed");
+		expect(analyzed).toEqual(
+			expect.objectContaining({
+				interview_id: real.id,
+				results: expect.objectContaining({
+					overall_score: expect.any(Number),
+					technical_score: expect.any(Number),
+					communication_score: expect.any(Number),
+					recommendation: expect.any(String),
+					strengths: expect.any(Array),
+					areas_for_improvement: expect.any(Array),
+				}),
+				test_mode: true,
+			}),
+		);
+		expect(data("analysis.ready")).toEqual(analyzed);
 		expect(helpedEvents.map((e) => e.type)).toEqual([
 			"interview.scheduled",
 			"candidate.joined",
