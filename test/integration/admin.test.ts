@@ -7,9 +7,11 @@ describe("the admin API", () => {
 		const missing = await call("GET", "/admin/accounts");
 		expect(missing.status).toBe(401);
 		expect(missing.body.error?.code).toBe("AUTHENTICATION_REQUIRED");
+		expect(missing.body.error?.details).toEqual({ header_missing: "Authorization" });
 		const wrong = await call("GET", "/admin/accounts", { key: "wrong-token-value" });
 		expect(wrong.status).toBe(401);
 		expect(wrong.body.error?.code).toBe("INVALID_API_KEY");
+		expect(wrong.body.error?.details).toEqual({ key_prefix: "wrong-token-" });
 	});
 
 	it("creates accounts with the plan's credits by default and lowercase plan ids", async () => {

@@ -48,6 +48,17 @@ describe("authentication", () => {
 		expect(res.body.error.code).toBe("INVALID_API_KEY");
 	});
 
+	it("refuses a key that expires after it was cached, on its first request past the time", async () => {
+		const account = await newAccount();
+		const expiresAt = Date.now() + 1_500;
+		const key = await account.key("live", { expires_at: new Date(expiresAt).toISOString() });
+		expect((await call("GET", "/v1/auth/verify", { key })).status).toBe(200);
+		expect((await call("GET", "/v1/auth/verify", { key })).status).toBe(200);
+		await new Promise((resolve) => setTimeout(resolve, Math.max(0, expiresAt - Date.now()) + 100));
+		const res = await call("GET", "/v1/auth/verify", { key });
+		expect([res.status, res.body.error?.code]).toEqual([401, "API_KEY_EXPIRED"]);
+	});
+
 	it("refuses an expired key with when it expired and where to renew", async () => {
 		const account = await newAccount();
 		const expiresAt = new Date(Date.now() - 60_000).toISOString();

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { countBoundParameters, D1_MAX_BOUND_PARAMETERS } from "../../src/db/client";
-import { call, newAccount, validInterview } from "./helpers";
+import { admin, call, newAccount, validInterview } from "./helpers";
 import { ledgerOf } from "./lifecycle-helpers";
 
 async function interviewCount(accountId: string): Promise<number> {
@@ -202,6 +202,35 @@ describe("POST /v1/interviews/bulk", () => {
 		expect(await scheduledEventIds(account.id)).toHaveLength(4);
 		const profile = await call("GET", "/v1/account/profile", { key: account.live });
 		expect(profile.body.data.credits_balance).toBe(0);
+	});
+
+	it("refuses the items past the monthly limit with QUOTA_EXCEEDED, before credits, and creates the rest", async () => {
+		const account = await newAccount({ credits: 10 });
+		const limited = await admin("PATCH", `/accounts/${account.id}`, { limits: { monthly_interviews: 2 } });
+		expect(limited.status).toBe(200);
+		const res = await call("POST", "/v1/interviews/bulk", {
+			key: account.live,
+			body: {
+				interviews: [...items(3), validInterview({ candidate_email: "t@example.com", test_mode: true })],
+			},
+		});
+		expect(res.status).toBe(200);
+		const { successful, failed } = res.body.data;
+		expect(successful.map((s: any) => s.index)).toEqual([0, 1, 3]);
+		expect(failed).toEqual([
+			{
+				index: 2,
+				candidate_email: expect.any(String),
+				error: {
+					code: "QUOTA_EXCEEDED",
+					message: expect.any(String),
+					details: { resource: "monthly_interviews", limit: 2, used: 2, resets_at: expect.any(String) },
+				},
+			},
+		]);
+		const profile = await call("GET", "/v1/account/profile", { key: account.live });
+		expect(profile.body.data.credits_balance).toBe(8);
+		expect(profile.body.data.usage.monthly_interviews_used).toBe(2);
 	});
 
 	it("never spends more credits than the account has when bulks run at the same time", async () => {

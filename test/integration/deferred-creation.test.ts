@@ -219,6 +219,8 @@ describe("deferred creation: an interview is a seed in D1 until its object is fi
 		);
 		expect(failed.status).toBe(500);
 		expect(failed.body.error.code).toBe("INTERNAL_ERROR");
+		expect(failed.body.error.details).toEqual({ request_id: failed.headers.get("X-Request-Id") });
+		expect(JSON.stringify(failed.body)).not.toMatch(/interview_seeds|D1_ERROR|\.ts:\d+/);
 		expect(await countRows("SELECT count(*) AS n FROM interviews WHERE account_id = ?", account.id)).toBe(0);
 		expect(await countRows("SELECT count(*) AS n FROM events WHERE account_id = ?", account.id)).toBe(0);
 		const after = await profile(account.live);

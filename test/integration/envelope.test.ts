@@ -69,6 +69,22 @@ describe("the response envelope", () => {
 		expect((await call("GET", "/v1/account/profile", { key: account.live })).status).toBe(200);
 	});
 
+	it("puts the rate-limit headers on refusals after the rate limit: 403, 400 and 404", async () => {
+		const account = await newAccount();
+		const readOnly = await account.key("live", { permissions: ["interviews:read"] });
+		const refusals = [
+			await call("POST", "/v1/interviews", { key: readOnly, body: {} }),
+			await call("POST", "/v1/interviews", { key: account.live, body: { candidate_email: 1 } }),
+			await call("GET", "/v1/interviews/int_AAAAAAAAAAAAAAAAAAAAAAAA", { key: account.live }),
+		];
+		expect(refusals.map((r) => r.status)).toEqual([403, 400, 404]);
+		for (const res of refusals) {
+			expect(res.headers.get("X-RateLimit-Limit")).toMatch(/^\d+$/);
+			expect(res.headers.get("X-RateLimit-Remaining")).toMatch(/^\d+$/);
+			expect(res.headers.get("X-RateLimit-Resource")).toBe("requests");
+		}
+	});
+
 	it("refuses malformed JSON with VALIDATION_ERROR on body", async () => {
 		const account = await newAccount();
 		const res = await call("POST", "/v1/interviews", {

@@ -335,8 +335,8 @@ describe("timers", () => {
 			recommendation: expect.any(String),
 		});
 		expect(analyzed.body.data.analytics).toMatchObject({ engagement_level: expect.any(String) });
-		const types = (await eventsOf(id)).map((e) => e.type);
-		expect(types).toEqual([
+		const events = await eventsOf(id);
+		expect(events.map((e) => e.type)).toEqual([
 			"interview.scheduled",
 			"candidate.joined",
 			"interview.started",
@@ -344,6 +344,11 @@ describe("timers", () => {
 			"results.analyzed",
 			"analysis.ready",
 		]);
+		expect(events.find((e) => e.type === "interview.completed")?.data).toMatchObject({
+			id,
+			completion_reason: "duration_elapsed",
+			duration_minutes: 15,
+		});
 		const list = await call("GET", "/v1/interviews?status=completed&include_results=true", {
 			key: account.live,
 		});

@@ -59,6 +59,32 @@ describe("POST /api/v1/interviews/ with the setup guide's body", () => {
 		expect(state?.jobRequirements).toBe("Five years with Kubernetes; on-call experience.");
 	});
 
+	it("updates and cancels under /api/v1 too, with or without the trailing slash", async () => {
+		const account = await newAccount();
+		for (const slash of ["", "/"]) {
+			const created = await call("POST", `/api/v1/interviews${slash}`, {
+				key: account.live,
+				body: guideBody(),
+			});
+			expect(created.status).toBe(201);
+			const id: string = created.body.data.session_id;
+			const updated = await call("PATCH", `/api/v1/interviews/${id}${slash}`, {
+				key: account.live,
+				body: { position: "Staff Engineer" },
+			});
+			expect([updated.status, updated.body.data?.position]).toEqual([200, "Staff Engineer"]);
+			const cancelled = await call("DELETE", `/api/v1/interviews/${id}${slash}?reason=filled`, {
+				key: account.live,
+			});
+			expect([cancelled.status, cancelled.body.data?.status]).toEqual([200, "cancelled"]);
+			const fetched = await call("GET", `/v1/interviews/${id}`, { key: account.live });
+			expect([fetched.body.data?.status, fetched.body.data?.position]).toEqual([
+				"cancelled",
+				"Staff Engineer",
+			]);
+		}
+	});
+
 	it("recognises the body by skills_to_assess alone and applies the create defaults", async () => {
 		const account = await newAccount();
 		const res = await call("POST", "/api/v1/interviews", {
