@@ -92,7 +92,7 @@ export function createApp(options: AppOptions = {}) {
 const SHADOWED_PATHS = ["/interviews/bulk", "/interviews/bulk-results"];
 
 /** No route for the method and path: 405 with the allowed methods if the path is known, else 404. */
-function unrouted(c: Context<AppBindings>): Response {
+export function unrouted(c: Context<AppBindings>): Response {
 	const path = new URL(c.req.url).pathname;
 	const allowed = allowedMethods(path);
 	const error =

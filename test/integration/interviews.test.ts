@@ -31,7 +31,7 @@ describe("POST /v1/interviews", () => {
 		const account = await newAccount();
 		for (const [url, origin] of [
 			["http://Service.TEST:8443/v1/interviews", "http://service.test:8443"],
-			["https://service.test:443/v1/interviews?x=1", "https://service.test"],
+			["https://service.test:443/v1/interviews", "https://service.test"],
 			["http://127.0.0.1:8787/v1/interviews/", "http://127.0.0.1:8787"],
 		] as const) {
 			const res = await exports.default.fetch(url, {
