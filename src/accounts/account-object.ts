@@ -124,7 +124,16 @@ export class AccountObject extends DurableObject<Env> {
 	 * waiting longer, otherwise it joins the line. Idempotent per interview.
 	 */
 	async acquireSlot(accountId: string, interviewId: string): Promise<SlotResult> {
-		const limit = await this.concurrentLimit(accountId);
+		let limit: number;
+		try {
+			limit = await this.concurrentLimit(accountId);
+		} catch (error) {
+			// A result, not a rejection: the caller keeps the candidate waiting and asks again.
+			console.error(
+				JSON.stringify({ message: "slot limit unreadable", interview_id: interviewId, error: String(error) }),
+			);
+			return { status: "unavailable" };
+		}
 		const sql = this.ctx.storage.sql;
 		const now = this.clock();
 		const granted = this.ctx.storage.transactionSync(() => {

@@ -2,7 +2,11 @@ import type { Env } from "../env";
 import type { RateDecision } from "./rate-limit";
 
 /** The outcome of asking for a concurrent-interview slot. */
-export type SlotResult = { status: "acquired" } | { status: "waiting"; position: number };
+/** `unavailable`: the account's limits could not be read; nothing changed, ask again later. */
+export type SlotResult =
+	| { status: "acquired" }
+	| { status: "waiting"; position: number }
+	| { status: "unavailable" };
 
 export interface SlotUsage {
 	/** Live interviews holding a slot (in progress, or granted one and starting). */

@@ -49,6 +49,9 @@ type Role = "candidate" | "observer";
 
 const OUTBOX_RETRY_TIMER = "outbox_retry";
 const OUTBOX_RETRY_MS = [1_000, 5_000, 30_000, 120_000, 600_000];
+/** Asks the account for a slot again after a request that failed (`takeSlot`). */
+const SLOT_RETRY_TIMER = "slot_retry";
+const SLOT_RETRY_MS = 10_000;
 
 /**
  * One interview: the authoritative state machine. Each command commits the new state and its
@@ -130,24 +133,46 @@ export class InterviewObject extends DurableObject<Env> {
 		const joined = await this.run({ type: "join" }, now, { flush: false });
 		if (joined.status !== "ok") return joined;
 		if (joined.interview.status === "scheduled") {
-			if (isLive(joined.interview)) {
-				const { accountId, id } = joined.interview;
-				const slot = await accountStub(this.env, accountId)
-					.acquireSlot(accountId, id)
-					.catch((error: unknown) => {
-						// The candidate waits; their next connection asks again.
-						console.error(
-							JSON.stringify({ message: "slot request failed", interview_id: id, error: String(error) }),
-						);
-						return null;
-					});
-				if (slot?.status !== "acquired") return joined;
-			}
+			if (isLive(joined.interview) && !(await this.takeSlot(joined.interview, now))) return joined;
 			const started = await this.run({ type: "start" }, now, { flush: false });
 			if (started.status !== "ok") return started;
 		}
 		await this.advance(now);
 		return this.current();
+	}
+
+	/**
+	 * Asks the account's object for a concurrent slot: true if this interview holds one now. If it
+	 * is queued instead, the account's object starts it when a slot frees. If the request itself
+	 * fails, the account never heard of it, so the candidate waits and this object asks again from
+	 * its alarm (`SLOT_RETRY_TIMER`) until the account answers.
+	 */
+	private async takeSlot(interview: InterviewState, now: number): Promise<boolean> {
+		const { accountId, id } = interview;
+		const slot = await accountStub(this.env, accountId)
+			.acquireSlot(accountId, id)
+			.catch((error: unknown) => {
+				console.error(
+					JSON.stringify({ message: "slot request failed", interview_id: id, error: String(error) }),
+				);
+				return { status: "unavailable" } as const;
+			});
+		if (slot.status === "unavailable") {
+			this.setTimer(SLOT_RETRY_TIMER, now + SLOT_RETRY_MS);
+			await this.armAlarm();
+			return false;
+		}
+		this.setTimer(SLOT_RETRY_TIMER, null);
+		return slot.status === "acquired";
+	}
+
+	/** The alarm's second request for a slot, for a candidate still waiting after a failed one. */
+	private async retrySlot(now: number): Promise<void> {
+		const state = this.state;
+		if (state?.status !== "scheduled" || state.joinedAt === null || !isLive(state)) return;
+		if (!(await this.takeSlot(state, now))) return;
+		const started = await this.run({ type: "start" }, now);
+		if (started.status === "ok") await this.advance(now);
 	}
 
 	/** Called by the account object when this joined interview is given a concurrent slot. */
@@ -375,6 +400,9 @@ export class InterviewObject extends DurableObject<Env> {
 					break;
 				case "analysis":
 					await this.run({ type: "analysis_timer" }, now);
+					break;
+				case SLOT_RETRY_TIMER:
+					await this.retrySlot(now);
 					break;
 			}
 			// Cleared only after its command ran, and only if that command did not re-arm it.

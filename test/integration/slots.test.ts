@@ -129,6 +129,29 @@ describe("concurrent-interview slots and the waiting room", () => {
 		expect(await accountStub(env, account.id).slotUsage()).toEqual({ active: 1, waiting: 1 });
 	});
 
+	it("asks again from its alarm when the slot request fails, so the candidate does not wait for ever", async () => {
+		const account = await newAccount();
+		const created = await createInterview(account.live);
+		// The account's object reads the account's limits from D1: without the table it fails.
+		const joined = await withTableRenamed("accounts", () => joinNow(created));
+		expect(joined).toMatchObject({ status: "scheduled", startedAt: null });
+		expect(joined.joinedAt).not.toBeNull();
+		// Not yet due: nothing changes.
+		await fireAlarmAt(created.id, Date.now() + 1_000);
+		expect(await statusOf(created.id)).toBe("scheduled");
+		// Failing again keeps the retry armed.
+		await withTableRenamed("accounts", () => fireAlarmAt(created.id, Date.now() + 11_000));
+		expect(await statusOf(created.id)).toBe("scheduled");
+		await fireAlarmAt(created.id, Date.now() + 22_000);
+		expect(await statusOf(created.id)).toBe("in_progress");
+		expect((await profile(account.live)).usage.concurrent_interviews_in_progress).toBe(1);
+		expect((await eventsOf(created.id)).map((e) => e.type)).toEqual([
+			"interview.scheduled",
+			"candidate.joined",
+			"interview.started",
+		]);
+	});
+
 	it("is idempotent per interview: acquiring twice holds one slot, releasing twice frees it once", async () => {
 		const account = await newAccount();
 		await setLimits(account.id, { concurrent_interviews: 2 });

@@ -155,33 +155,47 @@ describe("results views", () => {
 describe("setup-guide recommendations", () => {
 	it.each([
 		[100, "hire", 0.95],
-		[95, "hire", 0.95],
-		[85, "hire", 0.73],
-		[75, "hire", 0.5],
-		[74, "maybe", 0.52],
-		[65, "maybe", 0.73],
-		[55, "maybe", 0.5],
-		[54, "no_hire", 0.52],
+		[90, "hire", 0.95],
+		[80, "hire", 0.73],
+		[71, "hire", 0.52],
+		[70, "hire", 0.5],
+		[69, "maybe", 0.5],
+		[60, "maybe", 0.7],
+		[50, "maybe", 0.5],
+		[49, "no_hire", 0.5],
+		[39, "no_hire", 0.73],
 		[0, "no_hire", 0.95],
-	] as const)("scores %i as %s with confidence %f", (score, type, confidence) => {
-		expect(recommendationFor(score)).toBe(type);
-		expect(confidenceFor(score, type)).toBe(confidence);
-	});
+	] as const)(
+		"scores %i as %s with confidence %f, on the interviewer's thresholds",
+		(score, type, confidence) => {
+			expect(recommendationFor(score)).toBe(type);
+			expect(confidenceFor(score, type)).toBe(confidence);
+		},
+	);
 
 	it("gives the lowest confidence when the score sits outside its recommendation's band", () => {
 		expect(confidenceFor(40, "hire")).toBe(0.5);
+		expect(confidenceFor(85, "maybe")).toBe(0.5);
 	});
 
-	it("reasons from the score, the threshold, strengths and areas", () => {
-		const rec = recommendationFrom({
-			overall_score: 82,
-			recommendation: "hire",
-			strengths: ["Clear SQL"],
-			areas_for_improvement: [],
-		});
-		expect(rec.reasoning).toBe(
-			"Overall score 82 of 100, 7 points above the hire threshold of 75. Strengths: Clear SQL. Areas for improvement: none noted.",
+	it("reasons from the score, the threshold, strengths and areas, truly for every recommendation", () => {
+		const rec = (overall_score: number, recommendation: "hire" | "maybe" | "no_hire") =>
+			recommendationFrom({
+				overall_score,
+				recommendation,
+				strengths: ["Clear SQL"],
+				areas_for_improvement: [],
+			}).reasoning;
+		expect(rec(72, "hire")).toBe(
+			"Overall score 72 of 100, 2 points above the hire threshold of 70. Strengths: Clear SQL. Areas for improvement: none noted.",
 		);
+		expect(rec(71, "hire")).toContain("1 point above the hire threshold of 70.");
+		expect(rec(60, "maybe")).toContain("between the maybe threshold of 50 and the hire threshold of 70.");
+		// The interviewer holds a hire back for a weak skill or unanswered questions.
+		expect(rec(80, "maybe")).toContain(
+			"at or above the hire threshold of 70, held back by the other hire conditions",
+		);
+		expect(rec(30, "no_hire")).toContain("20 points below the maybe threshold of 50.");
 	});
 
 	it("mocks the same results for the same interview and different ones for another", () => {
