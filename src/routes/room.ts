@@ -119,19 +119,60 @@ roomRoutes.post("/interview/:id/recordings", async (c) => {
 			current_status: state.status,
 		});
 	}
-	const size = Number(c.req.header("Content-Length") ?? "0");
-	if (size > MAX_CHUNK_BYTES)
-		throw new AppError("PAYLOAD_TOO_LARGE", `Chunks are limited to ${MAX_CHUNK_BYTES} bytes.`);
-	const body = await c.req.arrayBuffer();
-	if (body.byteLength > MAX_CHUNK_BYTES)
-		throw new AppError("PAYLOAD_TOO_LARGE", `Chunks are limited to ${MAX_CHUNK_BYTES} bytes.`);
+	const contentType = mediaType(c.req.header("Content-Type") ?? "audio/webm");
+	if (!contentType) {
+		throw new AppError("VALIDATION_ERROR", "A recording chunk must be sent as audio or video.", {
+			"Content-Type": "Must be an audio/* or video/* media type",
+		});
+	}
+	const body = await readCapped(c.req.raw, MAX_CHUNK_BYTES);
 	const key = `recordings/${id}/${chunk.padStart(6, "0")}.webm`;
-	await c.env.RECORDINGS.put(key, body, {
-		httpMetadata: { contentType: c.req.header("Content-Type") ?? "audio/webm" },
+	// A chunk is written once: an upload under a number already taken is refused, not a replacement.
+	const stored = await c.env.RECORDINGS.put(key, body, {
+		onlyIf: { etagDoesNotMatch: "*" },
+		httpMetadata: { contentType },
 		customMetadata: { interview_id: id, uploaded_at: new Date(c.get("now")).toISOString() },
 	});
+	if (!stored) {
+		throw new AppError("INVALID_OPERATION", `Chunk ${Number(chunk)} of this recording is already stored.`, {
+			chunk: Number(chunk),
+		});
+	}
 	return c.json({ success: true, data: { chunk: Number(chunk), bytes: body.byteLength } }, 201);
 });
+
+/** `type/subtype` of an audio or video media type, lower-cased; null for anything else. */
+function mediaType(header: string): string | null {
+	const type = header.split(";")[0]?.trim().toLowerCase() ?? "";
+	return /^(audio|video)\/[a-z0-9][a-z0-9.+-]*$/.test(type) ? type : null;
+}
+
+/** The request's body, read as it streams and refused with 413 once it passes `max` bytes. */
+async function readCapped(request: Request, max: number): Promise<Uint8Array> {
+	const tooLarge = () => new AppError("PAYLOAD_TOO_LARGE", `Chunks are limited to ${max} bytes.`);
+	if (Number(request.headers.get("Content-Length") ?? "0") > max) throw tooLarge();
+	if (!request.body) return new Uint8Array(0);
+	const reader = request.body.getReader();
+	const parts: Uint8Array[] = [];
+	let size = 0;
+	for (;;) {
+		const { done, value } = await reader.read();
+		if (done) break;
+		size += value.byteLength;
+		if (size > max) {
+			await reader.cancel();
+			throw tooLarge();
+		}
+		parts.push(value);
+	}
+	const body = new Uint8Array(size);
+	let at = 0;
+	for (const part of parts) {
+		body.set(part, at);
+		at += part.byteLength;
+	}
+	return body;
+}
 
 /** A recording chunk behind a time-limited signed URL (see `include_recordings`). */
 roomRoutes.get("/recordings/:id/:file", async (c) => {
@@ -159,7 +200,10 @@ roomRoutes.get("/recordings/:id/:file", async (c) => {
 		);
 	return new Response(object.body, {
 		headers: {
-			"Content-Type": object.httpMetadata?.contentType ?? "audio/webm",
+			// Served from the app's own origin: only an audio or video type, never sniffed, never a page.
+			"Content-Type": mediaType(object.httpMetadata?.contentType ?? "") ?? "application/octet-stream",
+			"X-Content-Type-Options": "nosniff",
+			"Content-Security-Policy": "default-src 'none'; sandbox",
 			"Content-Length": String(object.size),
 			"Cache-Control": "private, no-store",
 		},

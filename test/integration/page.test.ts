@@ -126,6 +126,43 @@ describe("recordings", () => {
 		expect(without.body.data.recordings).toBeUndefined();
 	});
 
+	it("takes only audio or video, never replaces a stored chunk, caps a streamed body, and serves nothing as a page", async () => {
+		const account = await newAccount();
+		const { id, token } = await startInterview(account.live);
+		const upload = (chunk: number, body: BodyInit, headers: Record<string, string> = {}) =>
+			exports.default.fetch(`${BASE}/interview/${id}/recordings?token=${token}&chunk=${chunk}`, {
+				method: "POST",
+				headers,
+				body,
+			});
+		const html = await upload(0, "<script>alert(1)</script>", { "Content-Type": "text/html" });
+		expect(html.status).toBe(400);
+		expect(((await html.json()) as any).error.details).toEqual({
+			"Content-Type": "Must be an audio/* or video/* media type",
+		});
+		expect((await upload(0, new Uint8Array([7]), { "Content-Type": "audio/webm;codecs=opus" })).status).toBe(
+			201,
+		);
+		const again = await upload(0, new Uint8Array([8]), { "Content-Type": "audio/webm" });
+		expect(again.status).toBe(409);
+		const part = new Uint8Array(1024 * 1024);
+		let sent = 0;
+		const stream = new ReadableStream<Uint8Array>({
+			pull(controller) {
+				if (sent++ >= 11) return controller.close();
+				controller.enqueue(part);
+			},
+		});
+		expect((await upload(1, stream, { "Content-Type": "audio/webm" })).status).toBe(413);
+
+		const res = await call("GET", `/v1/interviews/${id}?include_recordings=true`, { key: account.live });
+		expect(res.body.data.recordings.map((l: any) => l.chunk)).toEqual([0]);
+		const audio = await exports.default.fetch(res.body.data.recordings[0].url);
+		expect([...new Uint8Array(await audio.arrayBuffer())]).toEqual([7]);
+		expect(audio.headers.get("Content-Type")).toBe("audio/webm");
+		expect(audio.headers.get("X-Content-Type-Options")).toBe("nosniff");
+	});
+
 	it("refuses uploads to an interview that has not started", async () => {
 		const account = await newAccount();
 		const { id, token } = await createInterview(account.live, {
