@@ -1,5 +1,6 @@
 import { getDb } from "./db/client";
 import { deleteDevInterviewRows, devInterviewsCreatedBefore } from "./db/purge-repo";
+import { releaseOrphanAdmissions } from "./db/quota-repo";
 import { overdueSeeds, seedsWaking } from "./db/seeds-repo";
 import type { Env } from "./env";
 import { purgeExpiredKeys } from "./idempotency/idempotency-repo";
@@ -19,7 +20,12 @@ const MAX_KEY_PURGE_BATCHES = 20;
 const WAKE_BATCH = 100;
 const MAX_WAKE_BATCHES = 10;
 
+/** Admissions examined per sweep step, and steps per cron run. */
+const ORPHAN_SWEEP_ROWS = 5_000;
+const MAX_ORPHAN_SWEEP_STEPS = 10;
+
 export interface HousekeepingReport {
+	orphanAdmissionsReleased: number;
 	devInterviewsPurged: number;
 	idempotencyKeysPurged: number;
 	seedsWoken: number;
@@ -97,20 +103,34 @@ export async function purgeIdempotencyKeys(env: Env, now: number): Promise<numbe
 	return purged;
 }
 
+/** Gives back admissions whose interview was never created (see `releaseOrphanAdmissions`). */
+export async function releaseOrphans(env: Env, now: number): Promise<number> {
+	const db = getDb(env.DB);
+	let released = 0;
+	for (let step = 0; step < MAX_ORPHAN_SWEEP_STEPS; step++) {
+		const result = await releaseOrphanAdmissions(db, now, ORPHAN_SWEEP_ROWS);
+		released += result.released;
+		if (result.done) break;
+	}
+	return released;
+}
+
 /** The cron trigger's work (see wrangler.toml `[triggers]`); `scheduledTime` is "now". */
 export async function runHousekeeping(env: Env, scheduledTime: number): Promise<HousekeepingReport> {
-	const [dev, keys, seeds, wakes] = await Promise.allSettled([
+	const [orphans, dev, keys, seeds, wakes] = await Promise.allSettled([
+		releaseOrphans(env, scheduledTime),
 		purgeDevData(env, scheduledTime),
 		purgeIdempotencyKeys(env, scheduledTime),
 		wakeOverdueSeeds(env, scheduledTime),
 		queueUpcomingWakes(env, scheduledTime),
 	]);
-	for (const outcome of [dev, keys, seeds, wakes]) {
+	for (const outcome of [orphans, dev, keys, seeds, wakes]) {
 		if (outcome.status === "rejected") {
 			console.error(JSON.stringify({ message: "housekeeping task failed", error: String(outcome.reason) }));
 		}
 	}
 	return {
+		orphanAdmissionsReleased: orphans.status === "fulfilled" ? orphans.value : 0,
 		devInterviewsPurged: dev.status === "fulfilled" ? dev.value : 0,
 		idempotencyKeysPurged: keys.status === "fulfilled" ? keys.value : 0,
 		seedsWoken: seeds.status === "fulfilled" ? seeds.value : 0,

@@ -102,3 +102,59 @@ export async function monthlyInterviewsUsed(db: Db, accountId: string, period: s
 		.get();
 	return Number(row?.n ?? 0);
 }
+
+/** An admission this old without its interview was left by a creation that failed and could not give it back. */
+export const ORPHAN_ADMISSION_AFTER_MS = 10 * 60_000;
+/** Where the first sweep starts: admissions older than this when it first runs are not examined. */
+const ORPHAN_SWEEP_FIRST_LOOKBACK_MS = 24 * 60 * 60_000;
+const ORPHAN_SWEEP = "orphan_admissions";
+
+/**
+ * Gives back the credit and the monthly count of admissions whose interview was never created:
+ * a creation's D1 batch failed and so did giving them back, or the Worker stopped between the
+ * two. An admission is an orphan when no interview row has its id ten minutes after it was made
+ * (creation writes the row in the batch right after admitting). Each call looks at up to `rows`
+ * admissions made since the previous call's mark, once each, and moves the mark in the same D1
+ * transaction. Returns how many were given back and whether it reached the present.
+ */
+export async function releaseOrphanAdmissions(
+	db: Db,
+	now: number,
+	rows: number,
+): Promise<{ released: number; done: boolean }> {
+	const d1 = db.$client;
+	const upTo = now - ORPHAN_ADMISSION_AFTER_MS;
+	const mark = await d1
+		.prepare("SELECT until FROM sweep_marks WHERE name = ?1")
+		.bind(ORPHAN_SWEEP)
+		.first<{ until: number }>();
+	const from = mark?.until ?? upTo - ORPHAN_SWEEP_FIRST_LOOKBACK_MS;
+	if (from >= upTo) return { released: 0, done: true };
+	// This call covers [from, end): `end` is the time of the first row past the budget (all of one
+	// millisecond at least, so the mark always moves), or the present.
+	const next = await d1
+		.prepare(
+			`SELECT created_at FROM monthly_interview_usage WHERE created_at >= ?1 AND created_at < ?2
+			 ORDER BY created_at LIMIT 1 OFFSET ?3`,
+		)
+		.bind(from, upTo, rows)
+		.first<{ created_at: number }>();
+	const end = next ? Math.max(next.created_at, from + 1) : upTo;
+	const orphans = `SELECT u.interview_id FROM monthly_interview_usage u
+		WHERE u.created_at >= ?1 AND u.created_at < ?2
+		AND NOT EXISTS (SELECT 1 FROM interviews i WHERE i.id = u.interview_id)`;
+	const [, released] = await d1.batch([
+		d1
+			.prepare(`DELETE FROM credit_ledger WHERE kind = 'debit' AND interview_id IN (${orphans})`)
+			.bind(from, end),
+		d1.prepare(`DELETE FROM monthly_interview_usage WHERE interview_id IN (${orphans})`).bind(from, end),
+		d1
+			.prepare(
+				"INSERT INTO sweep_marks (name, until) VALUES (?1, ?2) ON CONFLICT (name) DO UPDATE SET until = excluded.until",
+			)
+			.bind(ORPHAN_SWEEP, end),
+	]);
+	const count = released?.meta.changes ?? 0;
+	if (count > 0) console.error(JSON.stringify({ message: "orphan admissions given back", count }));
+	return { released: count, done: end >= upTo };
+}

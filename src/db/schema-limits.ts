@@ -14,8 +14,21 @@ export const monthlyInterviewUsage = sqliteTable(
 		createdAt: integer("created_at").notNull(),
 		releasedAt: integer("released_at"),
 	},
-	(t) => [index("monthly_interview_usage_account_period_idx").on(t.accountId, t.period, t.releasedAt)],
+	(t) => [
+		index("monthly_interview_usage_account_period_idx").on(t.accountId, t.period, t.releasedAt),
+		// The orphan-admission sweep reads the rows admitted since its last run.
+		index("monthly_interview_usage_created_idx").on(t.createdAt),
+	],
 );
+
+/**
+ * How far each housekeeping sweep has got, by name: the next run starts there, so every row a
+ * sweep looks at is looked at once.
+ */
+export const sweepMarks = sqliteTable("sweep_marks", {
+	name: text("name").primaryKey(),
+	until: integer("until").notNull(),
+});
 
 export const IDEMPOTENCY_STATES = ["in_flight", "done"] as const;
 

@@ -119,3 +119,49 @@ describe("the dev-data purge", () => {
 		).toBe(0);
 	}, 30_000);
 });
+
+describe("the orphan-admission sweep", () => {
+	it("gives back the credit and monthly count of an admission whose interview was never created, once", async () => {
+		const account = await newAccount({ credits: 5 });
+		const orphan = await createInterview(account.live);
+		const kept = await createInterview(account.live);
+		const before = (await call("GET", "/v1/account/profile", { key: account.live })).body.data;
+		expect([before.credits_balance, before.usage.monthly_interviews_used]).toEqual([3, 2]);
+		// The state a failed creation leaves when giving the admission back failed too: the
+		// admission without its interview (no projection row, no seed).
+		await env.DB.batch([
+			env.DB.prepare("DELETE FROM interviews WHERE id = ?").bind(orphan.id),
+			env.DB.prepare("DELETE FROM interview_seeds WHERE id = ?").bind(orphan.id),
+			env.DB.prepare("UPDATE monthly_interview_usage SET created_at = ? WHERE interview_id IN (?, ?)").bind(
+				Date.now() - 20 * 60_000,
+				orphan.id,
+				kept.id,
+			),
+			env.DB.prepare("DELETE FROM sweep_marks"),
+		]);
+		const report = await runHousekeeping(env, Date.now());
+		expect(report.orphanAdmissionsReleased).toBe(1);
+		const after = (await call("GET", "/v1/account/profile", { key: account.live })).body.data;
+		expect([after.credits_balance, after.usage.monthly_interviews_used]).toEqual([4, 1]);
+		expect(
+			await countRows("SELECT count(*) AS n FROM monthly_interview_usage WHERE interview_id = ?", kept.id),
+		).toBe(1);
+		// The mark moved: the next run looks at nothing twice.
+		expect((await runHousekeeping(env, Date.now())).orphanAdmissionsReleased).toBe(0);
+	});
+
+	it("leaves an admission younger than ten minutes alone: its creation may still be running", async () => {
+		const account = await newAccount({ credits: 5 });
+		const young = await createInterview(account.live);
+		await env.DB.batch([
+			env.DB.prepare("DELETE FROM interviews WHERE id = ?").bind(young.id),
+			env.DB.prepare("DELETE FROM sweep_marks"),
+		]);
+		expect((await runHousekeeping(env, Date.now())).orphanAdmissionsReleased).toBe(0);
+		expect(
+			await countRows("SELECT count(*) AS n FROM monthly_interview_usage WHERE interview_id = ?", young.id),
+		).toBe(1);
+		// Once it is old enough, a later run finds it.
+		expect((await runHousekeeping(env, Date.now() + 11 * 60_000)).orphanAdmissionsReleased).toBe(1);
+	});
+});
