@@ -17,5 +17,11 @@ export interface AppBindings {
 		rateUsage: number;
 		/** The single fetch's read of the interview, started beside the rate-limit call. */
 		interviewReadAhead?: { id: string; state: Promise<InterviewState | null> };
+		/**
+		 * Set when a response that is not a 5xx still reports a failure of ours (a bulk's items
+		 * refused with INTERNAL_ERROR): the idempotency key is released, not bound to it, so a
+		 * retry with the same key runs again.
+		 */
+		idempotencyTransient?: boolean;
 	};
 }

@@ -90,7 +90,7 @@ async function runAndStore(
 		throw error;
 	}
 	const res = c.res;
-	if (res.status >= 500) {
+	if (res.status >= 500 || c.get("idempotencyTransient")) {
 		await releaseKey(db, scope, lockId);
 		return;
 	}

@@ -24,6 +24,8 @@ bulkRoutes.post(
 			appUrl: urls.appUrl,
 			requestId: c.get("requestId"),
 		});
+		// Items refused by a failure of ours may succeed on a retry: the key must not replay them.
+		if (outcomes.some((o) => !o.ok && o.error.code === "INTERNAL_ERROR")) c.set("idempotencyTransient", true);
 		return ok(c, bulkCreatedView(outcomes, urls));
 	},
 );

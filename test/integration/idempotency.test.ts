@@ -205,6 +205,28 @@ describe("idempotency keys", () => {
 		expect([webhook.status, webhook.body.error?.code]).toEqual([400, "VALIDATION_ERROR"]);
 	});
 
+	it("does not keep a bulk whose items failed on our side, so a retry with the key creates them", async () => {
+		const account = await newAccount({ credits: 5 });
+		const body = { interviews: [validInterview({ candidate_email: "b0@example.com" }), validInterview()] };
+		const failed = await withTableRenamed("interview_seeds", () =>
+			call("POST", "/v1/interviews/bulk", { key: account.live, body, headers: withKey("k-bulk-500") }),
+		);
+		expect(failed.status).toBe(200);
+		expect(failed.body.data.failed.map((f: any) => f.error.code)).toEqual([
+			"INTERNAL_ERROR",
+			"INTERNAL_ERROR",
+		]);
+		const retried = await call("POST", "/v1/interviews/bulk", {
+			key: account.live,
+			body,
+			headers: withKey("k-bulk-500"),
+		});
+		expect(retried.headers.get("Idempotent-Replayed")).toBeNull();
+		expect(retried.body.data.summary.successful_count).toBe(2);
+		expect(await interviewsOf(account.id)).toBe(2);
+		expect((await profile(account.live)).credits_balance).toBe(3);
+	});
+
 	it("does not store a 5xx, so a retry runs again, and charges once", async () => {
 		const account = await newAccount({ credits: 3 });
 		const body = validInterview();
