@@ -46,8 +46,40 @@ export function listAccounts(db: Db, limit: number, cursor: { createdAt: number;
 		.all();
 }
 
-export function updateAccount(db: Db, id: string, changes: Partial<AccountRow>) {
-	return db.update(accounts).set(changes).where(eq(accounts.id, id)).run();
+/**
+ * An admin change of an account in one D1 transaction: the credit adjustment, if any, only if it
+ * keeps the balance at zero or above, and the account's fields only if that adjustment was made.
+ * Returns false (nothing written) when the adjustment would make the balance negative.
+ */
+export async function changeAccount(
+	db: Db,
+	id: string,
+	changes: Partial<AccountRow>,
+	adjustment: typeof creditLedger.$inferInsert | null,
+): Promise<boolean> {
+	const d1 = db.$client;
+	const statements: D1PreparedStatement[] = [];
+	let condition: SQL | undefined;
+	if (adjustment) {
+		statements.push(
+			d1
+				.prepare(
+					`INSERT INTO credit_ledger (id, account_id, interview_id, kind, amount, created_at)
+					 SELECT ?1, ?2, NULL, ?3, ?4, ?5
+					 WHERE (SELECT coalesce(sum(amount), 0) FROM credit_ledger WHERE account_id = ?2) + ?4 >= 0`,
+				)
+				.bind(adjustment.id, adjustment.accountId, adjustment.kind, adjustment.amount, adjustment.createdAt),
+		);
+		condition = sql`EXISTS (SELECT 1 FROM ${creditLedger} WHERE ${creditLedger.id} = ${adjustment.id})`;
+	}
+	const update = db
+		.update(accounts)
+		.set(changes)
+		.where(and(eq(accounts.id, id), condition))
+		.toSQL();
+	statements.push(d1.prepare(update.sql).bind(...update.params));
+	const results = await d1.batch(statements);
+	return !adjustment || (results[0]?.meta.changes ?? 0) > 0;
 }
 
 export async function creditBalance(db: Db, accountId: string): Promise<number> {
@@ -63,18 +95,6 @@ export async function creditBalance(db: Db, accountId: string): Promise<number> 
  * Adds a ledger entry only if the balance stays at or above zero, in one statement, so
  * concurrent writers cannot drive it negative. Returns whether the entry was written.
  */
-export async function addLedgerEntryIfCovered(
-	db: Db,
-	entry: typeof creditLedger.$inferInsert,
-): Promise<boolean> {
-	const result = await db.run(sql`
-		INSERT INTO credit_ledger (id, account_id, interview_id, kind, amount, created_at)
-		SELECT ${entry.id}, ${entry.accountId}, ${entry.interviewId ?? null}, ${entry.kind}, ${entry.amount}, ${entry.createdAt}
-		WHERE (SELECT coalesce(sum(amount), 0) FROM credit_ledger WHERE account_id = ${entry.accountId}) + ${entry.amount} >= 0
-	`);
-	return (result.meta.changes ?? 0) > 0;
-}
-
 export function insertApiKey(db: Db, key: ApiKeyRow) {
 	return db.insert(apiKeys).values(key).run();
 }

@@ -8,7 +8,7 @@ import { SCOPES } from "../accounts/scopes";
 import {
 	type AccountRow,
 	type ApiKeyRow,
-	addLedgerEntryIfCovered,
+	changeAccount,
 	countAccounts,
 	creditBalance,
 	findAccount,
@@ -18,7 +18,6 @@ import {
 	listAccounts,
 	listApiKeys,
 	revokeApiKey,
-	updateAccount,
 } from "../db/accounts-repo";
 import { getDb } from "../db/client";
 import type { AppBindings } from "../http/context";
@@ -215,20 +214,6 @@ adminRoutes.patch(
 		const row = await requireAccount(c, c.req.param("account_id"));
 		const db = getDb(c.env.DB);
 		const now = c.get("now");
-		if (body.credits_delta !== undefined && body.credits_delta !== 0) {
-			const written = await addLedgerEntryIfCovered(db, {
-				id: newId("msg"),
-				accountId: row.id,
-				interviewId: null,
-				kind: "adjustment",
-				amount: body.credits_delta,
-				createdAt: now,
-			});
-			if (!written)
-				throw validationError({
-					credits_delta: "Would make the credit balance negative",
-				});
-		}
 		const changes: Partial<AccountRow> = { updatedAt: now };
 		if (body.plan) changes.plan = body.plan;
 		if (body.company_name) changes.companyName = body.company_name;
@@ -239,10 +224,23 @@ adminRoutes.patch(
 				changes.concurrentInterviewsOverride = l.concurrent_interviews;
 			if (l.monthly_interviews !== undefined) changes.monthlyInterviewsOverride = l.monthly_interviews;
 		}
+		const adjustment =
+			body.credits_delta !== undefined && body.credits_delta !== 0
+				? {
+						id: newId("msg"),
+						accountId: row.id,
+						interviewId: null,
+						kind: "adjustment" as const,
+						amount: body.credits_delta,
+						createdAt: now,
+					}
+				: null;
+		// The credits and the fields in one transaction: a failure writes neither, so a retry is safe.
+		const change = () => changeAccount(db, row.id, changes, adjustment);
 		const changesAuth =
 			body.plan !== undefined || body.company_name !== undefined || body.limits !== undefined;
-		if (changesAuth) await changingAuth(c.env, row.id, () => updateAccount(db, row.id, changes));
-		else await updateAccount(db, row.id, changes);
+		const written = changesAuth ? await changingAuth(c.env, row.id, change) : await change();
+		if (!written) throw validationError({ credits_delta: "Would make the credit balance negative" });
 		const updated = await requireAccount(c, row.id);
 		return ok(c, accountView(updated, await creditBalance(db, row.id)));
 	},

@@ -83,6 +83,27 @@ describe("the admin API", () => {
 		expect(reset.body.data.limits.requests_per_minute).toBe(180);
 	});
 
+	it("changes credits and fields together or not at all, so a retry after a failure adds the credits once", async () => {
+		const account = await admin("POST", "/accounts", { company_name: "Atomic", plan: "free" });
+		const id = account.body.data.id;
+		const refused = await admin("PATCH", `/accounts/${id}`, { credits_delta: -11, plan: "starter" });
+		expect(refused.status).toBe(400);
+		expect((await admin("GET", `/accounts/${id}`)).body.data).toMatchObject({ plan: "free", credits: 10 });
+		// The account's row cannot be updated: the whole change fails, credits included.
+		await env.DB.exec(
+			"CREATE TRIGGER admin_test_no_update BEFORE UPDATE ON accounts BEGIN SELECT RAISE(ABORT, 'unavailable'); END",
+		);
+		try {
+			const failed = await admin("PATCH", `/accounts/${id}`, { credits_delta: 5, plan: "starter" });
+			expect(failed.status).toBe(500);
+		} finally {
+			await env.DB.exec("DROP TRIGGER admin_test_no_update");
+		}
+		expect((await admin("GET", `/accounts/${id}`)).body.data).toMatchObject({ plan: "free", credits: 10 });
+		const retried = await admin("PATCH", `/accounts/${id}`, { credits_delta: 5, plan: "starter" });
+		expect(retried.body.data).toMatchObject({ plan: "starter", credits: 15 });
+	});
+
 	it("pages through accounts with a cursor", async () => {
 		for (let i = 0; i < 3; i++) await admin("POST", "/accounts", { company_name: `Page ${i}`, plan: "free" });
 		const first = await admin("GET", "/accounts?limit=2");
