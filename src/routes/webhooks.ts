@@ -11,9 +11,8 @@ import { newId } from "../lib/random";
 import { iso } from "../lib/time";
 import { listDeliveries } from "../webhooks/deliveries-repo";
 import {
-	countEndpoints,
 	deleteEndpoint,
-	insertEndpoint,
+	insertEndpointWithin,
 	listEndpoints,
 	updateEndpoint,
 } from "../webhooks/endpoints-repo";
@@ -112,13 +111,6 @@ webhookRoutes.post(
 		const url = body.url;
 		const owner = ownerOf(c.get("auth"));
 		const db = getDb(c.env.DB);
-		if ((await countEndpoints(db, owner)) >= MAX_ENDPOINTS) {
-			throw new AppError(
-				"INVALID_OPERATION",
-				`An account may have at most ${MAX_ENDPOINTS} webhook endpoints per environment.`,
-				{ limit: MAX_ENDPOINTS },
-			);
-		}
 		const now = c.get("now");
 		const row = {
 			id: newId("wh"),
@@ -140,7 +132,13 @@ webhookRoutes.post(
 			createdAt: now,
 			updatedAt: now,
 		};
-		await insertEndpoint(db, row);
+		if (!(await insertEndpointWithin(db, row, MAX_ENDPOINTS))) {
+			throw new AppError(
+				"INVALID_OPERATION",
+				`An account may have at most ${MAX_ENDPOINTS} webhook endpoints per environment.`,
+				{ limit: MAX_ENDPOINTS },
+			);
+		}
 		return ok(c, endpointView(row), 201);
 	},
 );

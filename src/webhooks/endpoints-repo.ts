@@ -12,8 +12,22 @@ export interface Owner {
 	environment: DataEnvironment;
 }
 
-export function insertEndpoint(db: Db, row: typeof webhookEndpoints.$inferInsert) {
-	return db.insert(webhookEndpoints).values(row).run();
+/**
+ * Inserts an endpoint unless its owner already has `max`: the insert and a delete of it when the
+ * owner's count passes `max` run in one D1 transaction, so parallel creations never exceed it.
+ * Returns whether the endpoint was kept.
+ */
+export async function insertEndpointWithin(
+	db: Db,
+	row: typeof webhookEndpoints.$inferInsert,
+	max: number,
+): Promise<boolean> {
+	const owned = sql`(SELECT count(*) FROM ${webhookEndpoints} WHERE ${webhookEndpoints.accountId} = ${row.accountId} AND ${webhookEndpoints.environment} = ${row.environment})`;
+	const [, undone] = await db.batch([
+		db.insert(webhookEndpoints).values(row),
+		db.delete(webhookEndpoints).where(and(eq(webhookEndpoints.id, row.id), sql`${owned} > ${max}`)),
+	]);
+	return (undone.meta.changes ?? 0) === 0;
 }
 
 export function findEndpoint(db: Db, owner: Owner, id: string): Promise<EndpointRow | undefined> {
@@ -28,20 +42,6 @@ export function findEndpoint(db: Db, owner: Owner, id: string): Promise<Endpoint
 			),
 		)
 		.get();
-}
-
-export async function countEndpoints(db: Db, owner: Owner): Promise<number> {
-	const row = await db
-		.select({ n: count() })
-		.from(webhookEndpoints)
-		.where(
-			and(
-				eq(webhookEndpoints.accountId, owner.accountId),
-				eq(webhookEndpoints.environment, owner.environment),
-			),
-		)
-		.get();
-	return row?.n ?? 0;
 }
 
 /** Newest first (created_at, then id, descending), keyset-paginated, with the total count. */

@@ -232,6 +232,26 @@ describe("webhook endpoints API", () => {
 		expect(dev.status).toBe(201);
 	});
 
+	it("never passes 20 endpoints, even when the last ones are created in parallel", async () => {
+		const account = await newAccount();
+		for (let i = 0; i < 17; i++) {
+			const res = await call("POST", "/v1/webhooks", {
+				key: account.live,
+				body: { url: `${URL_A}/${i}`, events: ["*"] },
+			});
+			expect(res.status).toBe(201);
+		}
+		const parallel = await Promise.all(
+			Array.from({ length: 8 }, (_, i) =>
+				call("POST", "/v1/webhooks", { key: account.live, body: { url: `${URL_B}/${i}`, events: ["*"] } }),
+			),
+		);
+		expect(parallel.filter((r) => r.status === 201)).toHaveLength(3);
+		expect(parallel.filter((r) => r.status === 409)).toHaveLength(5);
+		const listed = await call("GET", "/v1/webhooks?limit=100", { key: account.live });
+		expect(listed.body.pagination?.total_count).toBe(20);
+	});
+
 	it("serves the same routes under /api/v1 with or without a trailing slash", async () => {
 		const account = await newAccount();
 		const created = await call("POST", "/api/v1/webhooks/", {
