@@ -2,6 +2,8 @@ import { getDb } from "./db/client";
 import { deleteDevInterviewRows, devInterviewsCreatedBefore } from "./db/purge-repo";
 import { releaseOrphanAdmissions } from "./db/quota-repo";
 import { overdueSeeds, seedsWaking } from "./db/seeds-repo";
+import { expireQueuedEmails, staleQueuedEmails, touchQueuedEmails } from "./email/email-repo";
+import { enqueueAgain } from "./email/queue-email";
 import type { Env } from "./env";
 import { purgeExpiredKeys } from "./idempotency/idempotency-repo";
 import { interviewStub } from "./interview/service";
@@ -24,7 +26,18 @@ const MAX_WAKE_BATCHES = 10;
 const ORPHAN_SWEEP_ROWS = 5_000;
 const MAX_ORPHAN_SWEEP_STEPS = 10;
 
+/**
+ * A queued e-mail untouched this long lost its queue message (or it was dead-lettered): longer
+ * than the consumer's longest retry delay (2 hours by default), so a pending retry is not raced.
+ */
+export const EMAIL_STALE_MS = 3 * 60 * 60_000;
+/** A notice not sent within a day is given up (failed): the interview it describes has moved on. */
+export const EMAIL_GIVE_UP_MS = 24 * 60 * 60_000;
+const MAX_EMAILS_RESENT = 500;
+
 export interface HousekeepingReport {
+	emailsResent: number;
+	emailsGivenUp: number;
 	orphanAdmissionsReleased: number;
 	devInterviewsPurged: number;
 	idempotencyKeysPurged: number;
@@ -115,21 +128,40 @@ export async function releaseOrphans(env: Env, now: number): Promise<number> {
 	return released;
 }
 
+/**
+ * Queued e-mails nothing is sending: older than a day they are marked failed; otherwise, untouched
+ * for three hours, they are handed to the queue again (the consumer's lease and status checks
+ * make a second message harmless).
+ */
+export async function resendStaleEmails(env: Env, now: number): Promise<{ resent: number; givenUp: number }> {
+	const db = getDb(env.DB);
+	const givenUp = await expireQueuedEmails(db, now - EMAIL_GIVE_UP_MS, now, "Not sent within 24 hours");
+	const ids = await staleQueuedEmails(db, now - EMAIL_STALE_MS, now, MAX_EMAILS_RESENT);
+	if (ids.length > 0) {
+		await enqueueAgain(env, ids);
+		for (let i = 0; i < ids.length; i += 90) await touchQueuedEmails(db, ids.slice(i, i + 90), now);
+	}
+	return { resent: ids.length, givenUp };
+}
+
 /** The cron trigger's work (see wrangler.toml `[triggers]`); `scheduledTime` is "now". */
 export async function runHousekeeping(env: Env, scheduledTime: number): Promise<HousekeepingReport> {
-	const [orphans, dev, keys, seeds, wakes] = await Promise.allSettled([
+	const [emails, orphans, dev, keys, seeds, wakes] = await Promise.allSettled([
+		resendStaleEmails(env, scheduledTime),
 		releaseOrphans(env, scheduledTime),
 		purgeDevData(env, scheduledTime),
 		purgeIdempotencyKeys(env, scheduledTime),
 		wakeOverdueSeeds(env, scheduledTime),
 		queueUpcomingWakes(env, scheduledTime),
 	]);
-	for (const outcome of [orphans, dev, keys, seeds, wakes]) {
+	for (const outcome of [emails, orphans, dev, keys, seeds, wakes]) {
 		if (outcome.status === "rejected") {
 			console.error(JSON.stringify({ message: "housekeeping task failed", error: String(outcome.reason) }));
 		}
 	}
 	return {
+		emailsResent: emails.status === "fulfilled" ? emails.value.resent : 0,
+		emailsGivenUp: emails.status === "fulfilled" ? emails.value.givenUp : 0,
 		orphanAdmissionsReleased: orphans.status === "fulfilled" ? orphans.value : 0,
 		devInterviewsPurged: dev.status === "fulfilled" ? dev.value : 0,
 		idempotencyKeysPurged: keys.status === "fulfilled" ? keys.value : 0,

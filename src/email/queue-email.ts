@@ -126,3 +126,15 @@ async function enqueue(env: Env, messageId: string): Promise<void> {
 	const body: EmailQueueMessage = { kind: "candidate_email", message_id: messageId };
 	await env.EMAIL_QUEUE.send(body, { contentType: "json" });
 }
+
+/** Hands recorded e-mails to the queue again (the housekeeping's resend of stale ones). */
+export async function enqueueAgain(env: Env, messageIds: readonly string[]): Promise<void> {
+	for (let i = 0; i < messageIds.length; i += 100) {
+		await env.EMAIL_QUEUE.sendBatch(
+			messageIds.slice(i, i + 100).map((id) => ({
+				body: { kind: "candidate_email", message_id: id } satisfies EmailQueueMessage,
+				contentType: "json" as const,
+			})),
+		);
+	}
+}

@@ -11,6 +11,7 @@ import { notifiedEventId } from "../../src/email/notified-event";
 import { queueCandidateEmail } from "../../src/email/queue-email";
 import type { OutgoingEmail } from "../../src/email/sender";
 import type { Env } from "../../src/env";
+import { EMAIL_GIVE_UP_MS, EMAIL_STALE_MS, resendStaleEmails } from "../../src/housekeeping";
 import { newId } from "../../src/lib/random";
 import { handleQueueBatch } from "../../src/queues";
 import { parseIcs, parseMime, SCHEDULED_AT } from "../support/email";
@@ -405,5 +406,72 @@ describe("sending candidate e-mail from the queue", () => {
 		expect(row?.status).toBe("sent");
 		expect(row?.providerMessageId).toBeTruthy();
 		expect(await notifiedEvents(req.interviewId)).toHaveLength(1);
+	});
+});
+
+describe("the housekeeping's resend of e-mails nothing is sending", () => {
+	function batchRecordingEnv(): { env: Env; resent: string[] } {
+		const resent: string[] = [];
+		const queue = {
+			send: async () => undefined,
+			sendBatch: async (messages: { body: EmailQueueMessage }[]) => {
+				for (const m of messages) resent.push(m.body.message_id);
+			},
+		} as unknown as Queue;
+		return { env: { ...env, EMAIL_QUEUE: queue } as Env, resent };
+	}
+
+	it("hands a queued e-mail untouched for three hours to the queue again, once per stale period", async () => {
+		const request = emailRequest();
+		expect((await queueCandidateEmail(recordingQueueEnv().env, request, NOW)).status).toBe("queued");
+		const early = batchRecordingEnv();
+		await resendStaleEmails(early.env, NOW + EMAIL_STALE_MS - 1_000);
+		expect(early.resent).not.toContain(request.messageId);
+		const later = batchRecordingEnv();
+		const at = NOW + EMAIL_STALE_MS + 1_000;
+		const report = await resendStaleEmails(later.env, at);
+		expect(later.resent).toContain(request.messageId);
+		expect(report.resent).toBeGreaterThanOrEqual(1);
+		expect((await getCandidateEmail(db, request.messageId))?.updatedAt).toBe(at);
+		const again = batchRecordingEnv();
+		await resendStaleEmails(again.env, at + 60_000);
+		expect(again.resent).not.toContain(request.messageId);
+		// The resent message is sent by the consumer as any other.
+		const sender = capturingSender();
+		await handleEmailBatch(
+			createMessageBatch("interview-emails", [
+				{
+					id: "m1",
+					timestamp: new Date(at),
+					attempts: 1,
+					body: { kind: "candidate_email", message_id: request.messageId },
+				},
+			]),
+			env,
+			deps(sender.send, { now: () => at }),
+		);
+		expect(sender.calls).toHaveLength(1);
+		expect((await getCandidateEmail(db, request.messageId))?.status).toBe("sent");
+	});
+
+	it("leaves an e-mail a consumer holds alone, and gives up on one a day old", async () => {
+		const held = emailRequest();
+		const old = emailRequest();
+		await queueCandidateEmail(recordingQueueEnv().env, held, NOW);
+		await queueCandidateEmail(recordingQueueEnv().env, old, NOW);
+		const at = NOW + EMAIL_STALE_MS + 1_000;
+		expect(
+			await claimCandidateEmail(db, held.messageId, at - SEND_LEASE_MS / 2, SEND_LEASE_MS),
+		).not.toBeNull();
+		const run = batchRecordingEnv();
+		await resendStaleEmails(run.env, at);
+		expect(run.resent).not.toContain(held.messageId);
+		expect(run.resent).toContain(old.messageId);
+		const dayLater = batchRecordingEnv();
+		const report = await resendStaleEmails(dayLater.env, NOW + EMAIL_GIVE_UP_MS + 1_000);
+		expect(report.givenUp).toBeGreaterThanOrEqual(2);
+		expect(dayLater.resent).not.toContain(old.messageId);
+		const failed = await getCandidateEmail(db, old.messageId);
+		expect([failed?.status, failed?.lastError]).toEqual(["failed", "Not sent within 24 hours"]);
 	});
 });
