@@ -127,7 +127,12 @@ function allowedMethods(path: string): string[] {
 		.map((r) => ({
 			method: r.method,
 			literal: !r.path.includes(":"),
-			pattern: new RegExp(`^${r.path.replace(/\/+$/, "").replace(/:[^/]+/g, "[^/]+")}/?$`),
+			pattern: new RegExp(
+				`^${r.path
+					.replace(/\/+$/, "")
+					.replace(/[.+?^${}()|[\]\\]/g, "\\$&")
+					.replace(/:[^/]+/g, "[^/]+")}/?$`,
+			),
 		}));
 	const normalised = path.length > 1 ? path.replace(/\/+$/, "") : path;
 	const matching = routePatterns.filter((p) => p.pattern.test(normalised));

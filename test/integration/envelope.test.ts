@@ -31,6 +31,9 @@ describe("the response envelope", () => {
 		expect(res.headers.get("Allow")).toContain("GET");
 		const health = await call("POST", "/api/v1/health/");
 		expect(health.status).toBe(405);
+		// A route's dot is a dot: a path that only looks like it is unknown.
+		expect((await exports.default.fetch(`${BASE}/room.js`, { method: "POST" })).status).toBe(405);
+		expect((await call("GET", "/roomXjs")).status).toBe(404);
 	});
 
 	it("answers 405 on the bulk routes for other methods, which are not interview ids", async () => {
