@@ -1,11 +1,12 @@
 import { getDb } from "./db/client";
-import { deleteDevInterviewRows, devInterviewsCreatedBefore } from "./db/purge-repo";
+import { deleteDevInterviewRows, deleteDevLeftovers, devInterviewsCreatedBefore } from "./db/purge-repo";
 import { releaseOrphanAdmissions } from "./db/quota-repo";
 import { overdueSeeds, seedsWaking } from "./db/seeds-repo";
 import { expireQueuedEmails, staleQueuedEmails, touchQueuedEmails } from "./email/email-repo";
 import { enqueueAgain } from "./email/queue-email";
 import type { Env } from "./env";
 import { purgeExpiredKeys } from "./idempotency/idempotency-repo";
+import { deleteRecordings } from "./interview/recordings";
 import { interviewStub } from "./interview/service";
 import { sendWakeMessages, WAKE_HORIZON_MS } from "./interview/wake";
 
@@ -40,6 +41,8 @@ export interface HousekeepingReport {
 	emailsGivenUp: number;
 	orphanAdmissionsReleased: number;
 	devInterviewsPurged: number;
+	/** Deliveries to dev endpoints and dev events about no interview, older than 7 days. */
+	devLeftoversPurged: number;
 	idempotencyKeysPurged: number;
 	seedsWoken: number;
 	wakeMessagesSent: number;
@@ -93,7 +96,12 @@ export async function purgeDevData(env: Env, now: number): Promise<number> {
 	for (let batch = 0; batch < MAX_PURGE_BATCHES; batch++) {
 		const ids = await devInterviewsCreatedBefore(db, cutoff, PURGE_BATCH);
 		if (ids.length === 0) break;
-		const outcomes = await Promise.allSettled(ids.map((id) => interviewStub(env, id).purge()));
+		const outcomes = await Promise.allSettled(
+			ids.map(async (id) => {
+				await interviewStub(env, id).purge();
+				await deleteRecordings(env, id);
+			}),
+		);
 		const done = ids.filter((_, i) => outcomes[i]?.status === "fulfilled");
 		await deleteDevInterviewRows(db, done);
 		purged += done.length;
@@ -101,6 +109,25 @@ export async function purgeDevData(env: Env, now: number): Promise<number> {
 			console.error(JSON.stringify({ message: "dev purge incomplete", failed: ids.length - done.length }));
 			break;
 		}
+	}
+	return purged;
+}
+
+/** Dev rows per kind per step of the leftovers' purge, and steps per cron run. */
+const LEFTOVER_BATCH = 500;
+const MAX_LEFTOVER_BATCHES = 10;
+
+/**
+ * The rest of the dev data older than 7 days, which belongs to no interview: deliveries to dev
+ * endpoints with their attempts, and dev events about no interview. Returns the rows deleted.
+ */
+export async function purgeDevLeftovers(env: Env, now: number): Promise<number> {
+	const db = getDb(env.DB);
+	let purged = 0;
+	for (let batch = 0; batch < MAX_LEFTOVER_BATCHES; batch++) {
+		const n = await deleteDevLeftovers(db, now - DEV_DATA_TTL_MS, LEFTOVER_BATCH);
+		purged += n;
+		if (n === 0) break;
 	}
 	return purged;
 }
@@ -146,15 +173,16 @@ export async function resendStaleEmails(env: Env, now: number): Promise<{ resent
 
 /** The cron trigger's work (see wrangler.toml `[triggers]`); `scheduledTime` is "now". */
 export async function runHousekeeping(env: Env, scheduledTime: number): Promise<HousekeepingReport> {
-	const [emails, orphans, dev, keys, seeds, wakes] = await Promise.allSettled([
+	const [emails, orphans, dev, leftovers, keys, seeds, wakes] = await Promise.allSettled([
 		resendStaleEmails(env, scheduledTime),
 		releaseOrphans(env, scheduledTime),
 		purgeDevData(env, scheduledTime),
+		purgeDevLeftovers(env, scheduledTime),
 		purgeIdempotencyKeys(env, scheduledTime),
 		wakeOverdueSeeds(env, scheduledTime),
 		queueUpcomingWakes(env, scheduledTime),
 	]);
-	for (const outcome of [emails, orphans, dev, keys, seeds, wakes]) {
+	for (const outcome of [emails, orphans, dev, leftovers, keys, seeds, wakes]) {
 		if (outcome.status === "rejected") {
 			console.error(JSON.stringify({ message: "housekeeping task failed", error: String(outcome.reason) }));
 		}
@@ -164,6 +192,7 @@ export async function runHousekeeping(env: Env, scheduledTime: number): Promise<
 		emailsGivenUp: emails.status === "fulfilled" ? emails.value.givenUp : 0,
 		orphanAdmissionsReleased: orphans.status === "fulfilled" ? orphans.value : 0,
 		devInterviewsPurged: dev.status === "fulfilled" ? dev.value : 0,
+		devLeftoversPurged: leftovers.status === "fulfilled" ? leftovers.value : 0,
 		idempotencyKeysPurged: keys.status === "fulfilled" ? keys.value : 0,
 		seedsWoken: seeds.status === "fulfilled" ? seeds.value : 0,
 		wakeMessagesSent: wakes.status === "fulfilled" ? wakes.value : 0,

@@ -42,3 +42,12 @@ export async function recordingLinks(
 	}
 	return links.sort((a, b) => a.chunk - b.chunk);
 }
+
+/** Deletes every stored chunk of an interview's recording (the dev-data purge). */
+export async function deleteRecordings(env: Env, interviewId: string): Promise<void> {
+	for (let page = 0; page < 20; page++) {
+		const listed = await env.RECORDINGS.list({ prefix: `recordings/${interviewId}/`, limit: 1000 });
+		if (listed.objects.length > 0) await env.RECORDINGS.delete(listed.objects.map((o) => o.key));
+		if (!listed.truncated) return;
+	}
+}

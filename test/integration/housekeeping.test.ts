@@ -4,13 +4,13 @@ import {
 	runInDurableObject,
 	waitOnExecutionContext,
 } from "cloudflare:test";
-import { env } from "cloudflare:workers";
+import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { DEV_DATA_TTL_MS, runHousekeeping } from "../../src/housekeeping";
 import worker from "../../src/index";
 import { interviewStub } from "../../src/interview/service";
-import { call, newAccount } from "./helpers";
-import { createInterview, stubOf } from "./lifecycle-helpers";
+import { BASE, call, newAccount } from "./helpers";
+import { createInterview, startInterview, stubOf } from "./lifecycle-helpers";
 import { countRows } from "./limits-helpers";
 
 const DAY = 24 * 3_600_000;
@@ -55,6 +55,62 @@ describe("the dev-data purge", () => {
 		expect((await call("GET", "/v1/interviews", { key: account.dev })).body.pagination?.total_count).toBe(0);
 		expect(await d1RowsOf(live.id)).toEqual({ interviews: 1, events: 1 });
 		expect((await call("GET", `/v1/interviews/${live.id}`, { key: account.live })).status).toBe(200);
+	});
+
+	it("deletes a purged dev interview's recording, and dev deliveries and endpoint events older than 7 days", async () => {
+		const account = await newAccount();
+		const dev = await startInterview(account.dev);
+		const live = await startInterview(account.live);
+		for (const interview of [dev, live]) {
+			const upload = await exports.default.fetch(
+				`${BASE}/interview/${interview.id}/recordings?token=${interview.token}&chunk=0`,
+				{ method: "POST", headers: { "Content-Type": "audio/webm" }, body: new Uint8Array([1, 2]) },
+			);
+			expect(upload.status).toBe(201);
+		}
+		const old = Date.now() - 1_000;
+		const suffix = account.id.slice(4, 20);
+		const endpoints = { dev: `wh_dev${suffix}00`, prod: `wh_prd${suffix}00` };
+		const statements = [];
+		for (const [environment, id] of [
+			["dev", endpoints.dev],
+			["production", endpoints.prod],
+		] as const) {
+			statements.push(
+				env.DB.prepare(
+					`INSERT INTO webhook_endpoints (id, account_id, environment, url, events, active, created_at, updated_at)
+					 VALUES (?, ?, ?, 'https://hooks.example.com/x', '["*"]', 1, ?, ?)`,
+				).bind(id, account.id, environment, old, old),
+				env.DB.prepare(
+					`INSERT INTO webhook_deliveries (id, account_id, endpoint_id, event_id, event_type, kind, outcome, created_at, updated_at)
+					 VALUES (?, ?, ?, 'evt_x', 'interview.scheduled', 'event', 'succeeded', ?, ?)`,
+				).bind(`dlv_${id}`, account.id, id, old, old),
+				env.DB.prepare(
+					`INSERT INTO webhook_attempts (delivery_id, endpoint_id, attempt, url, attempted_at, duration_ms, outcome)
+					 VALUES (?, ?, 1, 'https://hooks.example.com/x', ?, 5, 'succeeded')`,
+				).bind(`dlv_${id}`, id, old),
+				env.DB.prepare(
+					`INSERT INTO events (id, account_id, environment, type, interview_id, test_mode, data, created_at)
+					 VALUES (?, ?, ?, 'webhook.endpoint.disabled', NULL, 0, '{}', ?)`,
+				).bind(`evt_${id.slice(3)}`, account.id, environment, old),
+			);
+		}
+		await env.DB.batch(statements);
+
+		const report = await runHousekeeping(env, Date.now() + DEV_DATA_TTL_MS + 60_000);
+		expect(report.devLeftoversPurged).toBeGreaterThanOrEqual(2);
+		const keys = async (id: string) =>
+			(await env.RECORDINGS.list({ prefix: `recordings/${id}/` })).objects.map((o) => o.key);
+		expect(await keys(dev.id)).toEqual([]);
+		expect(await keys(live.id)).toHaveLength(1);
+		const rows = (table: string, column: string, value: string) =>
+			countRows(`SELECT count(*) AS n FROM ${table} WHERE ${column} = ?`, value);
+		expect(await rows("webhook_deliveries", "endpoint_id", endpoints.dev)).toBe(0);
+		expect(await rows("webhook_attempts", "endpoint_id", endpoints.dev)).toBe(0);
+		expect(await rows("events", "id", `evt_${endpoints.dev.slice(3)}`)).toBe(0);
+		expect(await rows("webhook_deliveries", "endpoint_id", endpoints.prod)).toBe(1);
+		expect(await rows("webhook_attempts", "endpoint_id", endpoints.prod)).toBe(1);
+		expect(await rows("events", "id", `evt_${endpoints.prod.slice(3)}`)).toBe(1);
 	});
 
 	it("deletes a dev interview whose object was never opened, seed included, for good", async () => {
