@@ -3,7 +3,31 @@ import { signPath } from "../lib/signing";
 
 export const RECORDING_URL_TTL_SECONDS = 3600;
 
+/** A page's recording segment: base 36, as the candidate page names it (the time it began). */
+export const RECORDING_SEGMENT = /^[0-9a-z]{1,12}$/;
+
+/** A chunk's object name: `{segment}-{chunk}.webm`, or `{chunk}.webm` without a segment; six digits. */
+export function recordingFile(segment: string | null, chunk: number): string {
+	const n = String(chunk).padStart(6, "0");
+	return segment === null ? `${n}.webm` : `${segment}-${n}.webm`;
+}
+
+function parseRecordingFile(file: string): { segment: string | null; chunk: number } | null {
+	const match = /^(?:([0-9a-z]{1,12})-)?(\d{6})\.webm$/.exec(file);
+	if (!match) return null;
+	return { segment: match[1] ?? null, chunk: Number(match[2]) };
+}
+
+/** Segments in the order they began (no segment first), then chunks in order. */
+function byRecordingOrder(a: RecordingLink, b: RecordingLink): number {
+	const sa = a.segment === null ? -1 : Number.parseInt(a.segment, 36);
+	const sb = b.segment === null ? -1 : Number.parseInt(b.segment, 36);
+	return sa - sb || a.chunk - b.chunk;
+}
+
 export interface RecordingLink {
+	/** The page that recorded it (null for chunks sent without one). */
+	segment: string | null;
 	chunk: number;
 	url: string;
 	size_bytes: number;
@@ -27,10 +51,13 @@ export async function recordingLinks(
 		const listed = await env.RECORDINGS.list({ prefix: `recordings/${interviewId}/`, cursor, limit: 1000 });
 		for (const object of listed.objects) {
 			const file = object.key.split("/").pop() as string;
+			const parsed = parseRecordingFile(file);
+			if (!parsed) continue;
 			const path = `/recordings/${interviewId}/${file}`;
 			const sig = await signPath(secret, path, expires);
 			links.push({
-				chunk: Number.parseInt(file, 10),
+				segment: parsed.segment,
+				chunk: parsed.chunk,
 				url: `${baseUrl}${path}?expires=${expires}&sig=${sig}`,
 				size_bytes: object.size,
 				uploaded_at: object.uploaded.toISOString(),
@@ -40,7 +67,7 @@ export async function recordingLinks(
 		if (!listed.truncated) break;
 		cursor = listed.cursor;
 	}
-	return links.sort((a, b) => a.chunk - b.chunk);
+	return links.sort(byRecordingOrder);
 }
 
 /** Deletes every stored chunk of an interview's recording (the dev-data purge). */

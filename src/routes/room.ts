@@ -4,6 +4,7 @@ import type { AppBindings } from "../http/context";
 import { errorBody } from "../http/envelope";
 import { AppError } from "../http/errors";
 import { appUrl, wsUrl } from "../http/urls";
+import { RECORDING_SEGMENT, recordingFile } from "../interview/recordings";
 import { CLIENT_JS } from "../interview/room/client-bundle";
 import { joinPage, messagePage } from "../interview/room/page";
 import { interviewStub } from "../interview/service";
@@ -108,6 +109,11 @@ roomRoutes.post("/interview/:id/recordings", async (c) => {
 		throw new AppError("VALIDATION_ERROR", "chunk must be a whole number.", {
 			chunk: "Must be a whole number",
 		});
+	const segment = c.req.query("segment");
+	if (segment !== undefined && !RECORDING_SEGMENT.test(segment))
+		throw new AppError("VALIDATION_ERROR", "segment must be 1 to 12 characters of 0-9 and a-z.", {
+			segment: "Must be 1 to 12 characters of 0-9 and a-z",
+		});
 	const state = hasIdShape(id, "int") ? await interviewStub(c.env, id).get() : null;
 	if (!state || !constantTimeEqual(token, state.joinToken)) {
 		throw new AppError("INVALID_TOKEN", "The join link's token is missing or wrong.");
@@ -126,7 +132,7 @@ roomRoutes.post("/interview/:id/recordings", async (c) => {
 		});
 	}
 	const body = await readCapped(c.req.raw, MAX_CHUNK_BYTES);
-	const key = `recordings/${id}/${chunk.padStart(6, "0")}.webm`;
+	const key = `recordings/${id}/${recordingFile(segment ?? null, Number(chunk))}`;
 	// A chunk is written once: an upload under a number already taken is refused, not a replacement.
 	const stored = await c.env.RECORDINGS.put(key, body, {
 		onlyIf: { etagDoesNotMatch: "*" },
@@ -136,6 +142,7 @@ roomRoutes.post("/interview/:id/recordings", async (c) => {
 	if (!stored) {
 		throw new AppError("INVALID_OPERATION", `Chunk ${Number(chunk)} of this recording is already stored.`, {
 			chunk: Number(chunk),
+			...(segment === undefined ? {} : { segment }),
 		});
 	}
 	return c.json({ success: true, data: { chunk: Number(chunk), bytes: body.byteLength } }, 201);

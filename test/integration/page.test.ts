@@ -163,6 +163,44 @@ describe("recordings", () => {
 		expect(audio.headers.get("X-Content-Type-Options")).toBe("nosniff");
 	});
 
+	it("keeps each page's chunks under its own segment, in the order the pages began", async () => {
+		const account = await newAccount();
+		const { id, token } = await startInterview(account.live);
+		const upload = (segment: string, chunk: number, byte: number) =>
+			exports.default.fetch(
+				`${BASE}/interview/${id}/recordings?token=${token}&segment=${segment}&chunk=${chunk}`,
+				{
+					method: "POST",
+					headers: { "Content-Type": "audio/webm" },
+					body: new Uint8Array([byte]),
+				},
+			);
+		// The second page began later ("z" < "10" in base 36); both number their chunks from 0.
+		for (const [segment, chunk, byte] of [
+			["10", 0, 3],
+			["z", 0, 1],
+			["z", 1, 2],
+			["10", 1, 4],
+		] as const) {
+			expect((await upload(segment, chunk, byte)).status).toBe(201);
+		}
+		expect((await upload("10", 1, 9)).status).toBe(409);
+		const bad = await upload("A-1", 2, 0);
+		expect(bad.status).toBe(400);
+		const res = await call("GET", `/v1/interviews/${id}?include_recordings=true`, { key: account.live });
+		const links = res.body.data.recordings;
+		expect(links.map((l: any) => [l.segment, l.chunk])).toEqual([
+			["z", 0],
+			["z", 1],
+			["10", 0],
+			["10", 1],
+		]);
+		const bytes = [];
+		for (const link of links)
+			bytes.push(...new Uint8Array(await (await exports.default.fetch(link.url)).arrayBuffer()));
+		expect(bytes).toEqual([1, 2, 3, 4]);
+	});
+
 	it("refuses uploads to an interview that has not started", async () => {
 		const account = await newAccount();
 		const { id, token } = await createInterview(account.live, {

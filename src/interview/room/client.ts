@@ -23,6 +23,12 @@ let reconnects = 0;
 let countdown: number | undefined;
 let recorder: MediaRecorder | null = null;
 let chunk = 0;
+/**
+ * This page's recording segment: its chunks are numbered from 0 under it, so a second page on the
+ * same link (a reload, another tab or device) keeps its own audio beside the first's. Base 36 of
+ * the time, so segments sort in the order they began.
+ */
+const segment = Date.now().toString(36);
 
 function show(section: string) {
 	for (const el of document.querySelectorAll<HTMLElement>("[data-section]")) {
@@ -141,9 +147,10 @@ async function startRecording() {
 		recorder.addEventListener("dataavailable", (event) => {
 			if (event.data.size === 0) return;
 			const n = chunk++;
-			void fetch(`${config.recordUrl}&chunk=${n}`, { method: "POST", body: event.data }).catch(
-				() => undefined,
-			);
+			void fetch(`${config.recordUrl}&segment=${segment}&chunk=${n}`, {
+				method: "POST",
+				body: event.data,
+			}).catch(() => undefined);
 		});
 		recorder.start(5000);
 		$("recording").hidden = false;
