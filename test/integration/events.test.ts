@@ -57,3 +57,25 @@ describe("the event log API", () => {
 		expect(bad.body.error.details).toHaveProperty("type");
 	});
 });
+
+describe("the event log API's refusals", () => {
+	it("needs interviews:read, names an unknown event, and validates its query", async () => {
+		const account = await newAccount();
+		const created = await createInterview(account.test);
+		const writeOnly = await account.key("live", { permissions: ["interviews:write"] });
+		const denied = await call("GET", "/v1/events", { key: writeOnly });
+		expect([denied.status, denied.body.error?.details?.required_permission]).toEqual([
+			403,
+			"interviews:read",
+		]);
+		const missing = await call("GET", "/v1/events/evt_AAAAAAAAAAAAAAAAAAAAAAAA", { key: account.live });
+		expect([missing.status, missing.body.error?.code]).toEqual([404, "EVENT_NOT_FOUND"]);
+		for (const query of ["limit=0", "limit=101", "limit=abc", "cursor=%%%", "type=interview.exploded"]) {
+			const res = await call("GET", `/v1/events?${query}`, { key: account.live });
+			expect([res.status, res.body.error?.code], query).toEqual([400, "VALIDATION_ERROR"]);
+		}
+		// A test-mode interview's events are production data, marked as test.
+		const events = await call("GET", `/v1/events?interview_id=${created.id}`, { key: account.live });
+		expect(events.body.data.map((e: any) => [e.type, e.test_mode])).toEqual([["interview.scheduled", true]]);
+	});
+});
