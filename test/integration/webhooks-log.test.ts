@@ -1,6 +1,10 @@
 import { env } from "cloudflare:workers";
 import { verify } from "@octokit/webhooks-methods";
 import { describe, expect, it } from "vitest";
+import { getDb } from "../../src/db/client";
+import type { Env } from "../../src/env";
+import { findEndpoint } from "../../src/webhooks/endpoints-repo";
+import { loadDelivery, redeliver } from "../../src/webhooks/service";
 import { receiver } from "../support/receiver-client";
 import {
 	createWebhook,
@@ -141,6 +145,45 @@ describe("webhook delivery log", () => {
 		});
 		expect(refused.status).toBe(409);
 		expect(refused.body.error?.code).toBe("INVALID_OPERATION");
+	});
+
+	it("refuses to redeliver an event no longer kept, and cancels a redelivery the queue would not take", async () => {
+		const account = await newAccount();
+		const endpoint = await createWebhook(account.live, {
+			url: await rx.route(routeName("gone")),
+			events: ["*"],
+		});
+		await createInterviews(account.live, 1);
+		const [original] = await deliveriesOf(endpoint.id);
+		const path = `/v1/webhooks/${endpoint.id}/deliveries/${original!.id}/redeliver`;
+
+		// The queue refuses: 503, and the new delivery is settled rather than left pending.
+		const db = getDb(env.DB);
+		const row = await findEndpoint(db, { accountId: account.id, environment: "production" }, endpoint.id);
+		const failing = {
+			...env,
+			WEBHOOK_QUEUE: {
+				send: async () => {
+					throw new Error("queue unavailable");
+				},
+				sendBatch: async () => {
+					throw new Error("queue unavailable");
+				},
+			},
+		} as unknown as Env;
+		const delivery = await loadDelivery(env, row!, original!.id);
+		const refusal = await redeliver(failing, row!, delivery, Date.now()).catch((e: unknown) => e);
+		expect(refusal).toMatchObject({ code: "SERVICE_UNAVAILABLE" });
+		const listed = await call("GET", `/v1/webhooks/${endpoint.id}/deliveries?limit=100`, {
+			key: account.live,
+		});
+		const copy = listed.body.data.find((d: any) => d.kind === "redelivery");
+		expect(copy).toMatchObject({ outcome: "cancelled", redelivery_of: original!.id });
+
+		await env.DB.prepare("DELETE FROM events WHERE id = ?").bind(original!.eventId).run();
+		const gone = await call("POST", path, { key: account.live });
+		expect([gone.status, gone.body.error?.code]).toEqual([409, "INVALID_OPERATION"]);
+		expect(gone.body.error?.details).toEqual({ event_id: original!.eventId });
 	});
 
 	it("sends a signed test event at once and reports the attempt", async () => {
