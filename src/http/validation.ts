@@ -63,30 +63,7 @@ function isJsonMediaType(contentType: string | undefined): boolean {
  */
 export const jsonBodyGuard: MiddlewareHandler<AppBindings> = async (c, next) => {
 	if (c.req.method === "GET" || c.req.method === "HEAD" || c.req.method === "DELETE") return next();
-	const declared = Number(c.req.header("Content-Length") ?? "0");
-	if (declared > MAX_BODY_BYTES) throw tooLarge();
-	const body = c.req.raw.body;
-	let text = "";
-	if (body && c.req.header("Content-Length") !== undefined) {
-		// A declared length is the body's exact length (HTTP framing), already checked above.
-		text = await c.req.raw.text();
-		if (text.length > MAX_BODY_BYTES) throw tooLarge();
-	} else if (body) {
-		const reader = body.getReader();
-		const decoder = new TextDecoder();
-		let size = 0;
-		for (;;) {
-			const { done, value } = await reader.read();
-			if (done) break;
-			size += value.byteLength;
-			if (size > MAX_BODY_BYTES) {
-				await reader.cancel();
-				throw tooLarge();
-			}
-			text += decoder.decode(value, { stream: true });
-		}
-		text += decoder.decode();
-	}
+	const text = await readCappedText(c.req.raw, MAX_BODY_BYTES, tooLarge);
 	if (text.trim() !== "" && !isJsonMediaType(c.req.header("Content-Type"))) {
 		throw validationError({ body: "Content-Type must be application/json" });
 	}
@@ -94,6 +71,63 @@ export const jsonBodyGuard: MiddlewareHandler<AppBindings> = async (c, next) => 
 	(c.req.bodyCache as Record<string, unknown>).text = Promise.resolve(text.trim() === "" ? "{}" : text);
 	return next();
 };
+
+/**
+ * A request's body as text, at most `max` bytes: a larger declared length is refused before
+ * reading; a body without one is counted as it streams in and refused once it passes `max`.
+ */
+export async function readCappedText(request: Request, max: number, tooLarge: () => Error): Promise<string> {
+	if (!request.body) return "";
+	const declared = request.headers.get("Content-Length");
+	if (declared !== null) {
+		if (Number(declared) > max) throw tooLarge();
+		// A declared length is the body's exact length (HTTP framing): one read.
+		return request.text();
+	}
+	return new TextDecoder().decode(await readStreamCapped(request.body, max, tooLarge));
+}
+
+/** A request's body as bytes, at most `max`, under the same rules as `readCappedText`. */
+export async function readCappedBytes(
+	request: Request,
+	max: number,
+	tooLarge: () => Error,
+): Promise<Uint8Array> {
+	if (!request.body) return new Uint8Array(0);
+	const declared = request.headers.get("Content-Length");
+	if (declared !== null) {
+		if (Number(declared) > max) throw tooLarge();
+		return new Uint8Array(await request.arrayBuffer());
+	}
+	return readStreamCapped(request.body, max, tooLarge);
+}
+
+async function readStreamCapped(
+	body: ReadableStream<Uint8Array>,
+	max: number,
+	tooLarge: () => Error,
+): Promise<Uint8Array> {
+	const reader = body.getReader();
+	const parts: Uint8Array[] = [];
+	let size = 0;
+	for (;;) {
+		const { done, value } = await reader.read();
+		if (done) break;
+		size += value.byteLength;
+		if (size > max) {
+			await reader.cancel();
+			throw tooLarge();
+		}
+		parts.push(value);
+	}
+	const bytes = new Uint8Array(size);
+	let at = 0;
+	for (const part of parts) {
+		bytes.set(part, at);
+		at += part.byteLength;
+	}
+	return bytes;
+}
 
 function tooLarge(): AppError {
 	return new AppError("PAYLOAD_TOO_LARGE", `Request bodies are limited to ${MAX_BODY_BYTES} bytes.`, {

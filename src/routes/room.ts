@@ -4,6 +4,7 @@ import type { AppBindings } from "../http/context";
 import { errorBody } from "../http/envelope";
 import { AppError } from "../http/errors";
 import { appUrl, wsUrl } from "../http/urls";
+import { readCappedBytes } from "../http/validation";
 import { RECORDING_SEGMENT, recordingFile } from "../interview/recordings";
 import { CLIENT_JS } from "../interview/room/client-bundle";
 import { joinPage, messagePage } from "../interview/room/page";
@@ -131,7 +132,11 @@ roomRoutes.post("/interview/:id/recordings", async (c) => {
 			"Content-Type": "Must be an audio/* or video/* media type",
 		});
 	}
-	const body = await readCapped(c.req.raw, MAX_CHUNK_BYTES);
+	const body = await readCappedBytes(
+		c.req.raw,
+		MAX_CHUNK_BYTES,
+		() => new AppError("PAYLOAD_TOO_LARGE", `Chunks are limited to ${MAX_CHUNK_BYTES} bytes.`),
+	);
 	const key = `recordings/${id}/${recordingFile(segment ?? null, Number(chunk))}`;
 	// A chunk is written once: an upload under a number already taken is refused, not a replacement.
 	const stored = await c.env.RECORDINGS.put(key, body, {
@@ -152,33 +157,6 @@ roomRoutes.post("/interview/:id/recordings", async (c) => {
 function mediaType(header: string): string | null {
 	const type = header.split(";")[0]?.trim().toLowerCase() ?? "";
 	return /^(audio|video)\/[a-z0-9][a-z0-9.+-]*$/.test(type) ? type : null;
-}
-
-/** The request's body, read as it streams and refused with 413 once it passes `max` bytes. */
-async function readCapped(request: Request, max: number): Promise<Uint8Array> {
-	const tooLarge = () => new AppError("PAYLOAD_TOO_LARGE", `Chunks are limited to ${max} bytes.`);
-	if (Number(request.headers.get("Content-Length") ?? "0") > max) throw tooLarge();
-	if (!request.body) return new Uint8Array(0);
-	const reader = request.body.getReader();
-	const parts: Uint8Array[] = [];
-	let size = 0;
-	for (;;) {
-		const { done, value } = await reader.read();
-		if (done) break;
-		size += value.byteLength;
-		if (size > max) {
-			await reader.cancel();
-			throw tooLarge();
-		}
-		parts.push(value);
-	}
-	const body = new Uint8Array(size);
-	let at = 0;
-	for (const part of parts) {
-		body.set(part, at);
-		at += part.byteLength;
-	}
-	return body;
 }
 
 /** A recording chunk behind a time-limited signed URL (see `include_recordings`). */
