@@ -139,6 +139,56 @@ describe("the candidate's page in a real browser", () => {
 		await page.close();
 	});
 
+	it("keeps an answer typed while reconnecting, and shows the cancelled page when the interview ends meanwhile", async () => {
+		const interview = await createInterview();
+		const page = await browser.newPage();
+		// Keeps a handle on the page's sockets so the test can drop the connection.
+		await page.addInitScript(() => {
+			const w = globalThis as any;
+			const Native = w.WebSocket;
+			w.__sockets = [];
+			w.WebSocket = class extends Native {
+				constructor(...args: unknown[]) {
+					super(...args);
+					w.__sockets.push(this);
+				}
+			};
+		});
+		await page.goto(interview.interview_url);
+		await page.getByRole("button", { name: "Start the interview" }).click();
+		await page.waitForFunction(
+			() => ((globalThis as any).document.querySelector("#question-text")?.textContent ?? "").length > 10,
+			undefined,
+			{ timeout: 15_000 },
+		);
+		const drop = () => page.evaluate(() => (globalThis as any).__sockets.at(-1).close());
+
+		await drop();
+		await page.getByLabel("Your answer").fill("An index on the join columns, checked with EXPLAIN.");
+		await page.getByRole("button", { name: "Send answer" }).click();
+		expect(await page.locator("#status-line").textContent()).toContain("Not connected right now");
+		expect(await page.getByLabel("Your answer").isEnabled()).toBe(true);
+		await page.waitForFunction(
+			() => (globalThis as any).document.querySelector("#status-line")?.textContent === "Connected.",
+			undefined,
+			{ timeout: 15_000 },
+		);
+		// The text is still there and goes through on the new connection.
+		expect(await page.getByLabel("Your answer").inputValue()).toContain("EXPLAIN");
+		await answerCurrent(page, "An index on the join columns, checked with EXPLAIN.");
+
+		// Cancelled while the page is reconnecting: the refused connection leads to the final page.
+		await drop();
+		const cancelled = await api(service, "DELETE", `/v1/interviews/${interview.id}`, {
+			key: service.keys.live,
+		});
+		expect(cancelled.status).toBe(200);
+		await page
+			.getByRole("heading", { level: 1, name: "This interview was cancelled" })
+			.waitFor({ timeout: 20_000 });
+		await page.close();
+	});
+
 	it("shows a clear page for cancelled, completed-looking and unknown links", async () => {
 		const interview = await createInterview();
 		await api(service, "DELETE", `/v1/interviews/${interview.id}`, { key: service.keys.live });

@@ -42,8 +42,30 @@ function announce(text: string) {
 	$("status-line").textContent = text;
 }
 
-function send(message: ClientMessage) {
-	if (socket?.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
+/** Sends when connected; false (nothing sent) while the page is reconnecting. */
+function send(message: ClientMessage): boolean {
+	if (socket?.readyState !== WebSocket.OPEN) return false;
+	socket.send(JSON.stringify(message));
+	return true;
+}
+
+function unlockAnswer() {
+	$<HTMLButtonElement>("submit").disabled = false;
+	$<HTMLTextAreaElement>("answer").disabled = false;
+}
+
+/**
+ * A connection refused before it opened may mean the interview ended or was cancelled meanwhile
+ * (the server refuses those before the upgrade): the page's own address then serves the final
+ * page instead of the room, so the page reloads to show it.
+ */
+async function showFinalPageIfEnded() {
+	try {
+		const page = await fetch(window.location.href, { cache: "no-store" });
+		if (!(await page.text()).includes('id="room-config"')) window.location.reload();
+	} catch {
+		// Offline: the next attempt looks again.
+	}
 }
 
 function renderInterview(next: RoomInterview) {
@@ -103,9 +125,14 @@ function finish(section: "thanks" | "cancelled") {
 function connect() {
 	const url = `${config.wsUrl}/interview/${config.interviewId}/?token=${encodeURIComponent(config.token)}`;
 	socket = new WebSocket(url);
+	let opened = false;
 	socket.addEventListener("open", () => {
+		opened = true;
 		reconnects = 0;
 		announce("Connected.");
+		// An answer lost with the old connection can be sent again: one that arrived is followed by
+		// the next question, and a repeat of it is refused with an error frame.
+		if (question) unlockAnswer();
 		if (lastSeq > 0) send({ type: "resync", after_seq: lastSeq });
 	});
 	socket.addEventListener("message", (event) => {
@@ -120,15 +147,12 @@ function connect() {
 		else if (message.type === "question") renderQuestion(message.question);
 		else {
 			announce(message.message);
-			$<HTMLButtonElement>("submit").disabled = false;
-			$<HTMLTextAreaElement>("answer").disabled = false;
+			unlockAnswer();
 		}
 	});
 	socket.addEventListener("close", (event) => {
 		if (finished) return;
-		if (event.code === 1006 && reconnects === 0 && !interview) {
-			announce("Could not open the interview. Reload the page to try again.");
-		}
+		if (!opened) void showFinalPageIfEnded();
 		if (reconnects >= 8) {
 			announce("The connection was lost. Reload the page to continue where you left off.");
 			return;
@@ -174,20 +198,26 @@ $("answer-form").addEventListener("submit", (event) => {
 		announce("Write an answer before sending it.");
 		return;
 	}
-	send({
+	const sent = send({
 		type: "candidate_response",
 		session_id: config.interviewId,
 		question_id: question.id,
 		response: answer.value,
 		timestamp: new Date().toISOString(),
 	});
+	if (!sent) {
+		announce("Not connected right now: send your answer again once the page has reconnected.");
+		return;
+	}
 	answer.disabled = true;
 	$<HTMLButtonElement>("submit").disabled = true;
 	announce("Answer sent.");
 });
 
 $("end").addEventListener("click", () => {
-	if (window.confirm("End the interview now? You cannot return to it.")) send({ type: "end_interview" });
+	if (!window.confirm("End the interview now? You cannot return to it.")) return;
+	if (!send({ type: "end_interview" }))
+		announce("Not connected right now: try again once the page has reconnected.");
 });
 
 if (sessionStorage.getItem(startedKey)) {
