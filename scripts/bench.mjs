@@ -71,6 +71,7 @@ async function main() {
 		node: process.versions.node,
 		wrangler: execFileSync(join(ROOT, "node_modules", ".bin", "wrangler"), ["--version"], {
 			encoding: "utf8",
+			timeout: 60_000,
 			env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
 		})
 			.trim()

@@ -1,9 +1,9 @@
 #!/usr/bin/env node
-// The registry these machines use lacks some recent platform-specific builds for other
-// operating systems (e.g. a macOS binary of a native tool), so npm leaves them out of
+// When a registry does not serve some platform-specific builds for other operating systems
+// (e.g. a macOS binary of a native tool), npm leaves them out of
 // package-lock.json and `npm ci` then refuses the lock as out of sync. This adds each missing
-// optional platform package as an entry restricted to its own os/cpu, which `npm ci` skips here
-// and installs normally on that platform. Run after changing dependencies: npm run lock:complete
+// optional platform package as an entry restricted to its own os/cpu, which `npm ci` skips on
+// every other platform and installs normally on that one. Run after changing dependencies: npm run lock:complete
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT } from "./lib.mjs";

@@ -83,13 +83,16 @@ export async function startService(options = {}) {
 		}
 		await new Promise((resolve) => setTimeout(resolve, 200));
 	}
-	const key = (env) => {
-		const match = new RegExp(`${env}:\\s+(svc_${env}_[0-9A-Za-z]+)`).exec(output);
-		if (!match?.[1]) throw new Error(`No ${env} key in the start output:\n${output}`);
-		return match[1];
-	};
-	const account = /Created a demo account \((acc_[0-9A-Za-z]+)/.exec(output)?.[1];
-	if (!account) throw new Error(`No demo account in the start output:\n${output}`);
+	const found = (pattern) => pattern.exec(output)?.[1];
+	const account = found(/Created a demo account \((acc_[0-9A-Za-z]+)/);
+	const keys = Object.fromEntries(
+		["live", "test", "dev"].map((env) => [env, found(new RegExp(`${env}:\\s+(svc_${env}_[0-9A-Za-z]+)`))]),
+	);
+	if (!account || !keys.live || !keys.test || !keys.dev) {
+		// Nothing may outlive a failed start: its process group and state go first.
+		await stop();
+		throw new Error(`No demo account or keys in the start output:\n${output}`);
+	}
 	return {
 		baseUrl: `http://127.0.0.1:${port}`,
 		port,
@@ -97,7 +100,7 @@ export async function startService(options = {}) {
 		pid: child.pid,
 		adminToken,
 		accountId: account,
-		keys: { live: key("live"), test: key("test"), dev: key("dev") },
+		keys: { live: keys.live, test: keys.test, dev: keys.dev },
 		persistTo,
 		output: () => output,
 		stop,

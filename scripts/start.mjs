@@ -33,6 +33,7 @@ const migrate = spawnSync(
 		stdio: ["ignore", "pipe", "pipe"],
 		env: { ...quietEnv, CI: "true" },
 		encoding: "utf8",
+		timeout: 120_000,
 	},
 );
 if (migrate.status !== 0) {

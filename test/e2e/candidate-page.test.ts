@@ -189,7 +189,7 @@ describe("the candidate's page in a real browser", () => {
 		await page.close();
 	});
 
-	it("shows a clear page for cancelled, completed-looking and unknown links", async () => {
+	it("shows a clear page for cancelled, unknown and not-yet-open links", async () => {
 		const interview = await createInterview();
 		await api(service, "DELETE", `/v1/interviews/${interview.id}`, { key: service.keys.live });
 		const page = await browser.newPage();

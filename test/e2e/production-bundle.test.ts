@@ -17,7 +17,12 @@ beforeAll(() => {
 	const result = spawnSync(
 		join(ROOT, "node_modules", ".bin", "wrangler"),
 		["deploy", "--dry-run", "--env", "production", "--outdir", dir],
-		{ cwd: ROOT, encoding: "utf8", env: { ...process.env, CI: "true", WRANGLER_SEND_METRICS: "false" } },
+		{
+			cwd: ROOT,
+			encoding: "utf8",
+			timeout: 150_000,
+			env: { ...process.env, CI: "true", WRANGLER_SEND_METRICS: "false" },
+		},
 	);
 	if (result.status !== 0) throw new Error(`dry run failed:\n${result.stdout}\n${result.stderr}`);
 	bundle = readFileSync(join(dir, "index.js"), "utf8");

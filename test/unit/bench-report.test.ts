@@ -126,7 +126,7 @@ describe("the bench's arithmetic", () => {
 	});
 });
 
-describe("the targets of issue 9", () => {
+describe("the benchmark's targets", () => {
 	it("are met exactly at their bounds", () => {
 		const targets = evaluateTargets(results());
 		expect(targets.map((t) => [t.id, t.pass])).toEqual([

@@ -84,7 +84,9 @@ describe("results and analytics", () => {
 		});
 		expect(results.strengths.length).toBeGreaterThan(0);
 		const all = collapseSpaces([...answers.values()].join(" ")).toLowerCase();
-		for (const strength of results.strengths.filter((s) => s.startsWith("Explained"))) {
+		const explained = results.strengths.filter((s) => s.startsWith("Explained"));
+		expect(explained.length).toBeGreaterThan(0);
+		for (const strength of explained) {
 			const quoted = [...strength.matchAll(/'([^']+)'/g)].map((m) => m[1] as string);
 			expect(quoted.length, strength).toBeGreaterThan(0);
 			for (const q of quoted) expect(all).toContain(q.toLowerCase());
