@@ -17,7 +17,6 @@ const startedKey = `room:${config.interviewId}:started`;
 let socket: WebSocket | null = null;
 let lastSeq = Number(sessionStorage.getItem(seqKey) ?? "0");
 let question: WireQuestion | null = null;
-let interview: RoomInterview | null = null;
 let finished = false;
 let reconnects = 0;
 let countdown: number | undefined;
@@ -69,7 +68,6 @@ async function showFinalPageIfEnded() {
 }
 
 function renderInterview(next: RoomInterview) {
-	interview = next;
 	if (next.status === "completed") return finish("thanks");
 	if (next.status === "cancelled") return finish("cancelled");
 	if (next.waiting) {
@@ -150,7 +148,7 @@ function connect() {
 			unlockAnswer();
 		}
 	});
-	socket.addEventListener("close", (event) => {
+	socket.addEventListener("close", () => {
 		if (finished) return;
 		if (!opened) void showFinalPageIfEnded();
 		if (reconnects >= 8) {
