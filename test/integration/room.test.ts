@@ -257,3 +257,102 @@ describe("the live interview over the WebSocket", () => {
 		);
 	});
 });
+
+describe("the room's protocol at its edges", () => {
+	it("refuses a repeated answer, another session's answer, binary and oversize frames, each with an error frame", async () => {
+		const account = await newAccount();
+		const { id, token } = await createInterview(account.live, { duration_minutes: 15 });
+		const { room } = await connect(id, token);
+		const first = await room!.next((m) => m.type === "question");
+		const answer = (question_id: string, response: string, session_id = id) =>
+			room!.send({
+				type: "candidate_response",
+				session_id,
+				question_id,
+				response,
+				timestamp: new Date().toISOString(),
+			});
+		const errorAfter = async (act: () => void) => {
+			const from = room!.messages.length;
+			act();
+			return room!.next((m) => m.type === "error", { from });
+		};
+
+		expect(
+			(await errorAfter(() => answer(first.question.id, "x", "int_AAAAAAAAAAAAAAAAAAAAAAAA"))).code,
+		).toBe("WRONG_SESSION");
+		const long = await errorAfter(() => answer(first.question.id, "y".repeat(20_001)));
+		expect([long.code, long.message]).toEqual(["BAD_MESSAGE", expect.stringContaining("response")]);
+		expect((await errorAfter(() => room!.ws.send(new Uint8Array([0xff, 0x00, 0x7b])))).code).toBe(
+			"BAD_MESSAGE",
+		);
+
+		const from = room!.messages.length;
+		answer(first.question.id, "Use an index and check the plan.");
+		await room!.next((m) => m.type === "question" && m.question.id !== first.question.id, { from });
+		const repeated = await errorAfter(() => answer(first.question.id, "Again."));
+		expect([repeated.code, repeated.message]).toEqual([
+			"STALE_QUESTION",
+			"That question has already been answered.",
+		]);
+		// None of it was recorded as an answer.
+		const state = await interviewStub(env, id).get();
+		expect(state?.transcript.filter((e) => e.answer !== null).map((e) => e.answer)).toEqual([
+			"Use an index and check the plan.",
+		]);
+	});
+
+	it("replays exactly the broadcasts after the seq a client names, without error frames", async () => {
+		const account = await newAccount();
+		const { id, token } = await createInterview(account.live, { duration_minutes: 15 });
+		const { room } = await connect(id, token);
+		const q1 = await room!.next((m) => m.type === "question");
+		room!.ws.send("not json");
+		await room!.next((m) => m.type === "error");
+		const cut = Math.max(...room!.messages.map((m) => m.seq ?? 0));
+		let from = room!.messages.length;
+		room!.send({
+			type: "candidate_response",
+			session_id: id,
+			question_id: q1.question.id,
+			response: "Indexes and plans.",
+			timestamp: new Date().toISOString(),
+		});
+		const q2 = await room!.next((m) => m.type === "question" && m.question.id !== q1.question.id, { from });
+		const broadcastAfterCut = room!.messages.filter(
+			(m) => m.type !== "error" && m.type !== "pong" && m.seq > cut,
+		);
+		expect(broadcastAfterCut.length).toBeGreaterThan(0);
+
+		// An observer that missed all of it asks for what came after `cut`.
+		const observer = await connect(id, account.live);
+		// Its connection starts with a snapshot of its own (newly numbered, not replayed).
+		await observer.room!.next((m) => m.type === "question");
+		from = observer.room!.messages.length;
+		observer.room!.send({ type: "resync", after_seq: cut });
+		await observer.room!.next(
+			(m) => m.type === "question" && m.question.id === q2.question.id && m.seq > cut,
+			{ from },
+		);
+		await new Promise((resolve) => setTimeout(resolve, 200));
+		const replayed = observer.room!.messages.slice(from);
+		expect(replayed.map((m) => m.seq)).toEqual(broadcastAfterCut.map((m) => m.seq));
+		expect(replayed).toEqual(broadcastAfterCut);
+	});
+
+	it("refuses the candidate of a completed interview before the upgrade and lets an observer in", async () => {
+		const account = await newAccount();
+		const { id, token } = await createInterview(account.live);
+		const { room } = await connect(id, token);
+		await room!.next((m) => m.type === "question");
+		room!.send({ type: "end_interview" });
+		await room!.next((m) => m.type === "interview_update" && m.interview.status === "completed");
+		room!.close();
+		const again = await connect(id, token);
+		expect([again.status, again.body?.error?.code]).toEqual([409, "INVALID_OPERATION"]);
+		const observer = await connect(id, account.live);
+		expect(observer.status).toBe(101);
+		const update = await observer.room!.next((m) => m.type === "interview_update");
+		expect(update.interview.status).toBe("completed");
+	});
+});
