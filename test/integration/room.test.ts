@@ -3,7 +3,8 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { interviewStub } from "../../src/interview/service";
 import { call, newAccount } from "./helpers";
-import { createInterview, eventsOf, fireAlarmAt, stubOf } from "./lifecycle-helpers";
+import { createInterview, eventsOf, fireAlarmAt, startInterview, stubOf } from "./lifecycle-helpers";
+import { setLimits } from "./limits-helpers";
 import { answerAll, connect, strongAnswerFor } from "./room-helpers";
 
 async function analyze(id: string) {
@@ -354,5 +355,60 @@ describe("the room's protocol at its edges", () => {
 		expect(observer.status).toBe(101);
 		const update = await observer.room!.next((m) => m.type === "interview_update");
 		expect(update.interview.status).toBe("completed");
+	});
+});
+
+describe("the room around its time and its slot", () => {
+	it("shows the end by elapsed duration to the connected candidate, keeps the open question unanswered, and refuses a late answer", async () => {
+		const account = await newAccount();
+		const { id, token } = await createInterview(account.live, { duration_minutes: 15 });
+		const { room } = await connect(id, token);
+		const q = await room!.next((m) => m.type === "question");
+		const startedAt = (await interviewStub(env, id).get())?.startedAt ?? 0;
+		await fireAlarmAt(id, startedAt + 15 * 60_000);
+		const done = await room!.next((m) => m.type === "interview_update" && m.interview.status === "completed");
+		expect(done.interview.current_question).toBeNull();
+		const from = room!.messages.length;
+		room!.send({
+			type: "candidate_response",
+			session_id: id,
+			question_id: q.question.id,
+			response: "Too late.",
+			timestamp: new Date().toISOString(),
+		});
+		expect((await room!.next((m) => m.type === "error", { from })).code).toBe("INVALID_OPERATION");
+		const state = await interviewStub(env, id).get();
+		expect(state?.transcript.map((e) => e.answer)).toEqual([null]);
+		expect((await eventsOf(id)).find((e) => e.type === "interview.completed")?.data.completion_reason).toBe(
+			"duration_elapsed",
+		);
+	});
+
+	it("keeps a waiting candidate's answers and end request out until a slot frees, then starts", async () => {
+		const account = await newAccount();
+		await setLimits(account.id, { concurrent_interviews: 1 });
+		const holder = await startInterview(account.live);
+		const { id, token } = await createInterview(account.live);
+		const { room } = await connect(id, token);
+		const waiting = await room!.next((m) => m.type === "interview_update");
+		expect(waiting.interview).toMatchObject({ status: "scheduled", waiting: true, current_question: null });
+		for (const message of [
+			{ type: "end_interview" },
+			{
+				type: "candidate_response",
+				session_id: id,
+				question_id: "q_x",
+				response: "Early.",
+				timestamp: new Date().toISOString(),
+			},
+		]) {
+			const from = room!.messages.length;
+			room!.send(message);
+			expect((await room!.next((m) => m.type === "error", { from })).code).toBe("INVALID_OPERATION");
+		}
+		expect((await interviewStub(env, id).get())?.status).toBe("scheduled");
+		await interviewStub(env, holder.id).finish("candidate_ended", Date.now());
+		await room!.next((m) => m.type === "question");
+		expect((await interviewStub(env, id).get())?.status).toBe("in_progress");
 	});
 });
