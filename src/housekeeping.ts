@@ -9,6 +9,7 @@ import { purgeExpiredKeys } from "./idempotency/idempotency-repo";
 import { deleteRecordings } from "./interview/recordings";
 import { interviewStub } from "./interview/service";
 import { sendWakeMessages, WAKE_HORIZON_MS } from "./interview/wake";
+import { chunks } from "./lib/chunks";
 
 /** Dev (sandbox) data lives this long (decisions.md). */
 export const DEV_DATA_TTL_MS = 7 * 24 * 60 * 60_000;
@@ -166,7 +167,7 @@ export async function resendStaleEmails(env: Env, now: number): Promise<{ resent
 	const ids = await staleQueuedEmails(db, now - EMAIL_STALE_MS, now, MAX_EMAILS_RESENT);
 	if (ids.length > 0) {
 		await enqueueAgain(env, ids);
-		for (let i = 0; i < ids.length; i += 90) await touchQueuedEmails(db, ids.slice(i, i + 90), now);
+		for (const part of chunks(ids, 90)) await touchQueuedEmails(db, part, now);
 	}
 	return { resent: ids.length, givenUp };
 }

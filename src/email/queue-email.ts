@@ -3,6 +3,7 @@ import { getDb } from "../db/client";
 import { CANDIDATE_EMAIL_TEMPLATES } from "../db/schema-email";
 import type { Env } from "../env";
 import { issueFields } from "../http/validation";
+import { chunks } from "../lib/chunks";
 import { renderCalendar } from "./calendar";
 import { getCandidateEmail, insertCandidateEmail } from "./email-repo";
 import { senderAddress, senderName } from "./identity";
@@ -122,19 +123,19 @@ async function requeueIfUnsent(
 	return { status: "duplicate", messageId, emailStatus };
 }
 
+function queueMessage(messageId: string): EmailQueueMessage {
+	return { kind: "candidate_email", message_id: messageId };
+}
+
 async function enqueue(env: Env, messageId: string): Promise<void> {
-	const body: EmailQueueMessage = { kind: "candidate_email", message_id: messageId };
-	await env.EMAIL_QUEUE.send(body, { contentType: "json" });
+	await env.EMAIL_QUEUE.send(queueMessage(messageId), { contentType: "json" });
 }
 
 /** Hands recorded e-mails to the queue again (the housekeeping's resend of stale ones). */
 export async function enqueueAgain(env: Env, messageIds: readonly string[]): Promise<void> {
-	for (let i = 0; i < messageIds.length; i += 100) {
+	for (const part of chunks(messageIds, 100)) {
 		await env.EMAIL_QUEUE.sendBatch(
-			messageIds.slice(i, i + 100).map((id) => ({
-				body: { kind: "candidate_email", message_id: id } satisfies EmailQueueMessage,
-				contentType: "json" as const,
-			})),
+			part.map((id) => ({ body: queueMessage(id), contentType: "json" as const })),
 		);
 	}
 }

@@ -63,7 +63,7 @@ function isJsonMediaType(contentType: string | undefined): boolean {
  */
 export const jsonBodyGuard: MiddlewareHandler<AppBindings> = async (c, next) => {
 	if (c.req.method === "GET" || c.req.method === "HEAD" || c.req.method === "DELETE") return next();
-	const text = await readCappedText(c.req.raw, MAX_BODY_BYTES, tooLarge);
+	const text = new TextDecoder().decode(await readCappedBytes(c.req.raw, MAX_BODY_BYTES, tooLarge));
 	if (text.trim() !== "" && !isJsonMediaType(c.req.header("Content-Type"))) {
 		throw validationError({ body: "Content-Type must be application/json" });
 	}
@@ -73,21 +73,9 @@ export const jsonBodyGuard: MiddlewareHandler<AppBindings> = async (c, next) => 
 };
 
 /**
- * A request's body as text, at most `max` bytes: a larger declared length is refused before
- * reading; a body without one is counted as it streams in and refused once it passes `max`.
+ * A request's body as bytes, at most `max`: a larger declared length is refused before reading;
+ * a body without one is counted as it streams in and refused once it passes `max`.
  */
-export async function readCappedText(request: Request, max: number, tooLarge: () => Error): Promise<string> {
-	if (!request.body) return "";
-	const declared = request.headers.get("Content-Length");
-	if (declared !== null) {
-		if (Number(declared) > max) throw tooLarge();
-		// A declared length is the body's exact length (HTTP framing): one read.
-		return request.text();
-	}
-	return new TextDecoder().decode(await readStreamCapped(request.body, max, tooLarge));
-}
-
-/** A request's body as bytes, at most `max`, under the same rules as `readCappedText`. */
 export async function readCappedBytes(
 	request: Request,
 	max: number,
@@ -97,6 +85,7 @@ export async function readCappedBytes(
 	const declared = request.headers.get("Content-Length");
 	if (declared !== null) {
 		if (Number(declared) > max) throw tooLarge();
+		// A declared length is the body's exact length (HTTP framing): one read.
 		return new Uint8Array(await request.arrayBuffer());
 	}
 	return readStreamCapped(request.body, max, tooLarge);

@@ -12,8 +12,10 @@ export function recordingFile(segment: string | null, chunk: number): string {
 	return segment === null ? `${n}.webm` : `${segment}-${n}.webm`;
 }
 
+const RECORDING_FILE = new RegExp(`^(?:(${RECORDING_SEGMENT.source.slice(1, -1)})-)?(\\d{6})\\.webm$`);
+
 function parseRecordingFile(file: string): { segment: string | null; chunk: number } | null {
-	const match = /^(?:([0-9a-z]{1,12})-)?(\d{6})\.webm$/.exec(file);
+	const match = RECORDING_FILE.exec(file);
 	if (!match) return null;
 	return { segment: match[1] ?? null, chunk: Number(match[2]) };
 }
