@@ -18,17 +18,26 @@ export interface Bound {
 	read(result: D1Result): unknown;
 }
 
+/**
+ * Where one bound parameter's value comes from, worked out once when the SQL is built: a
+ * constant of the query, or a named placeholder's value with its column's encoder, if any.
+ */
+type Slot =
+	| { name: null; constant: unknown }
+	| { name: string; encode: ((value: unknown) => unknown) | null };
+
 interface Compiled {
 	sql: string;
-	params: unknown[];
+	slots: Slot[];
 	prepared: Prepared;
 }
 
 /**
  * A hot statement whose SQL drizzle builds once per isolate, with named placeholders; each use
  * only binds values. Building a statement (walking the query tree into SQL) was the largest cost
- * of a create of our own (docs/performance.md); the text never changes, so it is built once.
- * Values are encoded by their column as drizzle encodes them (booleans, JSON), null as null.
+ * of a create of our own (docs/performance.md); the text never changes, so it is built once, and
+ * so is where each parameter's value comes from. Values are encoded by their column as drizzle
+ * encodes them (booleans, JSON), null as null.
  */
 export class Template<V extends Record<string, unknown>> {
 	private compiled: Compiled | null = null;
@@ -36,9 +45,27 @@ export class Template<V extends Record<string, unknown>> {
 	constructor(private readonly build: (db: Db) => Preparable) {}
 
 	bind(db: Db, values: V): Bound {
+		return this.bindEach(db, (name) => {
+			if (!(name in values)) throw new Error(`No value for placeholder "${name}".`);
+			return values[name];
+		});
+	}
+
+	/** Binds with each placeholder's value read by name (`lookup` throws for a missing one). */
+	bindEach(db: Db, lookup: (name: string) => unknown): Bound {
 		this.compiled ??= compile(this.build(db));
-		const { sql: text, params, prepared } = this.compiled;
-		const bound = db.$client.prepare(text).bind(...params.map((p) => fill(p, values)));
+		const { sql: text, slots, prepared } = this.compiled;
+		const args = new Array<unknown>(slots.length);
+		for (let i = 0; i < slots.length; i++) {
+			const slot = slots[i] as Slot;
+			if (slot.name === null) {
+				args[i] = slot.constant;
+				continue;
+			}
+			const value = lookup(slot.name);
+			args[i] = value === null || value === undefined ? null : slot.encode ? slot.encode(value) : value;
+		}
+		const bound = db.$client.prepare(text).bind(...args);
 		return { statement: bound, read: (result) => prepared.mapResult(result, true) };
 	}
 }
@@ -49,6 +76,8 @@ export class Template<V extends Record<string, unknown>> {
  */
 export class RowsTemplate<Row extends Record<string, unknown>, Column extends keyof Row & string> {
 	private readonly bySize = new Map<number, Template<Record<string, unknown>>>();
+	/** The row and column each placeholder name (`column_i`) stands for. */
+	private readonly cells = new Map<string, { row: number; column: Column }>();
 
 	constructor(
 		readonly maxRows: number,
@@ -64,25 +93,29 @@ export class RowsTemplate<Row extends Record<string, unknown>, Column extends ke
 		if (!template) {
 			const placeholders = rows.map(
 				(_, i) =>
-					Object.fromEntries(this.columns.map((c) => [c, sql.placeholder(`${c}_${i}`)])) as Record<
-						Column,
-						Placeholder
-					>,
+					Object.fromEntries(
+						this.columns.map((c) => {
+							this.cells.set(`${c}_${i}`, { row: i, column: c });
+							return [c, sql.placeholder(`${c}_${i}`)];
+						}),
+					) as Record<Column, Placeholder>,
 			);
 			template = new Template((d) => this.build(d, placeholders));
 			this.bySize.set(rows.length, template);
 		}
-		const values: Record<string, unknown> = {};
-		rows.forEach((row, i) => {
-			for (const c of this.columns) values[`${c}_${i}`] = row[c];
+		return template.bindEach(db, (name) => {
+			const at = this.cells.get(name);
+			const row = at ? rows[at.row] : undefined;
+			if (!at || !row) throw new Error(`No value for placeholder "${name}".`);
+			return row[at.column];
 		});
-		return template.bind(db, values);
 	}
 }
 
 /** A drizzle query built now, as a batch statement (for statements that are not hot). */
 export function boundQuery(db: Db, query: Preparable): Bound {
-	const { sql: text, params, prepared } = compile(query);
+	const prepared = query.prepare();
+	const { sql: text, params } = prepared.getQuery();
 	return {
 		statement: db.$client.prepare(text).bind(...params),
 		read: (result) => prepared.mapResult(result, true),
@@ -103,18 +136,14 @@ export async function runOne(item: Bound): Promise<unknown> {
 function compile(query: Preparable): Compiled {
 	const prepared = query.prepare();
 	const { sql: text, params } = prepared.getQuery();
-	return { sql: text, params, prepared };
+	return { sql: text, slots: params.map(slotOf), prepared };
 }
 
-function fill(param: unknown, values: Record<string, unknown>): unknown {
-	const placeholder = is(param, Placeholder)
-		? param
-		: is(param, Param) && is(param.value, Placeholder)
-			? param.value
-			: null;
-	if (!placeholder) return param;
-	if (!(placeholder.name in values)) throw new Error(`No value for placeholder "${placeholder.name}".`);
-	const value = values[placeholder.name];
-	if (value === null || value === undefined) return null;
-	return is(param, Param) ? param.encoder.mapToDriverValue(value) : value;
+function slotOf(param: unknown): Slot {
+	if (is(param, Placeholder)) return { name: param.name, encode: null };
+	if (is(param, Param) && is(param.value, Placeholder)) {
+		const { encoder } = param;
+		return { name: param.value.name, encode: (value) => encoder.mapToDriverValue(value) };
+	}
+	return { name: null, constant: param };
 }

@@ -1,5 +1,5 @@
 import { env } from "cloudflare:workers";
-import { sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "../../src/db/client";
 import { webhookEndpoints } from "../../src/db/schema";
@@ -124,6 +124,39 @@ describe("statements built once and bound per use", () => {
 				.where(sql`${webhookEndpoints.id} = ${sql.placeholder("other")}`),
 		);
 		expect(() => template.bind(db, { id: "wh_x" })).toThrow(/No value for placeholder "other"/);
+	});
+
+	it("keeps a query's own constants beside its placeholders, use after use", async () => {
+		const db = getDb(env.DB);
+		const accountId = fresh("acc");
+		const rows = ["production", "development"].map((environment, i) => ({
+			id: fresh("wh"),
+			accountId,
+			environment: environment as "production" | "development",
+			url: `https://hooks.example.com/${i}`,
+			events: ["*"],
+			active: true,
+			createdAt: 1,
+			updatedAt: 1,
+		}));
+		await runBatch(db, [boundQuery(db, db.insert(webhookEndpoints).values(rows))]);
+		// "production" is a constant of the query (a bound parameter that is not a placeholder).
+		const template = new Template<{ account: string }>((d) =>
+			d
+				.select({ url: webhookEndpoints.url, events: webhookEndpoints.events })
+				.from(webhookEndpoints)
+				.where(
+					and(
+						eq(webhookEndpoints.environment, "production"),
+						eq(webhookEndpoints.accountId, sql.placeholder("account")),
+					),
+				),
+		);
+		expect(await runOne(template.bind(db, { account: accountId }))).toEqual([
+			{ url: "https://hooks.example.com/0", events: ["*"] },
+		]);
+		expect(await runOne(template.bind(db, { account: fresh("acc") }))).toEqual([]);
+		expect(await runOne(template.bind(db, { account: accountId }))).toHaveLength(1);
 	});
 
 	it("runs a single bound statement", async () => {
