@@ -1,4 +1,5 @@
-import type { Analytics, InterviewState, Recommendation, Results } from "./model";
+import type { Analytics, InterviewState, Results } from "./model";
+import { recommendationFor } from "./setup-guide-results";
 
 /** FNV-1a: a small stable hash, so the same interview always gets the same mock results. */
 function hash(text: string): number {
@@ -12,10 +13,6 @@ function hash(text: string): number {
 
 function level(score: number): string {
 	return score >= 85 ? "expert" : score >= 70 ? "proficient" : score >= 50 ? "developing" : "novice";
-}
-
-function recommendation(score: number): Recommendation {
-	return score >= 75 ? "hire" : score >= 55 ? "maybe" : "no_hire";
 }
 
 /**
@@ -45,7 +42,9 @@ export function mockResults(state: Pick<InterviewState, "id" | "skills" | "diffi
 			areas_for_improvement: assessments
 				.filter((a) => a.score < 70)
 				.map((a) => `Answers on ${a.skill} could go deeper`),
-			recommendation: recommendation(overall),
+			// The interviewer's bands (70 and 50); every generated skill scores 45 or more and every
+			// question counts as answered, so its other hire conditions always hold here.
+			recommendation: recommendationFor(overall),
 		},
 		analytics: {
 			engagement_level: overall >= 75 ? "high" : overall >= 55 ? "medium" : "low",

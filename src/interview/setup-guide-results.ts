@@ -4,6 +4,7 @@ import {
 	HIRE_MIN_SKILL,
 	MAYBE_MIN_OVERALL,
 } from "./interviewer/assessment";
+import { mockResults } from "./mock-results";
 import type { InterviewState, Recommendation, Results } from "./model";
 
 /**
@@ -84,37 +85,6 @@ export function recommendationFrom(
 	};
 }
 
-/** FNV-1a, 32 bits: a stable number from a string, for mock scores. */
-function hash(text: string): number {
-	let h = 0x811c9dc5;
-	for (let i = 0; i < text.length; i++) {
-		h ^= text.charCodeAt(i);
-		h = Math.imul(h, 0x01000193) >>> 0;
-	}
-	return h;
-}
-
-/** Mock results for a test-mode interview: scores 60-95 per skill, fixed by the interview id and skill. */
-export function mockResults(state: Pick<InterviewState, "id" | "skills">): Results {
-	const skill_assessments = state.skills.map((skill) => {
-		const score = 60 + (hash(`${state.id}:${skill}`) % 36);
-		return { skill, score, level: score >= 85 ? "expert" : score >= 70 ? "proficient" : "developing" };
-	});
-	const total = skill_assessments.reduce((sum, s) => sum + s.score, 0);
-	const overall = skill_assessments.length === 0 ? 0 : Math.round(total / skill_assessments.length);
-	return {
-		overall_score: overall,
-		technical_score: overall,
-		communication_score: overall,
-		skill_assessments,
-		strengths: skill_assessments.filter((s) => s.score >= 80).map((s) => `Mock: solid answers on ${s.skill}`),
-		areas_for_improvement: skill_assessments
-			.filter((s) => s.score < 70)
-			.map((s) => `Mock: more depth on ${s.skill}`),
-		recommendation: recommendationFor(overall),
-	};
-}
-
 export type SetupGuideResultsStatus = "available" | "mock" | "analyzing" | "not_completed" | "cancelled";
 
 function pending(state: InterviewState): SetupGuideResultsStatus {
@@ -128,7 +98,8 @@ function pending(state: InterviewState): SetupGuideResultsStatus {
  */
 export function setupGuideResultsView(state: InterviewState) {
 	const analyzed = state.status === "completed" && state.analyzedAt !== null ? state.results : null;
-	const results = analyzed ?? (state.testMode ? mockResults(state) : null);
+	// The test helper's completion publishes these same generated results (test-mode.md).
+	const results = analyzed ?? (state.testMode ? mockResults(state).results : null);
 	const resultsStatus: SetupGuideResultsStatus = analyzed ? "available" : results ? "mock" : pending(state);
 	return {
 		session_id: state.id,

@@ -129,10 +129,10 @@ describe("statements built once and bound per use", () => {
 	it("keeps a query's own constants beside its placeholders, use after use", async () => {
 		const db = getDb(env.DB);
 		const accountId = fresh("acc");
-		const rows = ["production", "development"].map((environment, i) => ({
+		const rows = ["production", "dev"].map((environment, i) => ({
 			id: fresh("wh"),
 			accountId,
-			environment: environment as "production" | "development",
+			environment: environment as "production" | "dev",
 			url: `https://hooks.example.com/${i}`,
 			events: ["*"],
 			active: true,

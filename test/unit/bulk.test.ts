@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { type BulkItemOutcome, prepareItem, withDefaults } from "../../src/interview/bulk-create";
 import { bulkCreatedView, completedTranscript, resultsStatus } from "../../src/interview/bulk-views";
+import { mockResults } from "../../src/interview/mock-results";
 import { parseCreateRequest } from "../../src/interview/setup-guide";
 import {
 	confidenceFor,
-	mockResults,
 	recommendationFor,
 	recommendationFrom,
 	setupGuideResultsView,
@@ -122,7 +122,7 @@ describe("results views", () => {
 		expect(resultsStatus(interviewState())).toBe("not_completed");
 		expect(resultsStatus(interviewState({ status: "in_progress" }))).toBe("not_completed");
 		expect(resultsStatus(interviewState({ status: "cancelled" }))).toBe("cancelled");
-		const results = mockResults(interviewState());
+		const { results } = mockResults(interviewState());
 		expect(resultsStatus(interviewState({ status: "completed", results }))).toBe("analyzing");
 		expect(resultsStatus(interviewState({ status: "completed", results, analyzedAt: NOW }))).toBe(
 			"available",
@@ -202,12 +202,42 @@ describe("setup-guide recommendations", () => {
 		const a = interviewState({ id: "int_aaaaaaaaaaaaaaaaaaaaaaaa", skills: ["Go", "SQL", "Rust"] });
 		const b = interviewState({ id: "int_bbbbbbbbbbbbbbbbbbbbbbbb", skills: ["Go", "SQL", "Rust"] });
 		expect(mockResults(a)).toEqual(mockResults(a));
-		expect(mockResults(a).skill_assessments).not.toEqual(mockResults(b).skill_assessments);
+		expect(mockResults(a).results.skill_assessments).not.toEqual(mockResults(b).results.skill_assessments);
+	});
+
+	it("generates results whose recommendation is the interviewer's band, as the reasoning states", () => {
+		const bands = new Set<string>();
+		for (let i = 0; i < 400; i++) {
+			const id = `int_${String(i).padStart(24, "0")}`;
+			const { results } = mockResults(interviewState({ id, skills: ["Go", "SQL"] }));
+			const score = results.overall_score;
+			const band = score >= 70 ? "hire" : score >= 50 ? "maybe" : "no_hire";
+			expect(results.recommendation, `score ${score}`).toBe(band);
+			const { reasoning } = recommendationFrom(results);
+			if (band === "hire") expect(reasoning).toMatch(/above the hire threshold of 70\./);
+			if (band === "maybe")
+				expect(reasoning).toContain("between the maybe threshold of 50 and the hire threshold of 70");
+			if (band === "no_hire") expect(reasoning).toMatch(/below the maybe threshold of 50\./);
+			bands.add(band);
+		}
+		expect([...bands].sort()).toEqual(["hire", "maybe", "no_hire"]);
+	});
+
+	it("shows a test-mode interview the same generated results before and after its completion", () => {
+		const state = interviewState({ testMode: true, skills: ["Go", "SQL"] });
+		const { results } = mockResults(state);
+		const before = setupGuideResultsView(state);
+		const after = setupGuideResultsView({ ...state, status: "completed", results, analyzedAt: NOW });
+		expect(before.results_status).toBe("mock");
+		expect(after.results_status).toBe("available");
+		expect(after.overall_score).toBe(before.overall_score);
+		expect(after.skill_scores).toEqual(before.skill_scores);
+		expect(after.recommendations).toEqual(before.recommendations);
 	});
 
 	it("prefers published analysis over mock results for a test-mode interview", () => {
 		const results = {
-			...mockResults(interviewState()),
+			...mockResults(interviewState()).results,
 			overall_score: 12,
 			recommendation: "no_hire" as const,
 		};
