@@ -172,12 +172,19 @@ export async function createInterview(
 	return state as InterviewState;
 }
 
-/** `scheduled_at` as epoch ms: now when omitted; a time before the request is refused. */
+/** How far ahead an interview may be scheduled (docs/decisions.md): five years. */
+export const MAX_SCHEDULE_AHEAD_MS = 5 * 365 * 24 * 3_600_000;
+
+/**
+ * `scheduled_at` as epoch ms: now when omitted; a time before the request, or more than five
+ * years after it, is refused.
+ */
 export function scheduledAtOf(value: string | undefined, now: number): number {
 	if (value === undefined) return now;
 	const at = parseIsoDateTime(value);
 	if (at === null) throw validationError({ scheduled_at: "Must be an ISO 8601 date-time with a time zone" });
 	if (at < now) throw validationError({ scheduled_at: "Must not be in the past" });
+	if (at > now + MAX_SCHEDULE_AHEAD_MS) throw validationError({ scheduled_at: "Must be at most 5 years ahead" });
 	return at;
 }
 

@@ -124,6 +124,73 @@ describe("POST /v1/interviews", () => {
 	});
 });
 
+describe("scheduled_at bounds", () => {
+	const YEAR = 365 * 24 * 3_600_000;
+
+	it("refuses a time more than five years ahead on create, in a bulk item and on PATCH, changing nothing", async () => {
+		const account = await newAccount();
+		const far = new Date(Date.now() + 5 * YEAR + 3_600_000).toISOString();
+		const refused = await call("POST", "/v1/interviews", {
+			key: account.live,
+			body: validInterview({ scheduled_at: "3000-01-01T00:00:00Z" }),
+		});
+		expect(refused.status).toBe(400);
+		expect(refused.body.error).toMatchObject({
+			code: "VALIDATION_ERROR",
+			details: { scheduled_at: "Must be at most 5 years ahead" },
+		});
+
+		const bulk = await call("POST", "/v1/interviews/bulk", {
+			key: account.live,
+			body: { interviews: [validInterview({ scheduled_at: far })] },
+		});
+		expect(bulk.body.data.failed).toEqual([
+			expect.objectContaining({
+				index: 0,
+				error: expect.objectContaining({
+					code: "VALIDATION_ERROR",
+					details: { scheduled_at: "Must be at most 5 years ahead" },
+				}),
+			}),
+		]);
+
+		// Four years and a half ahead is fine, and the interview's object can arm its timers.
+		const near = new Date(Date.now() + 4.5 * YEAR).toISOString();
+		const created = await call("POST", "/v1/interviews", {
+			key: account.live,
+			body: validInterview({ scheduled_at: near }),
+		});
+		expect(created.status).toBe(201);
+		const id = created.body.data.id;
+		const patched = await call("PATCH", `/v1/interviews/${id}`, {
+			key: account.live,
+			body: { scheduled_at: "3000-01-01T00:00:00Z", position: "Changed" },
+		});
+		expect(patched.status).toBe(400);
+		expect(patched.body.error.details).toEqual({ scheduled_at: "Must be at most 5 years ahead" });
+		const fetched = await call("GET", `/v1/interviews/${id}`, { key: account.live });
+		expect(fetched.status).toBe(200);
+		expect(fetched.body.data).toMatchObject({
+			position: "Backend Engineer",
+			schedule: { scheduled_at: created.body.data.scheduled_at },
+		});
+		const events = await call("GET", `/v1/events?interview_id=${id}`, { key: account.live });
+		expect(events.body.data.map((e: { type: string }) => e.type)).toEqual(["interview.scheduled"]);
+		const profile = await call("GET", "/v1/account/profile", { key: account.live });
+		expect(profile.body.data.usage.monthly_interviews_used).toBe(1);
+	});
+
+	it("refuses a date that is not on the calendar instead of moving it", async () => {
+		const account = await newAccount();
+		const res = await call("POST", "/v1/interviews", {
+			key: account.live,
+			body: validInterview({ scheduled_at: "2099-02-30T10:00:00Z" }),
+		});
+		expect(res.status).toBe(400);
+		expect(Object.keys(res.body.error.details)).toEqual(["scheduled_at"]);
+	});
+});
+
 describe("GET /v1/interviews/{id}", () => {
 	it("returns the full form without meta, with unknown facts as null", async () => {
 		const account = await newAccount();

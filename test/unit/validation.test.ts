@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { issueFields } from "../../src/http/validation";
 import { createInterviewBody, listQuery } from "../../src/interview/schemas";
+import { parseIsoDateTime } from "../../src/lib/time";
 
 function fieldsOf(
 	input: unknown,
@@ -71,5 +72,38 @@ describe("list query validation", () => {
 		expect(fieldsOf({ limit: "ten" }, listQuery)).toHaveProperty("limit");
 		expect(listQuery.parse({ limit: "100" }).limit).toBe(100);
 		expect(listQuery.parse({}).limit).toBe(25);
+	});
+});
+
+describe("ISO 8601 date-times", () => {
+	it("reads what the calendar has, zone designators and fractions included", () => {
+		expect(parseIsoDateTime("2028-02-29T10:00:00Z")).toBe(Date.UTC(2028, 1, 29, 10));
+		expect(parseIsoDateTime("2027-12-31T23:59:59.999+01:00")).toBe(Date.UTC(2027, 11, 31, 22, 59, 59, 999));
+		expect(parseIsoDateTime("2027-01-15T14:00-0530")).toBe(Date.UTC(2027, 0, 15, 19, 30));
+		expect(parseIsoDateTime("0050-06-01T00:00:00Z")).toBe(Date.parse("0050-06-01T00:00:00Z"));
+	});
+
+	it("refuses dates and times that do not exist instead of rolling them over", () => {
+		for (const value of [
+			"2099-02-30T10:00:00Z",
+			"2027-02-29T10:00:00Z",
+			"2027-04-31T10:00:00Z",
+			"2027-13-01T10:00:00Z",
+			"2027-00-10T10:00:00Z",
+			"2027-01-00T10:00:00Z",
+			"2027-01-15T24:00:00Z",
+			"2027-01-15T10:60:00Z",
+			"2027-01-15T10:00:60Z",
+			"2027-01-15T10:00:00+24:00",
+			"2027-01-15T10:00:00",
+		]) {
+			expect(parseIsoDateTime(value), value).toBeNull();
+		}
+	});
+
+	it("names scheduled_at for an impossible date in a create body", () => {
+		expect(fieldsOf({ ...valid, scheduled_at: "2099-02-30T10:00:00Z" })).toEqual({
+			scheduled_at: "Must be an ISO 8601 date-time with a time zone, e.g. 2026-01-15T14:00:00Z",
+		});
 	});
 });
