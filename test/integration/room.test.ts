@@ -210,6 +210,21 @@ describe("the live interview over the WebSocket", () => {
 		expect(observerOfCancelled.status).toBe(101);
 	});
 
+	it("takes back a test interview's candidate after the helper started it days before its time", async () => {
+		const account = await newAccount();
+		const later = await createInterview(account.test, {
+			scheduled_at: new Date(Date.now() + 2 * 86_400_000).toISOString(),
+		});
+		const advanced = await call("POST", `/v1/interviews/${later.id}/test/advance`, {
+			key: account.test,
+			body: { to: "in_progress" },
+		});
+		expect(advanced.status).toBe(200);
+		const res = await connect(later.id, later.token);
+		expect(res.status).toBe(101);
+		res.room?.close();
+	});
+
 	it("answers bad frames with an error frame and keeps the connection", async () => {
 		const account = await newAccount();
 		const { id, token } = await createInterview(account.live, { duration_minutes: 15 });

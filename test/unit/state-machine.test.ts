@@ -151,6 +151,16 @@ describe("join and start", () => {
 		expect(ok(transition(s, { type: "join" }, T0 + 2_700_000)).state.joinedAt).toBe(T0 + 2_700_000);
 	});
 
+	it("lets a joined candidate back in whatever the time: rescheduled while waiting, or started since", () => {
+		const joined = ok(transition(scheduled({ scheduledAt: T0 }), { type: "join" }, T0)).state;
+		const moved = { ...joined, scheduledAt: T0 + 2 * 86_400_000 };
+		const back = ok(transition(moved, { type: "join" }, T0 + 60_000));
+		expect(back.state).toBe(moved);
+		expect(back.effects).toEqual([]);
+		const started = ok(transition(moved, { type: "start" }, T0 + 120_000)).state;
+		expect(ok(transition(started, { type: "join" }, T0 + 180_000)).state).toBe(started);
+	});
+
 	it("starts a joined interview: in_progress, interview.started, completion timer at the duration", () => {
 		const joined = ok(transition(scheduled({ scheduledAt: T0 }), { type: "join" }, T0)).state;
 		const t = ok(transition(joined, { type: "start" }, T0 + 100));

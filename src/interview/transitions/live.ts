@@ -30,14 +30,16 @@ function closed(state: InterviewState): Transition {
 /**
  * The candidate's connection is the join (decisions.md): allowed from 15 minutes before the
  * scheduled time; the first one sets `joined_at`, emits `candidate.joined` and stops the no-show
- * timer. A later connection (a reload) changes nothing.
+ * timer. A later connection (a reload, a reconnection) changes nothing, whatever the time.
  */
 export function join(state: InterviewState, now: number, early = false): Transition {
 	if (state.status === "completed" || state.status === "cancelled") return closed(state);
+	// A candidate who has joined comes back whenever: the interview may have started, or been
+	// rescheduled while they waited for a slot; the window only guards the first join.
+	if (state.joinedAt !== null) return unchanged(state);
 	if (!early && now < state.scheduledAt - JOIN_OPENS_BEFORE_MS) {
 		return fail({ code: "INTERVIEW_NOT_OPEN", opensAt: state.scheduledAt - JOIN_OPENS_BEFORE_MS });
 	}
-	if (state.joinedAt !== null) return unchanged(state);
 	const next = bump(state, now, { joinedAt: now });
 	return {
 		ok: true,
