@@ -1,4 +1,4 @@
-import { type Context, Hono } from "hono";
+import { type Context, Hono, type MiddlewareHandler } from "hono";
 import { validator } from "hono/validator";
 import { assertScope, requireScope } from "../accounts/auth";
 import { getDb } from "../db/client";
@@ -102,23 +102,37 @@ interviewRoutes.get("/", requireScope("interviews:read"), validate("query", list
 	);
 });
 
-interviewRoutes.get("/:id", requireScope("interviews:read"), validate("query", fetchQuery), async (c) => {
-	const q = c.req.valid("query");
-	if (q.include_recordings) assertScope(c.get("auth"), "interviews:read_recordings");
-	const id = c.req.param("id");
-	const state = await loadOwnedInterview(c.env, c.get("auth"), id, interviewReadAhead(c, id));
-	const recordings = q.include_recordings
-		? await recordingLinks(c.env, state.id, appUrl(c), c.get("now"))
-		: undefined;
-	return okWithoutMeta(
-		c,
-		fullView(
-			state,
-			{ appUrl: appUrl(c) },
-			{ includeResults: q.include_results, includeTranscript: q.include_transcript, recordings },
-		),
-	);
-});
+/**
+ * `include_recordings=true` needs `interviews:read_recordings` too, checked before the query is
+ * validated (scope comes before validation): the flag alone decides, whatever else is wrong.
+ */
+const recordingsScope: MiddlewareHandler<AppBindings> = async (c, next) => {
+	if (c.req.query("include_recordings") === "true") assertScope(c.get("auth"), "interviews:read_recordings");
+	await next();
+};
+
+interviewRoutes.get(
+	"/:id",
+	requireScope("interviews:read"),
+	recordingsScope,
+	validate("query", fetchQuery),
+	async (c) => {
+		const q = c.req.valid("query");
+		const id = c.req.param("id");
+		const state = await loadOwnedInterview(c.env, c.get("auth"), id, interviewReadAhead(c, id));
+		const recordings = q.include_recordings
+			? await recordingLinks(c.env, state.id, appUrl(c), c.get("now"))
+			: undefined;
+		return okWithoutMeta(
+			c,
+			fullView(
+				state,
+				{ appUrl: appUrl(c) },
+				{ includeResults: q.include_results, includeTranscript: q.include_transcript, recordings },
+			),
+		);
+	},
+);
 
 interviewRoutes.patch(
 	"/:id",

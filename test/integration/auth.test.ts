@@ -106,6 +106,24 @@ describe("authentication", () => {
 		const res = await call("GET", `/v1/interviews/${created.body.data.id}?include_recordings=true`, { key });
 		expect(res.status).toBe(403);
 		expect(res.body.error.details.required_permission).toBe("interviews:read_recordings");
+		// Scope before validation: the flag refuses even when the rest of the query is wrong.
+		for (const rest of ["bogus=1", "include_results=maybe"]) {
+			const refused = await call(
+				"GET",
+				`/v1/interviews/${created.body.data.id}?include_recordings=true&${rest}`,
+				{ key },
+			);
+			expect([rest, refused.status, refused.body.error.code]).toEqual([
+				rest,
+				403,
+				"INSUFFICIENT_PERMISSIONS",
+			]);
+		}
+		// Without the flag the same mistakes are validation errors, and a wrong flag value too.
+		for (const query of ["bogus=1", "include_recordings=yes"]) {
+			const invalid = await call("GET", `/v1/interviews/${created.body.data.id}?${query}`, { key });
+			expect([query, invalid.status]).toEqual([query, 400]);
+		}
 	});
 
 	it("keeps no plaintext key in D1", async () => {
