@@ -137,12 +137,14 @@ export async function bulkCreate(
 	options: BulkCreateOptions,
 ): Promise<BulkItemOutcome[]> {
 	const defaults = request.defaults ?? {};
+	// A failed item names the address as it was sent (docs/api.md), not as it was parsed.
+	const sent = (index: number) => candidateEmailOf(request.interviews[index]);
 	const outcomes: BulkItemOutcome[] = [];
 	const prepared: { index: number; body: CreateInterviewBody; scheduledAt: number }[] = [];
 	for (const [index, raw] of request.interviews.entries()) {
 		const item = prepareItem(raw, defaults, options.now);
 		if (item.ok) prepared.push({ index, body: item.body, scheduledAt: item.scheduledAt });
-		else outcomes[index] = { index, ok: false, candidateEmail: candidateEmailOf(raw), error: item.error };
+		else outcomes[index] = { index, ok: false, candidateEmail: sent(index), error: item.error };
 	}
 	let reserved: Awaited<ReturnType<typeof reserveInterviews>>;
 	try {
@@ -154,8 +156,8 @@ export async function bulkCreate(
 		);
 	} catch (error) {
 		const failure = itemError(error, options.requestId);
-		for (const { index, body } of prepared) {
-			outcomes[index] = { index, ok: false, candidateEmail: body.candidate_email, error: failure };
+		for (const { index } of prepared) {
+			outcomes[index] = { index, ok: false, candidateEmail: sent(index), error: failure };
 		}
 		return outcomes;
 	}
@@ -166,7 +168,7 @@ export async function bulkCreate(
 			outcomes[item.index] = {
 				index: item.index,
 				ok: false,
-				candidateEmail: item.body.candidate_email,
+				candidateEmail: sent(item.index),
 				error: itemError(reservation, options.requestId),
 			};
 			continue;
@@ -187,8 +189,8 @@ export async function bulkCreate(
 		}
 	} catch (error) {
 		const failure = itemError(error, options.requestId);
-		for (const { index, body } of plantings) {
-			outcomes[index] = { index, ok: false, candidateEmail: body.candidate_email, error: failure };
+		for (const { index } of plantings) {
+			outcomes[index] = { index, ok: false, candidateEmail: sent(index), error: failure };
 		}
 	}
 	return outcomes;

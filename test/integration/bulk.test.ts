@@ -143,7 +143,8 @@ describe("POST /v1/interviews/bulk", () => {
 				validInterview({ candidate_email: "a4@example.com" }),
 				validInterview({ candidate_email: "a5@example.com" }),
 				validInterview({ candidate_email: "a6@@example" }),
-				validInterview({ candidate_email: "a7@example.com" }),
+				// Refused for credits after parsing: still reported as sent, padding included.
+				validInterview({ candidate_email: "  a7@example.com " }),
 				validInterview({ candidate_email: "a8@example.com", test_mode: true }),
 			],
 		};
@@ -187,7 +188,7 @@ describe("POST /v1/interviews/bulk", () => {
 			{ index: 6, candidate_email: "a6@@example", error: expect.objectContaining({ code: "INVALID_EMAIL" }) },
 			{
 				index: 7,
-				candidate_email: "a7@example.com",
+				candidate_email: "  a7@example.com ",
 				error: expect.objectContaining({ code: "INSUFFICIENT_CREDITS" }),
 			},
 		]);
