@@ -10,6 +10,8 @@ import { deleteRecordings } from "./interview/recordings";
 import { interviewStub } from "./interview/service";
 import { sendWakeMessages, WAKE_HORIZON_MS } from "./interview/wake";
 import { chunks } from "./lib/chunks";
+import { staleUnsentDeliveries } from "./webhooks/deliveries-repo";
+import { enqueueDeliveries } from "./webhooks/fan-out";
 
 /** Dev (sandbox) data lives this long (decisions.md). */
 export const DEV_DATA_TTL_MS = 7 * 24 * 60 * 60_000;
@@ -37,9 +39,17 @@ export const EMAIL_STALE_MS = 3 * 60 * 60_000;
 export const EMAIL_GIVE_UP_MS = 24 * 60 * 60_000;
 const MAX_EMAILS_RESENT = 500;
 
+/**
+ * A webhook delivery recorded this long ago and still unsent lost its sender (the request or
+ * object that recorded it failed before sending, and nothing retried it): sent again.
+ */
+export const DELIVERY_UNSENT_STALE_MS = 15 * 60_000;
+const MAX_DELIVERIES_RESENT = 500;
+
 export interface HousekeepingReport {
 	emailsResent: number;
 	emailsGivenUp: number;
+	deliveriesResent: number;
 	orphanAdmissionsReleased: number;
 	devInterviewsPurged: number;
 	/** Deliveries to dev endpoints and dev events about no interview, older than 7 days. */
@@ -172,10 +182,25 @@ export async function resendStaleEmails(env: Env, now: number): Promise<{ resent
 	return { resent: ids.length, givenUp };
 }
 
+/**
+ * Webhook deliveries recorded and never sent (every event records its deliveries with itself, so
+ * none is lost; a failure before sending leaves them here): handed to the queue now.
+ */
+export async function resendUnsentDeliveries(env: Env, now: number): Promise<number> {
+	const stale = await staleUnsentDeliveries(
+		getDb(env.DB),
+		now - DELIVERY_UNSENT_STALE_MS,
+		MAX_DELIVERIES_RESENT,
+	);
+	if (stale.length > 0) await enqueueDeliveries(env, stale, now);
+	return stale.length;
+}
+
 /** The cron trigger's work (see wrangler.toml `[triggers]`); `scheduledTime` is "now". */
 export async function runHousekeeping(env: Env, scheduledTime: number): Promise<HousekeepingReport> {
-	const [emails, orphans, dev, leftovers, keys, seeds, wakes] = await Promise.allSettled([
+	const [emails, deliveries, orphans, dev, leftovers, keys, seeds, wakes] = await Promise.allSettled([
 		resendStaleEmails(env, scheduledTime),
+		resendUnsentDeliveries(env, scheduledTime),
 		releaseOrphans(env, scheduledTime),
 		purgeDevData(env, scheduledTime),
 		purgeDevLeftovers(env, scheduledTime),
@@ -183,7 +208,7 @@ export async function runHousekeeping(env: Env, scheduledTime: number): Promise<
 		wakeOverdueSeeds(env, scheduledTime),
 		queueUpcomingWakes(env, scheduledTime),
 	]);
-	for (const outcome of [emails, orphans, dev, leftovers, keys, seeds, wakes]) {
+	for (const outcome of [emails, deliveries, orphans, dev, leftovers, keys, seeds, wakes]) {
 		if (outcome.status === "rejected") {
 			console.error(JSON.stringify({ message: "housekeeping task failed", error: String(outcome.reason) }));
 		}
@@ -191,6 +216,7 @@ export async function runHousekeeping(env: Env, scheduledTime: number): Promise<
 	return {
 		emailsResent: emails.status === "fulfilled" ? emails.value.resent : 0,
 		emailsGivenUp: emails.status === "fulfilled" ? emails.value.givenUp : 0,
+		deliveriesResent: deliveries.status === "fulfilled" ? deliveries.value : 0,
 		orphanAdmissionsReleased: orphans.status === "fulfilled" ? orphans.value : 0,
 		devInterviewsPurged: dev.status === "fulfilled" ? dev.value : 0,
 		devLeftoversPurged: leftovers.status === "fulfilled" ? leftovers.value : 0,

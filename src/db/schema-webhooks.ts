@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 
 // Webhooks: endpoints, deliveries (one per event and endpoint, or per test/redelivery) and every
@@ -65,6 +66,8 @@ export const webhookDeliveries = sqliteTable(
 		index("webhook_deliveries_endpoint_created_idx").on(t.endpointId, t.createdAt, t.id),
 		index("webhook_deliveries_endpoint_outcome_created_idx").on(t.endpointId, t.outcome, t.createdAt, t.id),
 		index("webhook_deliveries_event_idx").on(t.eventId),
+		/** The deliveries still waiting for their first queue message (the housekeeping resend). */
+		index("webhook_deliveries_unenqueued_idx").on(t.createdAt).where(sql`${t.enqueuedAt} IS NULL`),
 	],
 );
 

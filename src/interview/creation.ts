@@ -10,8 +10,7 @@ import { publishEvents } from "../events/publish";
 import { chunks } from "../lib/chunks";
 import { limiter } from "../lib/limit";
 import { randomBase62 } from "../lib/random";
-import { activeEndpointsQuery, type EndpointRow } from "../webhooks/endpoints-repo";
-import { endpointsKey } from "../webhooks/fan-out";
+import { type PendingDelivery, pendingDeliveriesQuery, pendingFrom } from "../webhooks/deliveries-repo";
 import type { InterviewState } from "./model";
 import { eventRecord, outboxItem, settleOutbox } from "./outbox";
 import type { CreateInterviewBody } from "./schemas";
@@ -116,21 +115,20 @@ export async function plantInterviews(
 		),
 		...insertEvents(db, events),
 	];
-	const owner = { accountId: auth.accountId, environment: auth.dataEnvironment };
+	// The events' webhook deliveries are recorded with them (a trigger); the batch reads them back.
+	const pendingReads = pendingDeliveriesQuery(
+		db,
+		events.map((event) => event.id),
+	);
 	let results: unknown[];
 	try {
-		results = await runBatch(db, [
-			...statements,
-			...(events.length > 0 ? [activeEndpointsQuery(db, owner)] : []),
-		]);
+		results = await runBatch(db, [...statements, ...pendingReads]);
 	} catch (error) {
 		await Promise.allSettled(plantings.map((planting) => release(planting.reservation)));
 		throw error;
 	}
-	const known = new Map(
-		events.length > 0 ? [[endpointsKey(owner), results.at(-1) as EndpointRow[]] as const] : [],
-	);
-	await settleCreation(env, seeds, events, known, now);
+	const pending = pendingFrom(results.slice(statements.length));
+	await settleCreation(env, seeds, events, pending, now);
 	return seeds.map((seed) => seed.state);
 }
 
@@ -148,13 +146,13 @@ async function settleCreation(
 	env: Env,
 	seeds: Seed[],
 	events: EventRecord[],
-	known: Map<string, EndpointRow[]>,
+	pending: PendingDelivery[],
 	now: number,
 ): Promise<void> {
 	try {
 		const run = limiter(NOTICE_CONCURRENCY);
-		await Promise.all(seeds.map((seed) => run(() => settleOutbox(env, seed.state, seed.outbox, [], known))));
-		await publishEvents(env, events, known);
+		await Promise.all(seeds.map((seed) => run(() => settleOutbox(env, seed.state, seed.outbox, [], []))));
+		await publishEvents(env, events, pending);
 		await sendWakeMessages(
 			env,
 			seeds.map((seed) => ({ id: seed.state.id, wakeAt: seed.wakeAt })),

@@ -12,8 +12,7 @@ import type { Env } from "../env";
 import { type EventRecord, insertEvents } from "../events/events-repo";
 import { publishEvents } from "../events/publish";
 import { newId } from "../lib/random";
-import { activeEndpointsQuery, type EndpointRow } from "../webhooks/endpoints-repo";
-import { endpointsKey, type KnownEndpoints } from "../webhooks/fan-out";
+import { type PendingDelivery, pendingDeliveriesQuery, pendingFrom } from "../webhooks/deliveries-repo";
 import type { InterviewState } from "./model";
 import type { Effect } from "./state-machine";
 import type { OutboxItem, OutboxRow } from "./storage";
@@ -111,8 +110,8 @@ export async function settleOutbox(
 	env: Env,
 	state: InterviewState,
 	items: readonly OutboxItem[],
-	events: EventRecord[],
-	known: KnownEndpoints,
+	events: readonly EventRecord[],
+	pending: readonly PendingDelivery[],
 ): Promise<void> {
 	for (const item of items) {
 		if (item.kind === "notify") await queueNotice(env, item.request);
@@ -120,7 +119,7 @@ export async function settleOutbox(
 		if (item.kind === "release_slot")
 			await accountStub(env, state.accountId).releaseSlot(state.accountId, state.id);
 	}
-	await publishEvents(env, events, known);
+	await publishEvents(env, events, pending);
 }
 
 /** Applies outbox rows: one D1 batch (projection first), then notices, slot releases and fan-out. */
@@ -128,16 +127,14 @@ export async function applyOutboxRows(env: Env, state: InterviewState, rows: Out
 	const db = getDb(env.DB);
 	const items = rows.map((row) => row.item);
 	const { statements, events } = outboxStatements(db, state, items);
-	// With events, the batch also reads the webhook endpoints the fan-out needs.
-	const owner = { accountId: state.accountId, environment: state.environment };
-	const results = await runBatch(db, [
-		...statements,
-		...(events.length > 0 ? [activeEndpointsQuery(db, owner)] : []),
-	]);
-	const known = new Map(
-		events.length > 0 ? [[endpointsKey(owner), results.at(-1) as EndpointRow[]] as const] : [],
+	// The events' webhook deliveries are recorded with them (a trigger); the batch reads them back.
+	const pendingReads = pendingDeliveriesQuery(
+		db,
+		events.map((event) => event.id),
 	);
-	await settleOutbox(env, state, items, events, known);
+	const results = await runBatch(db, [...statements, ...pendingReads]);
+	const pending = pendingFrom(results.slice(statements.length));
+	await settleOutbox(env, state, items, events, pending);
 }
 
 /** Throws only when D1 or the queue is unavailable, so the outbox retries; bad input is dropped. */

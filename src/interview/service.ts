@@ -184,7 +184,8 @@ export function scheduledAtOf(value: string | undefined, now: number): number {
 	const at = parseIsoDateTime(value);
 	if (at === null) throw validationError({ scheduled_at: "Must be an ISO 8601 date-time with a time zone" });
 	if (at < now) throw validationError({ scheduled_at: "Must not be in the past" });
-	if (at > now + MAX_SCHEDULE_AHEAD_MS) throw validationError({ scheduled_at: "Must be at most 5 years ahead" });
+	if (at > now + MAX_SCHEDULE_AHEAD_MS)
+		throw validationError({ scheduled_at: "Must be at most 5 years ahead" });
 	return at;
 }
 

@@ -11,11 +11,9 @@ import {
 	disableFailingEndpoint,
 	type EndpointRow,
 	findEndpointById,
-	findEvent,
 	markDisabledEventPublished,
 	recordEndpointAttempt,
 } from "./endpoints-repo";
-import { ENDPOINT_DISABLED_EVENT } from "./event-names";
 import { parseDeliveryMessage } from "./message";
 import { signingSecrets } from "./secrets";
 
@@ -182,21 +180,8 @@ async function disableEndpoint(env: Env, db: Db, endpoint: EndpointRow, now: num
 async function publishPendingDisabledEvent(env: Env, endpoint: EndpointRow): Promise<void> {
 	if (endpoint.active || !endpoint.disabledEventId || endpoint.disabledEventPublished) return;
 	const db = getDb(env.DB);
-	const event = await findEvent(db, endpoint.disabledEventId);
-	if (event && event.type === ENDPOINT_DISABLED_EVENT) {
-		await publishEvents(env, [
-			{
-				id: event.id,
-				accountId: event.accountId,
-				environment: event.environment,
-				type: event.type,
-				interviewId: event.interviewId,
-				testMode: event.testMode,
-				data: event.data,
-				createdAt: event.createdAt,
-			},
-		]);
-	}
+	// Its deliveries were recorded with the event, in the transaction that disabled the endpoint.
+	await publishEvents(env, [{ id: endpoint.disabledEventId }]);
 	await markDisabledEventPublished(db, endpoint.id, endpoint.disabledEventId);
 }
 

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, isNull, lt, or, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, isNull, lt, or, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import {
 	accounts,
@@ -8,7 +8,7 @@ import {
 	webhookEndpoints,
 	webhookPreviousSecrets,
 } from "../db/schema";
-import { type Bound, RowsTemplate } from "../db/templates";
+import { type Bound, boundQuery, runBatch, Template } from "../db/templates";
 import { chunks } from "../lib/chunks";
 import type { Classification } from "./classify";
 
@@ -19,61 +19,60 @@ export type DeliveryOutcome = DeliveryRow["outcome"];
 /** Rows per `IN (...)` list: well under D1's 100 bound parameters with the other conditions. */
 const IN_CHUNK = 90;
 
-const DELIVERY_COLUMNS = [
-	"id",
-	"accountId",
-	"endpointId",
-	"eventId",
-	"eventType",
-	"kind",
-	"outcome",
-	"attemptCount",
-	"createdAt",
-	"updatedAt",
-] as const;
-export type NewDelivery = Pick<typeof webhookDeliveries.$inferInsert, (typeof DELIVERY_COLUMNS)[number]>;
-/** Delivery rows per statement within D1's 100 bound parameters. */
-export const DELIVERIES_PER_STATEMENT = Math.floor(100 / DELIVERY_COLUMNS.length);
-
-const deliveryRows = new RowsTemplate<
-	typeof webhookDeliveries.$inferInsert,
-	(typeof DELIVERY_COLUMNS)[number]
->(DELIVERIES_PER_STATEMENT, DELIVERY_COLUMNS, (db, rows) =>
-	db.insert(webhookDeliveries).values(rows).onConflictDoNothing({ target: webhookDeliveries.id }),
-);
-
-/** Idempotent by id (inserting the same delivery twice keeps the first), many rows per statement. */
-export function insertDeliveriesIfAbsent(db: Db, rows: readonly NewDelivery[]): Bound[] {
-	return chunks(rows, DELIVERIES_PER_STATEMENT).map((part) => deliveryRows.bind(db, part));
-}
-
 export function insertDelivery(db: Db, row: typeof webhookDeliveries.$inferInsert) {
 	return db.insert(webhookDeliveries).values(row).run();
 }
 
-/** Of these deliveries, the ones still waiting for their first queue message. */
-export async function unenqueuedDeliveries(db: Db, ids: string[]) {
-	const found: Pick<DeliveryRow, "id" | "endpointId" | "eventId">[] = [];
-	for (const part of chunks(ids, IN_CHUNK)) {
-		found.push(
-			...(await db
-				.select({
-					id: webhookDeliveries.id,
-					endpointId: webhookDeliveries.endpointId,
-					eventId: webhookDeliveries.eventId,
-				})
-				.from(webhookDeliveries)
-				.where(
-					and(
-						inArray(webhookDeliveries.id, part),
-						isNull(webhookDeliveries.enqueuedAt),
-						eq(webhookDeliveries.outcome, "pending"),
-					),
-				)
-				.all()),
-		);
-	}
-	return found;
+/** A delivery waiting for its first queue message. */
+export type PendingDelivery = Pick<DeliveryRow, "id" | "endpointId" | "eventId">;
+
+/** Unsent deliveries of the events `whichEvents` selects. */
+function unsentOf(db: Db, whichEvents: SQL) {
+	return db
+		.select({
+			id: webhookDeliveries.id,
+			endpointId: webhookDeliveries.endpointId,
+			eventId: webhookDeliveries.eventId,
+		})
+		.from(webhookDeliveries)
+		.where(and(whichEvents, isNull(webhookDeliveries.enqueuedAt), eq(webhookDeliveries.outcome, "pending")));
+}
+
+const pendingOfEvent = new Template<{ eventId: string }>((db) =>
+	unsentOf(db, eq(webhookDeliveries.eventId, sql.placeholder("eventId"))),
+);
+
+/**
+ * The deliveries of these events still waiting for their first queue message, as batch
+ * statements (one per event for a single one, the usual case, built once; lists otherwise).
+ */
+export function pendingDeliveriesQuery(db: Db, eventIds: readonly string[]): Bound[] {
+	if (eventIds.length === 1) return [pendingOfEvent.bind(db, { eventId: eventIds[0] as string })];
+	return chunks(eventIds, IN_CHUNK).map((part) =>
+		boundQuery(db, unsentOf(db, inArray(webhookDeliveries.eventId, part))),
+	);
+}
+
+/** The rows `pendingDeliveriesQuery`'s statements read, from their batch results. */
+export function pendingFrom(results: readonly unknown[]): PendingDelivery[] {
+	return results.flatMap((rows) => rows as PendingDelivery[]);
+}
+
+/** The deliveries of these events still waiting for their first queue message. */
+export async function pendingDeliveriesOf(db: Db, eventIds: readonly string[]): Promise<PendingDelivery[]> {
+	const statements = pendingDeliveriesQuery(db, eventIds);
+	return statements.length === 0 ? [] : pendingFrom(await runBatch(db, statements));
+}
+
+/**
+ * Deliveries of any kind still unsent at `before` (their sender failed between recording and
+ * sending and nothing retried it), oldest first, for the housekeeping resend.
+ */
+export function staleUnsentDeliveries(db: Db, before: number, limit: number) {
+	return unsentOf(db, lt(webhookDeliveries.createdAt, before))
+		.orderBy(asc(webhookDeliveries.createdAt))
+		.limit(limit)
+		.all();
 }
 
 export async function markEnqueued(db: Db, ids: string[], now: number): Promise<void> {

@@ -1,20 +1,9 @@
-import { sha256Hex } from "../lib/crypto";
 import { newId } from "../lib/random";
 
-const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
-
 /**
- * The delivery of one event to one endpoint has one id, derived from both: publishing the same
- * event again (an outbox retry) finds the same row instead of making a second delivery.
+ * Tests and redeliveries are new deliveries each time. (An event's deliveries get their ids from
+ * the database, which records them with the event: migration 0008.)
  */
-export async function eventDeliveryId(eventId: string, endpointId: string): Promise<string> {
-	const hex = await sha256Hex(`delivery:${eventId}:${endpointId}`);
-	let id = "";
-	for (let i = 0; i < 24; i++) id += BASE62[Number.parseInt(hex.slice(i * 2, i * 2 + 2), 16) % 62];
-	return `dlv_${id}`;
-}
-
-/** Tests and redeliveries are new deliveries each time. */
 export function newDeliveryId(): string {
 	return newId("dlv");
 }

@@ -2,7 +2,6 @@ import { and, count, desc, eq, lt, or, type SQL, sql } from "drizzle-orm";
 import type { DataEnvironment } from "../accounts/keys";
 import { type Db, guardD1 } from "../db/client";
 import { events, webhookAttempts, webhookDeliveries, webhookEndpoints } from "../db/schema";
-import { type Bound, runOne, Template } from "../db/templates";
 import type { Classification } from "./classify";
 
 export type EndpointRow = typeof webhookEndpoints.$inferSelect;
@@ -90,28 +89,6 @@ export async function deleteEndpoint(db: Db, id: string): Promise<void> {
 		db.delete(webhookDeliveries).where(eq(webhookDeliveries.endpointId, id)),
 		db.delete(webhookEndpoints).where(eq(webhookEndpoints.id, id)),
 	]);
-}
-
-export async function activeEndpoints(db: Db, owner: Owner): Promise<EndpointRow[]> {
-	return (await runOne(activeEndpointsQuery(db, owner))) as EndpointRow[];
-}
-
-const activeOfOwner = new Template<{ accountId: string; environment: DataEnvironment }>((db) =>
-	db
-		.select()
-		.from(webhookEndpoints)
-		.where(
-			and(
-				eq(webhookEndpoints.accountId, sql.placeholder("accountId")),
-				eq(webhookEndpoints.environment, sql.placeholder("environment")),
-				eq(webhookEndpoints.active, true),
-			),
-		),
-);
-
-/** The same query as a batch statement, to ride in another D1 batch (one round trip instead of two). */
-export function activeEndpointsQuery(db: Db, owner: Owner): Bound {
-	return activeOfOwner.bind(db, { accountId: owner.accountId, environment: owner.environment });
 }
 
 /** Counts an attempt against its endpoint; returns the failure run for the disable rule. */

@@ -12,7 +12,7 @@ import { markSeedsDue, seedsWaking } from "../../src/db/seeds-repo";
 import { queueUpcomingWakes, wakeOverdueSeeds } from "../../src/housekeeping";
 import { NO_SHOW_AFTER_MS } from "../../src/interview/state-machine";
 import { handleWakeBatch, WAKE_HORIZON_MS, WAKE_LEAD_MS, WAKE_QUEUE_NAME } from "../../src/interview/wake";
-import { createWebhook, deliveriesOf } from "../support/webhooks";
+import { createWebhook, deliveriesOf, deliveryRow } from "../support/webhooks";
 import { call, newAccount, validInterview, withTableRenamed } from "./helpers";
 import { countRows, profile } from "./limits-helpers";
 
@@ -228,28 +228,46 @@ describe("deferred creation: an interview is a seed in D1 until its object is fi
 		expect(after.usage).toEqual(before.usage);
 	});
 
-	it("a webhook fan-out that fails after the write still creates, and the opened object delivers it later", async () => {
+	it("a creation whose sending fails after the write still creates, and the opened object delivers it later", async () => {
 		const account = await newAccount();
 		const endpoint = await createWebhook(account.live, {
 			url: "http://127.0.0.1:9/deferred",
 			events: ["interview.scheduled"],
 		});
-		const created = await withTableRenamed("webhook_deliveries", () =>
+		// The invitation's e-mail record fails after the batch, before the webhook is sent.
+		const created = await withTableRenamed("candidate_emails", () =>
 			call("POST", "/v1/interviews", { key: account.live, body: validInterview() }),
 		);
 		expect(created.status).toBe(201);
 		const id = created.body.data.id as string;
-		expect(await deliveriesOf(endpoint.id)).toEqual([]);
+		// The delivery was recorded with the event, and not sent.
+		const [recorded] = await deliveriesOf(endpoint.id);
+		expect((await deliveryRow(recorded!.id))?.enqueued_at).toBeNull();
 		// The failure opened the object at once: it owns the replay and retries it on its alarm.
 		expect(await seedOf(id)).toBeNull();
 		expect((await objectHolds(id)).adopted).toBe(true);
 
 		expect(await runDurableObjectAlarm(stubOf(id))).toBe(true);
 		const deliveries = await deliveriesOf(endpoint.id);
-		expect(deliveries).toHaveLength(1);
+		expect(deliveries.map((d) => d.id)).toEqual([recorded!.id]);
+		expect((await deliveryRow(recorded!.id))?.enqueued_at).not.toBeNull();
 		const event = await env.DB.prepare("SELECT id FROM events WHERE interview_id = ?")
 			.bind(id)
 			.first<{ id: string }>();
 		expect(deliveries[0]?.eventId).toBe(event?.id);
+	});
+
+	it("a creation that cannot record its webhook deliveries creates nothing and gives back what it took", async () => {
+		const account = await newAccount({ credits: 5 });
+		await createWebhook(account.live, { url: "http://127.0.0.1:9/none", events: ["*"] });
+		const refused = await withTableRenamed("webhook_deliveries", () =>
+			call("POST", "/v1/interviews", { key: account.live, body: validInterview() }),
+		);
+		expect(refused.status).toBe(500);
+		expect(await countRows("SELECT COUNT(*) AS n FROM interviews WHERE account_id = ?", account.id)).toBe(0);
+		expect(await countRows("SELECT COUNT(*) AS n FROM events WHERE account_id = ?", account.id)).toBe(0);
+		const after = await profile(account.live);
+		expect(after.usage.monthly_interviews_used).toBe(0);
+		expect(after.credits_balance).toBe(5);
 	});
 });

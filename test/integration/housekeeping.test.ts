@@ -6,9 +6,10 @@ import {
 } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { DEV_DATA_TTL_MS, runHousekeeping } from "../../src/housekeeping";
+import { DELIVERY_UNSENT_STALE_MS, DEV_DATA_TTL_MS, runHousekeeping } from "../../src/housekeeping";
 import worker from "../../src/index";
 import { interviewStub } from "../../src/interview/service";
+import { createWebhook, deliveriesOf, deliveryRow } from "../support/webhooks";
 import { BASE, call, newAccount } from "./helpers";
 import { createInterview, startInterview, stubOf } from "./lifecycle-helpers";
 import { countRows } from "./limits-helpers";
@@ -108,7 +109,8 @@ describe("the dev-data purge", () => {
 		expect(await rows("webhook_deliveries", "endpoint_id", endpoints.dev)).toBe(0);
 		expect(await rows("webhook_attempts", "endpoint_id", endpoints.dev)).toBe(0);
 		expect(await rows("events", "id", `evt_${endpoints.dev.slice(3)}`)).toBe(0);
-		expect(await rows("webhook_deliveries", "endpoint_id", endpoints.prod)).toBe(1);
+		// The one inserted above and the one the endpoint event recorded for its endpoint.
+		expect(await rows("webhook_deliveries", "endpoint_id", endpoints.prod)).toBe(2);
 		expect(await rows("webhook_attempts", "endpoint_id", endpoints.prod)).toBe(1);
 		expect(await rows("events", "id", `evt_${endpoints.prod.slice(3)}`)).toBe(1);
 	});
@@ -219,5 +221,33 @@ describe("the orphan-admission sweep", () => {
 		).toBe(1);
 		// Once it is old enough, a later run finds it.
 		expect((await runHousekeeping(env, Date.now() + 11 * 60_000)).orphanAdmissionsReleased).toBe(1);
+	});
+});
+
+describe("the resend of unsent webhook deliveries", () => {
+	it("sends deliveries recorded long ago and never sent, and leaves recent ones to their sender", async () => {
+		const account = await newAccount();
+		const endpoint = await createWebhook(account.live, {
+			url: "http://127.0.0.1:9/unsent",
+			events: ["interview.scheduled"],
+		});
+		await createInterview(account.live);
+		await createInterview(account.live);
+		const [old, recent] = await deliveriesOf(endpoint.id);
+		const now = Date.now();
+		// As if their senders had failed between recording the events and sending.
+		await env.DB.prepare(
+			"UPDATE webhook_deliveries SET enqueued_at = NULL, created_at = CASE id WHEN ?1 THEN ?2 ELSE ?3 END WHERE endpoint_id = ?4",
+		)
+			.bind(old!.id, now - DELIVERY_UNSENT_STALE_MS - 60_000, now - 60_000, endpoint.id)
+			.run();
+
+		const report = await runHousekeeping(env, now);
+		expect(report.deliveriesResent).toBeGreaterThanOrEqual(1);
+		expect((await deliveryRow(old!.id))?.enqueued_at).toBe(now);
+		expect((await deliveryRow(recent!.id))?.enqueued_at).toBeNull();
+		// Sent once: the next run finds nothing more of this endpoint's.
+		await runHousekeeping(env, now + 60_000);
+		expect((await deliveryRow(old!.id))?.enqueued_at).toBe(now);
 	});
 });

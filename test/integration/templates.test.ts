@@ -7,7 +7,6 @@ import { insertSeeds, readSeed } from "../../src/db/seeds-repo";
 import { boundQuery, RowsTemplate, runBatch, runOne, Template } from "../../src/db/templates";
 import { EVENTS_PER_STATEMENT, type EventRecord, insertEvents } from "../../src/events/events-repo";
 import { randomBase62 } from "../../src/lib/random";
-import { activeEndpoints } from "../../src/webhooks/endpoints-repo";
 import { interviewState } from "../fixtures";
 
 const fresh = (prefix: string) => `${prefix}_${randomBase62(24)}`;
@@ -76,7 +75,21 @@ describe("statements built once and bound per use", () => {
 			boundQuery(db, db.insert(webhookEndpoints).values(row(false, "production"))),
 			boundQuery(db, db.insert(webhookEndpoints).values(row(true, "dev"))),
 		]);
-		const found = await activeEndpoints(db, { accountId, environment: "production" });
+		const activeOf = new Template<{ accountId: string; environment: string }>((d) =>
+			d
+				.select()
+				.from(webhookEndpoints)
+				.where(
+					and(
+						eq(webhookEndpoints.accountId, sql.placeholder("accountId")),
+						eq(webhookEndpoints.environment, sql.placeholder("environment")),
+						eq(webhookEndpoints.active, true),
+					),
+				),
+		);
+		const activeEndpoints = async (owner: { accountId: string; environment: string }) =>
+			runOne(activeOf.bind(db, owner));
+		const found = await activeEndpoints({ accountId, environment: "production" });
 		expect(found).toEqual([
 			expect.objectContaining({
 				...on,
@@ -85,7 +98,7 @@ describe("statements built once and bound per use", () => {
 				disabledEventPublished: false,
 			}),
 		]);
-		expect(await activeEndpoints(db, { accountId: fresh("acc"), environment: "production" })).toEqual([]);
+		expect(await activeEndpoints({ accountId: fresh("acc"), environment: "production" })).toEqual([]);
 	});
 
 	it("round-trips a seed and refuses a statement with no rows or too many", async () => {

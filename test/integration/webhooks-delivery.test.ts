@@ -4,7 +4,6 @@ import { describe, expect, it } from "vitest";
 import type { EventRecord } from "../../src/events/events-repo";
 import { publishEvents } from "../../src/events/publish";
 import { consumeWebhookBatch } from "../../src/webhooks/consumer";
-import { eventDeliveryId } from "../../src/webhooks/delivery-ids";
 import { receiver } from "../support/receiver-client";
 import { attemptsOf, createWebhook, deliveriesOf, deliveryRow, runConsumer } from "../support/webhooks";
 import { call, newAccount, validInterview } from "./helpers";
@@ -46,7 +45,7 @@ describe("webhook delivery of lifecycle events", () => {
 		expect(event?.type).toBe("interview.scheduled");
 
 		const [delivery] = await deliveriesOf(endpoint.id);
-		expect(delivery?.id).toBe(await eventDeliveryId(event!.id, endpoint.id));
+		expect(delivery).toMatchObject({ id: expect.stringMatching(/^dlv_[0-9A-F]{24}$/), eventId: event!.id });
 		expect((await deliveryRow(delivery!.id))?.enqueued_at).not.toBeNull();
 
 		const { result, messageIds } = await runConsumer([delivery!]);
@@ -142,7 +141,7 @@ describe("webhook delivery of lifecycle events", () => {
 		await publishEvents(env, events);
 		const deliveries = await deliveriesOf(endpoint.id);
 		expect(deliveries).toHaveLength(1);
-		expect(deliveries[0]!.id).toBe(await eventDeliveryId(events[0]!.id, endpoint.id));
+		expect(deliveries[0]!.eventId).toBe(events[0]!.id);
 	});
 
 	it("records a bulk's deliveries in multi-row statements, exactly one per event and endpoint", async () => {
@@ -163,23 +162,29 @@ describe("webhook delivery of lifecycle events", () => {
 		const ids: string[] = bulk.body.data.successful.map((s: { interview: { id: string } }) => s.interview.id);
 		const events = (await Promise.all(ids.map(interviewEvents))).flat();
 		expect(events).toHaveLength(7);
-		// 21 deliveries: more than one statement holds (DELIVERIES_PER_STATEMENT), recorded once each.
+		// 21 deliveries, recorded with the events and sent once each, also when published again.
 		await publishEvents(env, events);
+		const expected = events.map((e) => e.id).sort();
 		for (const endpoint of endpoints) {
 			const deliveries = await deliveriesOf(endpoint.id);
-			const expected = await Promise.all(events.map((e) => eventDeliveryId(e.id, endpoint.id)));
-			expect(deliveries.map((d) => d.id).sort()).toEqual(expected.sort());
+			expect(deliveries.map((d) => d.eventId).sort()).toEqual(expected);
+			for (const d of deliveries) expect((await deliveryRow(d.id))?.enqueued_at).not.toBeNull();
 		}
 	});
 
 	it("keeps a delivery recorded but unsent when the queue fails, and sends it on the next publish", async () => {
 		const account = await newAccount();
-		const interview = await createInterview(account.live);
 		const endpoint = await createWebhook(account.live, {
 			url: await rx.route(routeName("repair")),
 			events: ["*"],
 		});
+		const interview = await createInterview(account.live);
 		const events = await interviewEvents(interview.id);
+		const [recorded] = await deliveriesOf(endpoint.id);
+		// As if the sender had failed between recording the event and sending its delivery.
+		await env.DB.prepare("UPDATE webhook_deliveries SET enqueued_at = NULL WHERE id = ?")
+			.bind(recorded!.id)
+			.run();
 		const brokenQueue = {
 			send: async () => {
 				throw new Error("queue unavailable");
@@ -191,13 +196,48 @@ describe("webhook delivery of lifecycle events", () => {
 		await expect(publishEvents({ ...env, WEBHOOK_QUEUE: brokenQueue }, events)).rejects.toThrow(
 			"queue unavailable",
 		);
-		const [recorded] = await deliveriesOf(endpoint.id);
 		expect((await deliveryRow(recorded!.id))?.enqueued_at).toBeNull();
 
 		await publishEvents(env, events);
 		const after = await deliveriesOf(endpoint.id);
 		expect(after.map((d) => d.id)).toEqual([recorded!.id]);
 		expect((await deliveryRow(recorded!.id))?.enqueued_at).not.toBeNull();
+	});
+
+	it("never sends an event to an endpoint created, enabled or subscribed after it, however often it is published", async () => {
+		const account = await newAccount();
+		const url = await rx.route(routeName("later"));
+		const before = await createWebhook(account.live, { url, events: ["*"] });
+		const narrow = await createWebhook(account.live, { url, events: ["interview.completed"] });
+		const off = await createWebhook(account.live, { url, events: ["*"], active: false });
+		const interview = await createInterview(account.live);
+		const events = await interviewEvents(interview.id);
+		expect(events.map((e) => e.type)).toEqual(["interview.scheduled"]);
+
+		const created = await createWebhook(account.live, { url, events: ["*"] });
+		for (const [id, body] of [
+			[narrow.id, { events: ["*"] }],
+			[off.id, { active: true }],
+		] as const) {
+			const res = await call("PATCH", `/v1/webhooks/${id}`, { key: account.live, body });
+			expect(res.status).toBe(200);
+		}
+		// The interview's object adopts its creation on first use and publishes what it owes again.
+		expect((await call("GET", `/v1/interviews/${interview.id}`, { key: account.live })).status).toBe(200);
+		await publishEvents(env, events);
+		const count = async (id: string) => (await deliveriesOf(id)).length;
+		expect(await count(before.id)).toBe(1);
+		for (const later of [created.id, narrow.id, off.id]) expect(await count(later)).toBe(0);
+
+		// What happens from now on reaches all four.
+		const cancelled = await call("DELETE", `/v1/interviews/${interview.id}`, { key: account.live });
+		expect(cancelled.status).toBe(200);
+		const all = (await interviewEvents(interview.id)).map((e) => e.id);
+		const since = all.slice(1);
+		expect(since.length).toBeGreaterThan(0);
+		const eventsOf = async (id: string) => (await deliveriesOf(id)).map((d) => d.eventId).sort();
+		expect(await eventsOf(before.id)).toEqual([...all].sort());
+		for (const id of [created.id, narrow.id, off.id]) expect(await eventsOf(id)).toEqual([...since].sort());
 	});
 
 	it("sends nothing more for a duplicate message of a settled delivery", async () => {
