@@ -34,17 +34,22 @@ export function outboxItem(next: InterviewState, effect: Effect, now: number): O
 			};
 		case "refund":
 			return { kind: "refund", entryId: newId("msg"), credits: effect.credits, createdAt: now };
-		case "notify":
-			// The notice describes the interview as this commit left it, whatever follows.
+		case "notify": {
+			// The notice describes the interview as this commit left it, whatever follows; one to a
+			// replaced address carries that address and its own link.
+			const subject = effect.to
+				? { ...next, candidateEmail: effect.to.email, joinToken: effect.to.joinToken }
+				: next;
 			return {
 				kind: "notify",
-				request: candidateEmailRequest(next, {
+				request: candidateEmailRequest(subject, {
 					messageId: newId("msg"),
 					template: effect.template,
-					interviewUrl: interviewUrl(next.appUrl, next),
+					interviewUrl: interviewUrl(next.appUrl, subject),
 					reason: effect.reason,
 				}),
 			};
+		}
 		case "release_quota":
 			return { kind: "release_quota", createdAt: now };
 		case "release_slot":

@@ -26,7 +26,16 @@ export type NotificationTemplate = "invitation" | "update" | "cancellation";
 /** What a committed transition asks the world to do; the Durable Object carries these out. */
 export type Effect =
 	| { kind: "event"; type: string; data: { [key: string]: Json } }
-	| { kind: "notify"; template: NotificationTemplate; reason: string | null }
+	/**
+	 * A notice to the candidate; `to` sends it instead to the address an update replaced, with
+	 * that address's own (now withdrawn) link, never the new one.
+	 */
+	| {
+			kind: "notify";
+			template: NotificationTemplate;
+			reason: string | null;
+			to?: { email: string; joinToken: string };
+	  }
 	| { kind: "refund"; credits: number; reason: string }
 	| { kind: "timer"; name: TimerName; dueAt: number | null }
 	/** Takes a cancelled scheduled interview out of its month's count. */

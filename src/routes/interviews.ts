@@ -159,7 +159,7 @@ interviewRoutes.patch(
 					company_name: body.company_name,
 					instructions: body.instructions,
 				},
-				sendNotification: body.send_notification,
+				sendNotification: body.send_notification && notifies(c),
 				rescheduleReason: body.reschedule_reason ?? null,
 				newJoinToken: randomBase62(32),
 			},
@@ -168,6 +168,14 @@ interviewRoutes.patch(
 		return ok(c, updatedView(result.interview, result.notificationQueued));
 	},
 );
+
+/**
+ * Only live keys e-mail candidates: a test key never does ("no candidate notifications"), also
+ * when it changes or cancels a live interview; dev interviews are test-mode anyway.
+ */
+function notifies(c: Context<AppBindings>): boolean {
+	return c.get("auth").keyEnvironment === "live";
+}
 
 interviewRoutes.delete(
 	"/:id",
@@ -183,7 +191,7 @@ interviewRoutes.delete(
 			{
 				type: "cancel",
 				reason: q.reason ?? null,
-				sendNotification: q.send_notification,
+				sendNotification: q.send_notification && notifies(c),
 				refundCredits: q.refund_credits,
 			},
 			c.get("now"),

@@ -48,6 +48,56 @@ describe("candidate notices from the API", () => {
 		expect(sequences[2]).toBeGreaterThan(sequences[1] as number);
 	});
 
+	it("withdraws a replaced address's invitation and invites the new address with the new link", async () => {
+		const account = await newAccount({ company_name: "Initech" });
+		const { id, data } = await createInterview(account.live, {
+			scheduled_at: new Date(Date.now() + 86_400_000).toISOString(),
+		});
+		const res = await call("PATCH", `/v1/interviews/${id}`, {
+			key: account.live,
+			body: { candidate_email: "grace@example.com" },
+		});
+		expect(res.status).toBe(200);
+		expect(res.body.data.notification_sent).toBe(true);
+		const fetched = await call("GET", `/v1/interviews/${id}`, { key: account.live });
+		const newUrl = fetched.body.data.urls.interview_url as string;
+		expect(newUrl).not.toBe(data.interview_url);
+
+		const emails = await emailsOf(id);
+		const summary = emails.map((e) => `${e.template} ${e.recipient}`).sort();
+		expect(summary).toEqual([
+			"cancellation ada@example.com",
+			"invitation ada@example.com",
+			"invitation grace@example.com",
+		]);
+		const withdrawn = emails.find((e) => e.template === "cancellation");
+		expect(withdrawn?.ics).toContain("METHOD:CANCEL");
+		expect(withdrawn?.text).not.toContain(newUrl);
+		const invited = emails.find((e) => e.template === "invitation" && e.recipient === "grace@example.com");
+		expect(invited?.text).toContain(newUrl);
+		expect(invited?.ics).toContain("METHOD:REQUEST");
+		expect(invited?.text).not.toContain("Your join link has not changed");
+	});
+
+	it("lets a test key e-mail no candidate, also when it changes or cancels a live interview", async () => {
+		const account = await newAccount();
+		const { id } = await createInterview(account.live, {
+			scheduled_at: new Date(Date.now() + 86_400_000).toISOString(),
+		});
+		const before = await emailsOf(id);
+		expect(before.map((e) => e.template)).toEqual(["invitation"]);
+		const patched = await call("PATCH", `/v1/interviews/${id}`, {
+			key: account.test,
+			body: { position: "Lead", candidate_email: "grace@example.com" },
+		});
+		expect(patched.status).toBe(200);
+		expect(patched.body.data.notification_sent).toBe(false);
+		const cancelled = await call("DELETE", `/v1/interviews/${id}`, { key: account.test });
+		expect(cancelled.status).toBe(200);
+		expect(cancelled.body.data.notification_sent).toBe(false);
+		expect(await emailsOf(id)).toEqual(before);
+	});
+
 	it("sends nothing for send_invitation false, send_notification false, test mode, test keys and dev keys", async () => {
 		const account = await newAccount();
 		const quiet = await createInterview(account.live, { send_invitation: false });

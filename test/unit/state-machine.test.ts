@@ -321,7 +321,23 @@ describe("update (the PATCH table)", () => {
 		const updated = t.effects.find((e) => e.kind === "event" && e.type === "interview.updated");
 		expect(updated).toMatchObject({ data: { updated_fields: [field] } });
 		expect(events(t.effects).includes("interview.rescheduled")).toBe(field === "scheduled_at");
-		expect(t.effects).toContainEqual({ kind: "notify", template: "update", reason: null });
+		const notices = t.effects.filter((e) => e.kind === "notify");
+		if (field === "candidate_email") {
+			const s = scheduled();
+			// The replaced address's link is withdrawn (with its own link), the new one invited.
+			expect(notices).toEqual([
+				{
+					kind: "notify",
+					template: "cancellation",
+					reason: null,
+					to: { email: s.candidateEmail, joinToken: s.joinToken },
+				},
+				{ kind: "notify", template: "invitation", reason: null },
+			]);
+			expect(t.state.joinToken).not.toBe(s.joinToken);
+		} else {
+			expect(notices).toEqual([{ kind: "notify", template: "update", reason: null }]);
+		}
 	});
 
 	it.each(allFields.filter(([f]) => f !== "company_name" && f !== "instructions"))(

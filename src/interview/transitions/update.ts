@@ -147,7 +147,21 @@ export function update(state: InterviewState, cmd: UpdateCommand, now: number): 
 		);
 	}
 	if (state.status === "scheduled" && cmd.sendNotification && !state.testMode) {
-		effects.push({ kind: "notify", template: "update", reason: cmd.rescheduleReason });
+		if (emailChanged) {
+			// The old address's link no longer works: its calendar entry is withdrawn, and the new
+			// address is invited with the new link (it never had an invitation to update).
+			effects.push(
+				{
+					kind: "notify",
+					template: "cancellation",
+					reason: null,
+					to: { email: state.candidateEmail, joinToken: state.joinToken },
+				},
+				{ kind: "notify", template: "invitation", reason: null },
+			);
+		} else {
+			effects.push({ kind: "notify", template: "update", reason: cmd.rescheduleReason });
+		}
 	}
 	return { ok: true, state: next, effects };
 }
