@@ -1,4 +1,4 @@
-import { Hono } from "hono";
+import { Hono, type MiddlewareHandler } from "hono";
 import { requireScope } from "../accounts/auth";
 import { getDb } from "../db/client";
 import type { AppBindings } from "../http/context";
@@ -58,9 +58,30 @@ function page<T extends { createdAt: number; id: string }>(rows: T[], limit: num
 	};
 }
 
+/**
+ * The webhook secret is the account's and signs its production deliveries: a dev (sandbox) key
+ * may not replace it (docs/webhooks.md). Checked with the scope, before validation.
+ */
+const productionKeyOnly: MiddlewareHandler<AppBindings> = async (c, next) => {
+	const auth = c.get("auth");
+	if (auth.keyEnvironment === "dev") {
+		throw new AppError(
+			"INSUFFICIENT_PERMISSIONS",
+			"Dev keys cannot rotate the webhook secret: it signs the account's production deliveries. Use a live or test key.",
+			{
+				required_permission: "webhooks:write",
+				current_permissions: auth.permissions,
+				key_environment: "dev",
+			},
+		);
+	}
+	await next();
+};
+
 webhookRoutes.post(
 	"/secret/rotate",
 	requireScope("webhooks:write"),
+	productionKeyOnly,
 	validate("query", noQuery),
 	validate("json", emptyBody),
 	idempotent,

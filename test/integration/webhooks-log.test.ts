@@ -234,6 +234,22 @@ describe("webhook delivery log", () => {
 		expect(listed.body.data).toHaveLength(2);
 	});
 
+	it("refuses to let a dev key rotate the account's secret, which signs production deliveries", async () => {
+		const account = await newAccount();
+		const refused = await call("POST", "/v1/webhooks/secret/rotate", { key: account.dev });
+		expect(refused.status).toBe(403);
+		expect(refused.body.error).toMatchObject({
+			code: "INSUFFICIENT_PERMISSIONS",
+			details: { required_permission: "webhooks:write", key_environment: "dev" },
+		});
+		expect((await admin("GET", `/accounts/${account.id}`)).body.data.webhook_secret).toBe(
+			account.webhookSecret,
+		);
+		// A test key works on production data: it may rotate it.
+		const rotated = await call("POST", "/v1/webhooks/secret/rotate", { key: account.test });
+		expect(rotated.status).toBe(200);
+	});
+
 	it("rotates the secret and signs with the previous one for 24 hours", async () => {
 		const account = await newAccount();
 		const rotated = await call("POST", "/v1/webhooks/secret/rotate", { key: account.live });
