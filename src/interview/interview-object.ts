@@ -49,6 +49,12 @@ type Role = "candidate" | "observer";
 
 const OUTBOX_RETRY_TIMER = "outbox_retry";
 const OUTBOX_RETRY_MS = [1_000, 5_000, 30_000, 120_000, 600_000];
+/**
+ * A commit that owes the outbox something arms the retry this far ahead in its own transaction,
+ * so that if the object is reset before its flush (a deploy, an eviction) the alarm flushes it.
+ * A flush that succeeds first clears it again.
+ */
+const OUTBOX_GUARD_MS = 10_000;
 /** Asks the account for a slot again after a request that failed (`takeSlot`). */
 const SLOT_RETRY_TIMER = "slot_retry";
 const SLOT_RETRY_MS = 10_000;
@@ -65,6 +71,11 @@ export class InterviewObject extends DurableObject<Env> {
 	private state: InterviewState | null = null;
 	private flushing: Promise<boolean> | null = null;
 	private flushFailures = 0;
+	/**
+	 * Whether an outbox retry timer may be stored (true at first: one may survive a restart), so a
+	 * flush that empties the outbox clears it once instead of after every flush.
+	 */
+	private guarded = true;
 	private readonly interviewer: Interviewer;
 	private advancing: Promise<void> | null = null;
 	/** Whether this instance has looked for a seed (deferred creation) in D1. */
@@ -464,6 +475,7 @@ export class InterviewObject extends DurableObject<Env> {
 			for (const timer of seed.timers) this.setTimer(timer.name, timer.dueAt);
 			// Should the replay below not happen (the object is evicted first), the alarm does it.
 			this.setTimer(OUTBOX_RETRY_TIMER, now + (OUTBOX_RETRY_MS[0] ?? 1_000));
+			this.guarded = true;
 		});
 		this.state = seed.state;
 	}
@@ -565,11 +577,22 @@ export class InterviewObject extends DurableObject<Env> {
 		const sql = this.ctx.storage.sql;
 		this.ctx.storage.transactionSync(() => {
 			saveState(sql, this.state, next);
-			if (projectionChanged(this.state, next)) this.owe({ kind: "projection" }, now);
+			let owed = false;
+			if (projectionChanged(this.state, next)) {
+				this.owe({ kind: "projection" }, now);
+				owed = true;
+			}
 			for (const effect of effects) {
 				const item = outboxItem(next, effect, now);
-				if (item) this.owe(item, now);
+				if (item) {
+					this.owe(item, now);
+					owed = true;
+				}
 				if (effect.kind === "timer") this.setTimer(effect.name, effect.dueAt);
+			}
+			if (owed && !this.guarded) {
+				this.setTimer(OUTBOX_RETRY_TIMER, Date.now() + OUTBOX_GUARD_MS);
+				this.guarded = true;
 			}
 		});
 		this.state = next;
@@ -615,7 +638,11 @@ export class InterviewObject extends DurableObject<Env> {
 			deleteOutboxThrough(sql, last.seq);
 			// Rows appended while the batch was in flight keep the outbox pending for the next round.
 			if (!hasOutbox(sql)) {
-				this.setTimer(OUTBOX_RETRY_TIMER, null);
+				if (this.guarded) {
+					this.setTimer(OUTBOX_RETRY_TIMER, null);
+					this.guarded = false;
+					await this.armAlarm();
+				}
 				this.outboxPending = false;
 			}
 			this.flushFailures = 0;
@@ -627,6 +654,7 @@ export class InterviewObject extends DurableObject<Env> {
 				JSON.stringify({ message: "outbox flush failed", interview_id: state.id, error: String(error) }),
 			);
 			this.setTimer(OUTBOX_RETRY_TIMER, Date.now() + delay);
+			this.guarded = true;
 			await this.armAlarm();
 			return false;
 		}

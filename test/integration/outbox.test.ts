@@ -1,4 +1,4 @@
-import { runDurableObjectAlarm } from "cloudflare:test";
+import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { interviewStub } from "../../src/interview/service";
@@ -31,6 +31,40 @@ describe("the outbox between the interview object and D1", () => {
 		expect(after.body.data.map((i: { id: string; position: string }) => [i.id, i.position])).toEqual([
 			[id, "Staff Engineer"],
 		]);
+	});
+
+	it("arms the alarm with every commit that owes D1 something, so an object reset before its flush still writes it", async () => {
+		const account = await newAccount();
+		const created = await call("POST", "/v1/interviews", { key: account.live, body: validInterview() });
+		const id = created.body.data.id;
+		expect((await call("GET", `/v1/interviews/${id}`, { key: account.live })).status).toBe(200);
+		const stub = env.INTERVIEW.get(env.INTERVIEW.idFromName(id));
+		// The cancel commits but its flush never runs, as if the object were reset right after.
+		const before = Date.now();
+		const alarm = await runInDurableObject(stub, async (instance, state) => {
+			const run = (instance as unknown as { run: (...args: unknown[]) => Promise<unknown> }).run.bind(
+				instance,
+			);
+			await run({ type: "cancel", reason: null, sendNotification: false, refundCredits: true }, Date.now(), {
+				flush: false,
+			});
+			return state.storage.getAlarm();
+		});
+		// A cancelled interview has no timer left: only the guard keeps an alarm.
+		expect(alarm).not.toBeNull();
+		expect(alarm as number).toBeLessThanOrEqual(before + 60_000);
+		const listed = async () =>
+			(await call("GET", "/v1/interviews", { key: account.live })).body.data.map(
+				(i: { status: string }) => i.status,
+			);
+		expect(await listed()).toEqual(["scheduled"]);
+
+		expect(await runDurableObjectAlarm(stub)).toBe(true);
+		expect(await listed()).toEqual(["cancelled"]);
+		const credits = await call("GET", "/v1/account/profile", { key: account.live });
+		expect(credits.body.data.usage.monthly_interviews_used).toBe(0);
+		// Written: the guard is cleared and no alarm is left for a cancelled interview.
+		expect(await runInDurableObject(stub, (_instance, state) => state.storage.getAlarm())).toBeNull();
 	});
 
 	it("heals a failed event write without duplicating the event", async () => {
