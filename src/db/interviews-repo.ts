@@ -130,6 +130,12 @@ function escapeLike(value: string): string {
 	return value.replace(/[\\%_]/g, (m) => `\\${m}`);
 }
 
+/** Whether the projection holds this interview (every created interview has its row). */
+export async function interviewExists(db: Db, id: string): Promise<boolean> {
+	const row = await db.select({ id: interviews.id }).from(interviews).where(eq(interviews.id, id)).get();
+	return row !== undefined;
+}
+
 /** Filters that the per-status counters answer: none but the status. */
 export function countedByCounters(f: ListFilters): boolean {
 	return (

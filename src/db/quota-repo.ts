@@ -1,6 +1,6 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "./client";
-import { creditLedger, monthlyInterviewUsage } from "./schema";
+import { creditLedger, interviews, monthlyInterviewUsage } from "./schema";
 
 export interface AdmissionRequest {
 	interviewId: string;
@@ -72,11 +72,15 @@ export async function admitLiveInterviews(
 	});
 }
 
-/** Undoes an admission whose interview was never created. */
+/**
+ * Undoes an admission whose interview was never created. Only then: if the interview exists after
+ * all (its creation committed though the call reported a failure), nothing is undone.
+ */
 export async function revokeAdmission(db: Db, interviewId: string, debitId: string): Promise<void> {
+	const absent = sql`NOT EXISTS (SELECT 1 FROM ${interviews} WHERE ${interviews.id} = ${interviewId})`;
 	await db.batch([
-		db.delete(monthlyInterviewUsage).where(eq(monthlyInterviewUsage.interviewId, interviewId)),
-		db.delete(creditLedger).where(eq(creditLedger.id, debitId)),
+		db.delete(monthlyInterviewUsage).where(and(eq(monthlyInterviewUsage.interviewId, interviewId), absent)),
+		db.delete(creditLedger).where(and(eq(creditLedger.id, debitId), absent)),
 	]);
 }
 

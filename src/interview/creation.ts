@@ -1,7 +1,7 @@
 import { CREDITS_PER_INTERVIEW } from "../accounts/admission";
 import type { AuthContext } from "../accounts/auth";
 import { getDb } from "../db/client";
-import { upsertProjections } from "../db/interviews-repo";
+import { interviewExists, upsertProjections } from "../db/interviews-repo";
 import { insertSeeds, markSeedsDue, type Seed } from "../db/seeds-repo";
 import { runBatch } from "../db/templates";
 import type { Env } from "../env";
@@ -104,7 +104,14 @@ export async function plantInterviews(
 ): Promise<InterviewState[]> {
 	if (plantings.length === 0) return [];
 	const db = getDb(env.DB);
-	const seeds = plantings.map((planting) => seedOf(createCommand(auth, planting), now));
+	const giveBack = () => Promise.allSettled(plantings.map((planting) => release(planting.reservation)));
+	let seeds: Seed[];
+	try {
+		seeds = plantings.map((planting) => seedOf(createCommand(auth, planting), now));
+	} catch (error) {
+		await giveBack();
+		throw error;
+	}
 	const events = seeds.flatMap(creationEvents);
 	// Multi-row statements, each within D1's 100 bound parameters: about 40 for 100 interviews.
 	const statements = [
@@ -120,14 +127,22 @@ export async function plantInterviews(
 		db,
 		events.map((event) => event.id),
 	);
-	let results: unknown[];
+	let pending: PendingDelivery[] | undefined;
 	try {
-		results = await runBatch(db, [...statements, ...pendingReads]);
+		const results = await runBatch(db, [...statements, ...pendingReads]);
+		pending = pendingFrom(results.slice(statements.length));
 	} catch (error) {
-		await Promise.allSettled(plantings.map((planting) => release(planting.reservation)));
-		throw error;
+		// A batch can fail after it committed (the answer lost on the way back): then the
+		// interviews exist, and they are settled as created, not given back.
+		const first = seeds[0]?.state.id as string;
+		const created = await interviewExists(db, first).catch(() => null);
+		if (created !== true) {
+			// Not created, or unknown: give back what was taken (only for interviews that do not
+			// exist, and the orphan sweep returns what a failed give-back leaves).
+			if (created === false) await giveBack();
+			throw error;
+		}
 	}
-	const pending = pendingFrom(results.slice(statements.length));
 	await settleCreation(env, seeds, events, pending, now);
 	return seeds.map((seed) => seed.state);
 }
@@ -146,7 +161,7 @@ async function settleCreation(
 	env: Env,
 	seeds: Seed[],
 	events: EventRecord[],
-	pending: PendingDelivery[],
+	pending: PendingDelivery[] | undefined,
 	now: number,
 ): Promise<void> {
 	try {

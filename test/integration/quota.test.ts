@@ -2,6 +2,8 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { AuthContext } from "../../src/accounts/auth";
 import { effectiveLimits } from "../../src/accounts/plans";
+import { getDb } from "../../src/db/client";
+import { revokeAdmission } from "../../src/db/quota-repo";
 import { createInterviewBody } from "../../src/interview/schemas";
 import { createInterview as createThroughService } from "../../src/interview/service";
 import { call, newAccount, validInterview } from "./helpers";
@@ -112,6 +114,75 @@ describe("the monthly interview limit", () => {
 			details: { used: 1, limit: 1, resets_at: "2031-02-01T00:00:00.000Z" },
 		});
 		expect(await at(Date.UTC(2031, 1, 1))).toBe("created");
+	});
+});
+
+describe("a creation whose D1 batch commits but reports a failure", () => {
+	function authOf(account: { id: string }): AuthContext {
+		return {
+			accountId: account.id,
+			companyName: "Acme Testing",
+			plan: "starter",
+			limits: effectiveLimits("starter", {}),
+			keyId: "key_test",
+			keyEnvironment: "live",
+			dataEnvironment: "production",
+			permissions: ["interviews:write"],
+			expiresAt: null,
+		};
+	}
+
+	/** D1 whose next batch of at least `size` statements is written and then reported as failed. */
+	function lossyD1(size: number): D1Database {
+		let armed = true;
+		return new Proxy(env.DB, {
+			get(target, property) {
+				if (property === "batch") {
+					return async (statements: D1PreparedStatement[]) => {
+						const results = await target.batch(statements);
+						if (armed && statements.length >= size) {
+							armed = false;
+							throw new Error("D1_ERROR: Network connection lost.");
+						}
+						return results;
+					};
+				}
+				const value = Reflect.get(target, property);
+				return typeof value === "function" ? value.bind(target) : value;
+			},
+		});
+	}
+
+	it("keeps the interview, charged and counted once, instead of giving back what it took", async () => {
+		const account = await newAccount({ plan: "starter", credits: 5 });
+		const body = createInterviewBody.parse(validInterview());
+		const now = Date.now();
+		// The creation batch is the one with the seed, projection, event and deliveries read.
+		const state = await createThroughService({ ...env, DB: lossyD1(4) }, authOf(account), body, {
+			scheduledAt: now,
+			now,
+			appUrl: "https://app.test",
+		});
+		expect(state.id).toMatch(/^int_/);
+		const fetched = await call("GET", `/v1/interviews/${state.id}`, { key: account.live });
+		expect(fetched.status).toBe(200);
+		expect((await profile(account.live)).credits_balance).toBe(4);
+		expect((await profile(account.live)).usage.monthly_interviews_used).toBe(1);
+		expect((await ledgerOf(account.id)).filter((e) => e.kind === "debit")).toHaveLength(1);
+	});
+
+	it("never gives back the admission of an interview that exists", async () => {
+		const account = await newAccount({ plan: "starter", credits: 5 });
+		const created = await createInterview(account.live);
+		const debit = await env.DB.prepare(
+			"SELECT id FROM credit_ledger WHERE interview_id = ? AND kind = 'debit'",
+		)
+			.bind(created.id)
+			.first<{ id: string }>();
+		expect(debit).not.toBeNull();
+		await revokeAdmission(getDb(env.DB), created.id, debit!.id);
+		expect((await profile(account.live)).credits_balance).toBe(4);
+		expect((await profile(account.live)).usage.monthly_interviews_used).toBe(1);
 	});
 });
 
