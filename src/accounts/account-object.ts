@@ -178,7 +178,8 @@ export class AccountObject extends DurableObject<Env> {
 		const sql = this.ctx.storage.sql;
 		const accountId = storedAccountId(sql);
 		if (!accountId) return;
-		const limit = await this.concurrentLimit(accountId);
+		const limit = await this.concurrentLimitOrRetry(accountId);
+		if (limit === null) return;
 		this.ctx.storage.transactionSync(() => grantSlots(sql, limit, this.clock()));
 		await this.startGranted(accountId, unconfirmedSlots(sql));
 	}
@@ -190,6 +191,9 @@ export class AccountObject extends DurableObject<Env> {
 	 */
 	private async startGranted(accountId: string, ids: string[]): Promise<void> {
 		const sql = this.ctx.storage.sql;
+		// Before any start is tried: should this call end early (the object reset, D1 failing),
+		// the alarm finds the granted slots still unconfirmed and starts them.
+		if (ids.length > 0) await this.armCheck(CONFIRM_AFTER_MS);
 		const queue = [...ids];
 		for (let round = 0; round < MAX_STARTS_PER_CALL && queue.length > 0; round++) {
 			const id = queue.shift() as string;
@@ -207,7 +211,8 @@ export class AccountObject extends DurableObject<Env> {
 				confirmSlot(sql, id);
 				continue;
 			}
-			const limit = await this.concurrentLimit(accountId);
+			const limit = await this.concurrentLimitOrRetry(accountId);
+			if (limit === null) return;
 			queue.push(
 				...this.ctx.storage.transactionSync(() => {
 					removeSlot(sql, id);
@@ -226,6 +231,17 @@ export class AccountObject extends DurableObject<Env> {
 			concurrent_interviews: row.concurrentInterviewsOverride,
 			monthly_interviews: row.monthlyInterviewsOverride,
 		}).concurrent_interviews;
+	}
+
+	/** The limit, or null with the check alarm armed to try again when D1 cannot say. */
+	private async concurrentLimitOrRetry(accountId: string): Promise<number | null> {
+		try {
+			return await this.concurrentLimit(accountId);
+		} catch (error) {
+			console.error(JSON.stringify({ message: "slot limit unreadable", error: String(error) }));
+			await this.armCheck(RETRY_AFTER_MS);
+			return null;
+		}
 	}
 
 	private async armCheck(delayMs: number): Promise<void> {

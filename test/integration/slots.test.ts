@@ -1,4 +1,4 @@
-import { runDurableObjectAlarm } from "cloudflare:test";
+import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { accountStub } from "../../src/accounts/account-stub";
@@ -177,6 +177,34 @@ describe("concurrent-interview slots and the waiting room", () => {
 		expect(await runDurableObjectAlarm(accountObject(account.id))).toBe(true);
 		expect(await statusOf(b.id)).toBe("in_progress");
 		expect(await statusOf(c.id)).toBe("scheduled");
+	});
+
+	it("keeps its check alarm when D1 cannot give the limit, and when it hands a freed slot on", async () => {
+		const account = await newAccount();
+		await setLimits(account.id, { concurrent_interviews: 1 });
+		const a = await startInterview(account.live);
+		const b = await createInterview(account.live);
+		await joinNow(b);
+		const object = accountObject(account.id);
+		const alarmOf = () => runInDurableObject(object, (_instance, state) => state.storage.getAlarm());
+		// The account row unreadable: the alarm does not fail (its retries would run out), it re-arms.
+		await runInDurableObject(object, (_instance, state) => state.storage.deleteAlarm());
+		const before = Date.now();
+		await withTableRenamed("accounts", async () => {
+			expect(await runDurableObjectAlarm(object)).toBe(false);
+			await runInDurableObject(object, (instance) =>
+				(instance as unknown as { alarm(): Promise<void> }).alarm(),
+			);
+		});
+		const retry = await alarmOf();
+		expect(retry).not.toBeNull();
+		expect(retry as number).toBeLessThanOrEqual(before + 60_000);
+		// A freed slot handed on arms the check before the start is tried, so a start cut short is
+		// found unconfirmed by the alarm.
+		await runInDurableObject(object, (_instance, state) => state.storage.deleteAlarm());
+		await call("DELETE", `/v1/interviews/${a.id}`, { key: account.live });
+		expect(await statusOf(b.id)).toBe("in_progress");
+		expect(await alarmOf()).not.toBeNull();
 	});
 
 	it("gives the slot of a granted interview that was cancelled before starting to the next in line", async () => {
