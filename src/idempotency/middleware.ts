@@ -3,6 +3,7 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { getDb } from "../db/client";
 import type { AppBindings } from "../http/context";
 import { AppError, validationError } from "../http/errors";
+import { retrying } from "../lib/retry";
 import {
 	IDEMPOTENCY_KEY_PATTERN,
 	IDEMPOTENCY_LOCK_MS,
@@ -94,12 +95,27 @@ async function runAndStore(
 		await releaseKey(db, scope, lockId);
 		return;
 	}
-	try {
-		await completeKey(db, scope, lockId, res.status, await res.clone().text());
-	} catch (error) {
-		// The request succeeded: answer it. Retries get 409 until the lock's lease ends.
+	const body = await res.clone().text();
+	const store = () => completeKey(db, scope, lockId, res.status, body);
+	const log = (error: unknown, attempt: number) =>
 		console.error(
-			JSON.stringify({ message: "idempotent result not stored", request_id: lockId, error: String(error) }),
+			JSON.stringify({
+				message: "idempotent result not stored",
+				request_id: lockId,
+				attempt,
+				error: String(error),
+			}),
 		);
+	// The request succeeded: it is answered either way. Until its result is stored a retry gets
+	// 409, and after the lock's lease it would run again, so storing is retried after the answer.
+	if (await retrying(store, [], log)) return;
+	const later = retrying(store, STORE_RETRY_MS, (error, n) => log(error, n + 1));
+	try {
+		c.executionCtx.waitUntil(later);
+	} catch {
+		await later; // no execution context (the app called directly): finish before answering
 	}
 }
+
+/** Retries of a result that could not be stored, within the time a Worker may finish work. */
+const STORE_RETRY_MS = [250, 1_000, 4_000, 15_000];
