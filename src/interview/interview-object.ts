@@ -76,6 +76,8 @@ export class InterviewObject extends DurableObject<Env> {
 	 * flush that empties the outbox clears it once instead of after every flush.
 	 */
 	private guarded = true;
+	/** The candidate's step being carried out (`inTurn`). */
+	private candidateTurn: Promise<unknown> = Promise.resolve();
 	private readonly interviewer: Interviewer;
 	private advancing: Promise<void> | null = null;
 	/** Whether this instance has looked for a seed (deferred creation) in D1. */
@@ -370,7 +372,7 @@ export class InterviewObject extends DurableObject<Env> {
 		const state = this.state;
 		if (!state) return;
 		if (msg.type === "end_interview") {
-			const result = await this.finish("candidate_ended", now);
+			const result = await this.inTurn(() => this.finish("candidate_ended", now));
 			if (result.status !== "ok") this.sendRefusal(ws, result);
 			return;
 		}
@@ -381,8 +383,19 @@ export class InterviewObject extends DurableObject<Env> {
 				message: "session_id is not this interview.",
 			});
 		}
-		const result = await this.answer(msg.question_id, msg.response, now);
+		const result = await this.inTurn(() => this.answer(msg.question_id, msg.response, now));
 		if (result.status !== "ok") this.sendRefusal(ws, result);
+	}
+
+	/**
+	 * Runs the candidate's steps one after another, in the order they arrived: an answer still
+	 * being scored (a model call is real I/O) is recorded before a later `end_interview`, or the
+	 * end of the duration, closes the interview.
+	 */
+	private inTurn<T>(work: () => Promise<T>): Promise<T> {
+		const turn = this.candidateTurn.then(work);
+		this.candidateTurn = turn.catch(() => undefined);
+		return turn;
 	}
 
 	private closed(ws: WebSocket, code: number, reason: string): void {
@@ -407,7 +420,10 @@ export class InterviewObject extends DurableObject<Env> {
 					await this.run({ type: "no_show_timer" }, now);
 					break;
 				case "completion":
-					if (this.state?.status === "in_progress") await this.finish("duration_elapsed", now);
+					// After an answer already in flight, which counts: it came within the duration.
+					await this.inTurn(async () => {
+						if (this.state?.status === "in_progress") await this.finish("duration_elapsed", now);
+					});
 					break;
 				case "analysis":
 					await this.run({ type: "analysis_timer" }, now);

@@ -274,6 +274,39 @@ describe("the live interview over the WebSocket", () => {
 	});
 });
 
+describe("the candidate's steps in order", () => {
+	it("records an answer still being scored before an end_interview sent right after it", async () => {
+		const account = await newAccount();
+		const { id, token } = await createInterview(account.live);
+		const { room } = await connect(id, token);
+		const q = await room!.next((m) => m.type === "question");
+		// Scoring takes a while, as a model call does.
+		await runInDurableObject(stubOf(id), (instance) => {
+			const interviewer = (instance as unknown as { interviewer: Record<string, unknown> }).interviewer;
+			const real = (interviewer.scoreAnswer as (...args: unknown[]) => unknown).bind(interviewer);
+			interviewer.scoreAnswer = async (...args: unknown[]) => {
+				await new Promise((resolve) => setTimeout(resolve, 300));
+				return real(...args);
+			};
+		});
+		room!.send({
+			type: "candidate_response",
+			session_id: id,
+			question_id: q.question.id,
+			response: "An index is a B-tree kept in key order, so lookups and range scans avoid a full table scan.",
+			timestamp: new Date().toISOString(),
+		});
+		room!.send({ type: "end_interview" });
+		await room!.next((m) => m.type === "interview_update" && m.interview.status === "completed", {
+			ms: 5000,
+		});
+		const fetched = await call("GET", `/v1/interviews/${id}?include_transcript=true`, { key: account.live });
+		const transcript = fetched.body.data.transcript as { answer: string | null; score: number | null }[];
+		expect(transcript[0]?.answer).toContain("B-tree");
+		expect(transcript[0]?.score).not.toBeNull();
+	});
+});
+
 describe("the room's protocol at its edges", () => {
 	it("refuses a repeated answer, another session's answer, binary and oversize frames, each with an error frame", async () => {
 		const account = await newAccount();
