@@ -1,7 +1,7 @@
 import { getDb } from "./db/client";
 import { deleteDevInterviewRows, deleteDevLeftovers, devInterviewsCreatedBefore } from "./db/purge-repo";
 import { releaseOrphanAdmissions } from "./db/quota-repo";
-import { overdueSeeds, seedsWaking } from "./db/seeds-repo";
+import { markSeedsDue, overdueSeeds, seedsOwingNotice, seedsWaking } from "./db/seeds-repo";
 import { expireQueuedEmails, staleQueuedEmails, touchQueuedEmails } from "./email/email-repo";
 import { enqueueAgain } from "./email/queue-email";
 import type { Env } from "./env";
@@ -21,6 +21,15 @@ const PURGE_BATCH = 50;
 const MAX_PURGE_BATCHES = 10;
 const KEY_PURGE_BATCH = 500;
 const MAX_KEY_PURGE_BATCHES = 20;
+
+/**
+ * Creations not settled (the Worker stopped between the batch and the notices) are looked for
+ * among seeds created between these ages: old enough that their request is over, and seen by
+ * several runs (every 15 minutes).
+ */
+export const UNSETTLED_AFTER_MS = 5 * 60_000;
+const UNSETTLED_WITHIN_MS = 2 * 60 * 60_000;
+const MAX_UNSETTLED = 100;
 
 /** Overdue seeds woken per batch, and batches per cron run. */
 const WAKE_BATCH = 100;
@@ -56,6 +65,8 @@ export interface HousekeepingReport {
 	devLeftoversPurged: number;
 	idempotencyKeysPurged: number;
 	seedsWoken: number;
+	/** Seeds of creations that owe a notice nobody sent, opened so that it is sent now. */
+	unsettledSeedsWoken: number;
 	wakeMessagesSent: number;
 }
 
@@ -196,19 +207,35 @@ export async function resendUnsentDeliveries(env: Env, now: number): Promise<num
 	return stale.length;
 }
 
+/**
+ * Creations whose notices were never sent (their Worker stopped between the D1 batch and
+ * settling): their seeds are made due and their objects opened, which replays what creation
+ * owed, the invitation among it, instead of waiting for the first timer (after the start).
+ */
+export async function wakeUnsettledSeeds(env: Env, now: number): Promise<number> {
+	const db = getDb(env.DB);
+	const ids = await seedsOwingNotice(db, now - UNSETTLED_WITHIN_MS, now - UNSETTLED_AFTER_MS, MAX_UNSETTLED);
+	if (ids.length === 0) return 0;
+	await markSeedsDue(db, ids, now);
+	const outcomes = await Promise.allSettled(ids.map((id) => interviewStub(env, id).wake()));
+	return outcomes.filter((o) => o.status === "fulfilled").length;
+}
+
 /** The cron trigger's work (see wrangler.toml `[triggers]`); `scheduledTime` is "now". */
 export async function runHousekeeping(env: Env, scheduledTime: number): Promise<HousekeepingReport> {
-	const [emails, deliveries, orphans, dev, leftovers, keys, seeds, wakes] = await Promise.allSettled([
-		resendStaleEmails(env, scheduledTime),
-		resendUnsentDeliveries(env, scheduledTime),
-		releaseOrphans(env, scheduledTime),
-		purgeDevData(env, scheduledTime),
-		purgeDevLeftovers(env, scheduledTime),
-		purgeIdempotencyKeys(env, scheduledTime),
-		wakeOverdueSeeds(env, scheduledTime),
-		queueUpcomingWakes(env, scheduledTime),
-	]);
-	for (const outcome of [emails, deliveries, orphans, dev, leftovers, keys, seeds, wakes]) {
+	const [emails, deliveries, orphans, dev, leftovers, keys, seeds, unsettled, wakes] =
+		await Promise.allSettled([
+			resendStaleEmails(env, scheduledTime),
+			resendUnsentDeliveries(env, scheduledTime),
+			releaseOrphans(env, scheduledTime),
+			purgeDevData(env, scheduledTime),
+			purgeDevLeftovers(env, scheduledTime),
+			purgeIdempotencyKeys(env, scheduledTime),
+			wakeOverdueSeeds(env, scheduledTime),
+			wakeUnsettledSeeds(env, scheduledTime),
+			queueUpcomingWakes(env, scheduledTime),
+		]);
+	for (const outcome of [emails, deliveries, orphans, dev, leftovers, keys, seeds, unsettled, wakes]) {
 		if (outcome.status === "rejected") {
 			console.error(JSON.stringify({ message: "housekeeping task failed", error: String(outcome.reason) }));
 		}
@@ -222,6 +249,7 @@ export async function runHousekeeping(env: Env, scheduledTime: number): Promise<
 		devLeftoversPurged: leftovers.status === "fulfilled" ? leftovers.value : 0,
 		idempotencyKeysPurged: keys.status === "fulfilled" ? keys.value : 0,
 		seedsWoken: seeds.status === "fulfilled" ? seeds.value : 0,
+		unsettledSeedsWoken: unsettled.status === "fulfilled" ? unsettled.value : 0,
 		wakeMessagesSent: wakes.status === "fulfilled" ? wakes.value : 0,
 	};
 }

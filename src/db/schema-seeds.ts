@@ -20,5 +20,9 @@ export const interviewSeeds = sqliteTable(
 		wakeAt: integer("wake_at").notNull(),
 		createdAt: integer("created_at").notNull(),
 	},
-	(t) => [index("interview_seeds_wake_idx").on(t.wakeAt)],
+	(t) => [
+		index("interview_seeds_wake_idx").on(t.wakeAt),
+		/** Recent seeds, for the sweep of creations that did not settle (`seedsOwingNotice`). */
+		index("interview_seeds_created_idx").on(t.createdAt),
+	],
 );

@@ -1,9 +1,9 @@
-import { and, asc, eq, gt, inArray, lte, sql } from "drizzle-orm";
+import { and, asc, eq, gt, gte, inArray, like, lt, lte, sql } from "drizzle-orm";
 import type { InterviewState } from "../interview/model";
 import type { OutboxItem } from "../interview/storage";
 import { chunks } from "../lib/chunks";
 import type { Db } from "./client";
-import { interviewSeeds } from "./schema";
+import { candidateEmails, interviewSeeds } from "./schema";
 import { type Bound, RowsTemplate, runOne, Template } from "./templates";
 
 /** An interview's first state as creation left it for its object to adopt. */
@@ -76,6 +76,27 @@ export async function overdueSeeds(db: Db, before: number, limit: number): Promi
 		.from(interviewSeeds)
 		.where(lte(interviewSeeds.wakeAt, before))
 		.orderBy(asc(interviewSeeds.wakeAt))
+		.limit(limit)
+		.all();
+	return rows.map((r) => r.id);
+}
+
+/**
+ * Seeds created in [`from`, `to`) that owe a candidate notice none of whose e-mails is recorded:
+ * their creation was not settled (its Worker stopped between the batch and the notices).
+ */
+export async function seedsOwingNotice(db: Db, from: number, to: number, limit: number): Promise<string[]> {
+	const rows = await db
+		.select({ id: interviewSeeds.id })
+		.from(interviewSeeds)
+		.where(
+			and(
+				gte(interviewSeeds.createdAt, from),
+				lt(interviewSeeds.createdAt, to),
+				like(interviewSeeds.outbox, '%"kind":"notify"%'),
+				sql`NOT EXISTS (SELECT 1 FROM ${candidateEmails} WHERE ${candidateEmails.interviewId} = ${interviewSeeds.id})`,
+			),
+		)
 		.limit(limit)
 		.all();
 	return rows.map((r) => r.id);

@@ -6,7 +6,12 @@ import {
 } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { DELIVERY_UNSENT_STALE_MS, DEV_DATA_TTL_MS, runHousekeeping } from "../../src/housekeeping";
+import {
+	DELIVERY_UNSENT_STALE_MS,
+	DEV_DATA_TTL_MS,
+	runHousekeeping,
+	UNSETTLED_AFTER_MS,
+} from "../../src/housekeeping";
 import worker from "../../src/index";
 import { interviewStub } from "../../src/interview/service";
 import { createWebhook, deliveriesOf, deliveryRow } from "../support/webhooks";
@@ -249,5 +254,34 @@ describe("the resend of unsent webhook deliveries", () => {
 		// Sent once: the next run finds nothing more of this endpoint's.
 		await runHousekeeping(env, now + 60_000);
 		expect((await deliveryRow(old!.id))?.enqueued_at).toBe(now);
+	});
+});
+
+describe("the sweep of creations that were not settled", () => {
+	it("opens a recent seed whose invitation was never recorded, which sends it, and leaves settled ones alone", async () => {
+		const account = await newAccount();
+		const later = new Date(Date.now() + 3 * DAY).toISOString();
+		const lost = await createInterview(account.live, { scheduled_at: later });
+		const settled = await createInterview(account.live, { scheduled_at: later });
+		const now = Date.now();
+		// As if the Worker had stopped after the batch: no e-mail recorded, the seed still there.
+		await env.DB.prepare("DELETE FROM candidate_emails WHERE interview_id = ?").bind(lost.id).run();
+		await env.DB.prepare("UPDATE interview_seeds SET created_at = ? WHERE id IN (?, ?)")
+			.bind(now - UNSETTLED_AFTER_MS - 60_000, lost.id, settled.id)
+			.run();
+		const seeds = () =>
+			countRows("SELECT count(*) AS n FROM interview_seeds WHERE id IN (?, ?)", lost.id, settled.id);
+		expect(await seeds()).toBe(2);
+
+		const report = await runHousekeeping(env, now);
+		expect(report.unsettledSeedsWoken).toBeGreaterThanOrEqual(1);
+		const invitations = await countRows(
+			"SELECT count(*) AS n FROM candidate_emails WHERE interview_id = ? AND template = 'invitation'",
+			lost.id,
+		);
+		expect(invitations).toBe(1);
+		// The settled one stays a seed: its object is not opened before its time.
+		expect(await countRows("SELECT count(*) AS n FROM interview_seeds WHERE id = ?", settled.id)).toBe(1);
+		expect(await countRows("SELECT count(*) AS n FROM interview_seeds WHERE id = ?", lost.id)).toBe(0);
 	});
 });

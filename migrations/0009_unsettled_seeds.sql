@@ -1,0 +1,1 @@
+CREATE INDEX `interview_seeds_created_idx` ON `interview_seeds` (`created_at`);
