@@ -6,7 +6,12 @@ import { attemptDelivery } from "./attempt";
 import { shouldDisable } from "./auto-disable";
 import { parseRetryDelays, parseTimeoutMs, retryDelaySeconds } from "./backoff";
 import { type NextStep, nextStep } from "./classify";
-import { attemptStatements, loadDeliveryContext, settlePendingDelivery } from "./deliveries-repo";
+import {
+	attemptStatements,
+	claimAttempt,
+	loadDeliveryContext,
+	settlePendingDelivery,
+} from "./deliveries-repo";
 import {
 	disableFailingEndpoint,
 	type EndpointRow,
@@ -115,6 +120,8 @@ async function processDelivery(
 		await settlePendingDelivery(db, delivery.id, "cancelled", "The event no longer exists", now);
 		return { action: "drop" };
 	}
+	// A second message for this delivery (at least once) finds its attempt taken, and stops.
+	if (!(await claimAttempt(db, delivery.id, attempt, now))) return { action: "drop" };
 	const report = await attemptDelivery(
 		{
 			url: endpoint.url,

@@ -104,6 +104,27 @@ export function loadDeliveryContext(db: Db, deliveryId: string) {
 
 export type DeliveryContext = NonNullable<Awaited<ReturnType<typeof loadDeliveryContext>>>;
 
+/**
+ * Takes attempt number `attempt` of a pending delivery, once: false when that number (or a later
+ * one) was already taken, by a second queue message for the same delivery. So every attempt
+ * number is made at most once, and a delivery gets at most six attempts however many messages
+ * carry it.
+ */
+export async function claimAttempt(db: Db, id: string, attempt: number, now: number): Promise<boolean> {
+	const rows = await db
+		.update(webhookDeliveries)
+		.set({ attemptCount: attempt, updatedAt: now })
+		.where(
+			and(
+				eq(webhookDeliveries.id, id),
+				eq(webhookDeliveries.outcome, "pending"),
+				lt(webhookDeliveries.attemptCount, attempt),
+			),
+		)
+		.returning({ id: webhookDeliveries.id });
+	return rows.length > 0;
+}
+
 export interface AttemptRecord {
 	delivery: Pick<DeliveryRow, "id" | "endpointId">;
 	attempt: number;

@@ -240,6 +240,27 @@ describe("webhook delivery of lifecycle events", () => {
 		for (const id of [created.id, narrow.id, off.id]) expect(await eventsOf(id)).toEqual([...since].sort());
 	});
 
+	it("makes each attempt once when two messages carry the same delivery, however its attempts go", async () => {
+		const account = await newAccount();
+		const name = routeName("twice");
+		const endpoint = await createWebhook(account.live, {
+			url: await rx.route(name, { fallback: "500" }),
+			events: ["*"],
+		});
+		await createInterview(account.live);
+		const [delivery] = await deliveriesOf(endpoint.id);
+		// Both copies arrive together, then again at each retry.
+		for (const attempt of [1, 2, 3]) {
+			await runConsumer([
+				{ ...delivery!, attempts: attempt },
+				{ ...delivery!, attempts: attempt },
+			]);
+		}
+		expect(await rx.requests(name)).toHaveLength(3);
+		expect((await attemptsOf(endpoint.id)).map((a) => a.attempt)).toEqual([1, 2, 3]);
+		expect((await deliveryRow(delivery!.id))?.attempt_count).toBe(3);
+	});
+
 	it("sends nothing more for a duplicate message of a settled delivery", async () => {
 		const account = await newAccount();
 		const name = routeName("dup");
