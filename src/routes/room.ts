@@ -33,6 +33,13 @@ roomRoutes.get("/join/:id", async (c) => {
 	const state = hasIdShape(id, "int") ? await interviewStub(c.env, id).get() : null;
 	c.header("Cache-Control", "no-store");
 	c.header("Referrer-Policy", "no-referrer");
+	// The page carries the join token: it may not be framed, and nothing is sniffed or posted away.
+	c.header(
+		"Content-Security-Policy",
+		"frame-ancestors 'none'; base-uri 'none'; form-action 'none'; object-src 'none'",
+	);
+	c.header("X-Frame-Options", "DENY");
+	c.header("X-Content-Type-Options", "nosniff");
 	if (!state || !token || !constantTimeEqual(token, state.joinToken)) {
 		return c.html(
 			messagePage(
@@ -105,6 +112,11 @@ roomRoutes.get("/interview/:id", async (c) => {
 roomRoutes.post("/interview/:id/recordings", async (c) => {
 	const id = c.req.param("id");
 	const token = c.req.query("token") ?? "";
+	// The token first, then the input (authentication before validation).
+	const state = hasIdShape(id, "int") ? await interviewStub(c.env, id).get() : null;
+	if (!state || !constantTimeEqual(token, state.joinToken)) {
+		throw new AppError("INVALID_TOKEN", "The join link's token is missing or wrong.");
+	}
 	const chunk = c.req.query("chunk") ?? "";
 	if (!/^\d{1,6}$/.test(chunk))
 		throw new AppError("VALIDATION_ERROR", "chunk must be a whole number.", {
@@ -115,10 +127,6 @@ roomRoutes.post("/interview/:id/recordings", async (c) => {
 		throw new AppError("VALIDATION_ERROR", "segment must be 1 to 12 characters of 0-9 and a-z.", {
 			segment: "Must be 1 to 12 characters of 0-9 and a-z",
 		});
-	const state = hasIdShape(id, "int") ? await interviewStub(c.env, id).get() : null;
-	if (!state || !constantTimeEqual(token, state.joinToken)) {
-		throw new AppError("INVALID_TOKEN", "The join link's token is missing or wrong.");
-	}
 	// The browser sends its last chunk as the recorder stops, just after the interview completes.
 	const recent = state.status === "completed" && c.get("now") - (state.completedAt ?? 0) < UPLOAD_GRACE_MS;
 	if (state.status !== "in_progress" && !recent) {

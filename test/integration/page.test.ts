@@ -58,6 +58,36 @@ describe("the candidate's page", () => {
 		expect(early.html).not.toContain('id="start"');
 	});
 
+	it("opens the page to a candidate who has joined, whatever the time: a test interview started early", async () => {
+		const account = await newAccount();
+		const later = await createInterview(account.test, {
+			scheduled_at: new Date(Date.now() + 86_400_000).toISOString(),
+		});
+		const advanced = await call("POST", `/v1/interviews/${later.id}/test/advance`, {
+			key: account.test,
+			body: { to: "in_progress" },
+		});
+		expect(advanced.status).toBe(200);
+		const res = await page(`/join/${later.id}?token=${later.token}`);
+		expect(res.html).toContain('id="start"');
+		expect(res.html).toContain("/room.js");
+		expect(res.html).not.toContain("The interview opens 15 minutes before");
+	});
+
+	it("sends the page with headers that keep its token to itself", async () => {
+		const account = await newAccount();
+		const { id, token } = await createInterview(account.live);
+		for (const path of [`/join/${id}?token=${token}`, `/join/${id}?token=wrong`]) {
+			const res = await exports.default.fetch(`${BASE}${path}`);
+			await res.text();
+			expect(res.headers.get("Cache-Control")).toBe("no-store");
+			expect(res.headers.get("Referrer-Policy")).toBe("no-referrer");
+			expect(res.headers.get("X-Frame-Options")).toBe("DENY");
+			expect(res.headers.get("X-Content-Type-Options")).toBe("nosniff");
+			expect(res.headers.get("Content-Security-Policy")).toContain("frame-ancestors 'none'");
+		}
+	});
+
 	it("serves the page script, which carries the shared protocol", async () => {
 		const res = await page("/room.js");
 		expect(res.status).toBe(200);
@@ -211,5 +241,16 @@ describe("recordings", () => {
 			body: new Uint8Array([1]),
 		});
 		expect(res.status).toBe(409);
+	});
+
+	it("checks an upload's token before its input", async () => {
+		const account = await newAccount();
+		const { id } = await startInterview(account.live);
+		const res = await exports.default.fetch(`${BASE}/interview/${id}/recordings?token=wrong&chunk=x`, {
+			method: "POST",
+			body: new Uint8Array([1]),
+		});
+		expect(res.status).toBe(401);
+		expect(((await res.json()) as { error: { code: string } }).error.code).toBe("INVALID_TOKEN");
 	});
 });

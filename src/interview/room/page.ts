@@ -55,7 +55,8 @@ export function joinPage(state: InterviewState, options: JoinPageOptions) {
 		recordUrl: options.recordUrl,
 	}).replace(/</g, "\\u003c");
 	const company = state.companyName ?? "the hiring team";
-	const notOpen = options.now < options.opensAt;
+	// Only the first join waits for the window: a candidate who joined comes back at any time.
+	const notOpen = state.joinedAt === null && options.now < options.opensAt;
 	const opens = new Date(options.opensAt).toISOString();
 	return layout(
 		`Interview: ${state.position}`,
