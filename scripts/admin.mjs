@@ -15,12 +15,39 @@ Commands:
   create-key --account ACC_ID --env live|test|dev [--name NAME] [--permissions a,b] [--expires-at ISO]
   revoke-key --account ACC_ID --key KEY_ID
 
-Options: --url URL (default http://localhost:$PORT or 8787), --json (raw JSON output)`;
+Numbers are whole numbers; --credits-delta may be negative (--credits-delta -5).
+Options: --url URL (default http://localhost:$PORT or 8787). Output is the API's JSON.`;
 
-const [command, ...rest] = process.argv.slice(2);
-const { values: o } = parseArgs({
-	args: rest,
-	options: {
+/** Refuses the command line with a message and the usage (exit code 2). */
+function refuse(message) {
+	console.error(`${message}\n\n${usage}`);
+	process.exit(2);
+}
+
+const NUMERIC = new Set(["credits", "credits-delta", "limit", "rpm", "concurrent", "monthly"]);
+const [command, ...given] = process.argv.slice(2);
+// A negative number after a numeric option is its value, not another option.
+const rest = [];
+for (let i = 0; i < given.length; i++) {
+	const arg = given[i];
+	const next = given[i + 1];
+	if (arg.startsWith("--") && NUMERIC.has(arg.slice(2)) && next !== undefined && /^-\d/.test(next)) {
+		rest.push(`${arg}=${next}`);
+		i++;
+	} else {
+		rest.push(arg);
+	}
+}
+let parsed;
+try {
+	parsed = parseArgs({ args: rest, options: optionSpec() });
+} catch (error) {
+	refuse(error.message);
+}
+const { values: o } = parsed;
+
+function optionSpec() {
+	return {
 		company: { type: "string" },
 		plan: { type: "string" },
 		credits: { type: "string" },
@@ -38,16 +65,19 @@ const { values: o } = parseArgs({
 		monthly: { type: "string" },
 		url: { type: "string" },
 		json: { type: "boolean" },
-	},
-});
+	};
+}
 
 const options = o.url ? { baseUrl: o.url.replace(/\/+$/, "") } : {};
-const int = (value) => (value === undefined ? undefined : Number.parseInt(value, 10));
+/** A numeric option's value: a whole number, or the command line is refused (nothing is sent). */
+function int(name) {
+	const value = o[name];
+	if (value === undefined) return undefined;
+	if (!/^-?\d{1,15}$/.test(value)) refuse(`--${name} must be a whole number, not '${value}'.`);
+	return Number(value);
+}
 function need(name) {
-	if (o[name] === undefined) {
-		console.error(`--${name} is required for ${command}\n\n${usage}`);
-		process.exit(2);
-	}
+	if (o[name] === undefined) refuse(`--${name} is required for ${command}`);
 	return o[name];
 }
 
@@ -60,13 +90,13 @@ async function run() {
 				{
 					company_name: need("company"),
 					plan: need("plan"),
-					...(o.credits ? { credits: int(o.credits) } : {}),
+					...(o.credits !== undefined ? { credits: int("credits") } : {}),
 				},
 				options,
 			);
 		case "list-accounts": {
 			const params = new URLSearchParams();
-			if (o.limit) params.set("limit", o.limit);
+			if (o.limit !== undefined) params.set("limit", String(int("limit")));
 			if (o.cursor) params.set("cursor", o.cursor);
 			return adminRequest("GET", `/accounts${params.size ? `?${params}` : ""}`, undefined, options);
 		}
@@ -74,16 +104,16 @@ async function run() {
 			return adminRequest("GET", `/accounts/${need("account")}`, undefined, options);
 		case "update-account": {
 			const limits = {};
-			if (o.rpm) limits.requests_per_minute = int(o.rpm);
-			if (o.concurrent) limits.concurrent_interviews = int(o.concurrent);
-			if (o.monthly) limits.monthly_interviews = int(o.monthly);
+			if (o.rpm !== undefined) limits.requests_per_minute = int("rpm");
+			if (o.concurrent !== undefined) limits.concurrent_interviews = int("concurrent");
+			if (o.monthly !== undefined) limits.monthly_interviews = int("monthly");
 			return adminRequest(
 				"PATCH",
 				`/accounts/${need("account")}`,
 				{
 					...(o.plan ? { plan: o.plan } : {}),
 					...(o.company ? { company_name: o.company } : {}),
-					...(o["credits-delta"] ? { credits_delta: int(o["credits-delta"]) } : {}),
+					...(o["credits-delta"] !== undefined ? { credits_delta: int("credits-delta") } : {}),
 					...(Object.keys(limits).length ? { limits } : {}),
 				},
 				options,

@@ -82,6 +82,21 @@ describe("the local service from a blank state", () => {
 		expect(refused.status).toBe(403);
 		expect(refused.body.error.details.required_permission).toBe("interviews:write");
 
+		// A negative credit change is a value, not an option; a number that is not one sends nothing.
+		const lowered = cli("update-account", "--account", account.id, "--credits-delta", "-5");
+		expect(lowered.credits).toBe(95);
+		let refusal: { status?: number; stderr?: string } = {};
+		try {
+			cli("update-account", "--account", account.id, "--rpm", "abc");
+		} catch (error) {
+			refusal = error as { status?: number; stderr?: string };
+		}
+		expect(refusal.status).toBe(2);
+		expect(String(refusal.stderr)).toContain("--rpm must be a whole number");
+		expect(cli("get-account", "--account", account.id).limits.requests_per_minute).toBe(
+			lowered.limits.requests_per_minute,
+		);
+
 		const listed = cli("list-accounts", "--limit", "100");
 		expect(listed.map((a: { id: string }) => a.id)).toContain(account.id);
 
