@@ -21,6 +21,8 @@ let finished = false;
 let reconnects = 0;
 let countdown: number | undefined;
 let recorder: MediaRecorder | null = null;
+/** Whether the interview has been seen in progress (the recorder may run). */
+let live = false;
 let chunk = 0;
 /**
  * This page's recording segment: its chunks are numbered from 0 under it, so a second page on the
@@ -75,6 +77,8 @@ function renderInterview(next: RoomInterview) {
 		return;
 	}
 	if (next.status === "in_progress") {
+		live = true;
+		beginRecording();
 		show("question");
 		const total = next.questions_total ?? 0;
 		$("progress").textContent = total
@@ -174,11 +178,20 @@ async function startRecording() {
 				body: event.data,
 			}).catch(() => undefined);
 		});
-		recorder.start(5000);
-		$("recording").hidden = false;
+		beginRecording();
 	} catch {
 		// Recording is optional: the interview goes on without it.
 	}
+}
+
+/**
+ * The recorder runs only while the interview is in progress: the server refuses chunks before
+ * (a candidate waiting for a slot), and the first chunk carries the file's header.
+ */
+function beginRecording() {
+	if (!live || finished || !recorder || recorder.state !== "inactive") return;
+	recorder.start(5000);
+	$("recording").hidden = false;
 }
 
 $("start").addEventListener("click", () => {
