@@ -71,6 +71,59 @@ async function answerCurrent(page: Page, text: string) {
 }
 
 describe("the candidate's page in a real browser", () => {
+	it("records from the interview's start, not while the candidate waits for a slot", async () => {
+		// An account with one concurrent slot, taken by another interview's candidate.
+		const admin = (method: string, path: string, body?: unknown) =>
+			api(service, method, `/admin${path}`, { key: service.adminToken, body });
+		const account = (await admin("POST", "/accounts", { company_name: "Slots", plan: "starter" })).body.data;
+		await admin("PATCH", `/accounts/${account.id}`, { limits: { concurrent_interviews: 1 } });
+		const key = (await admin("POST", `/accounts/${account.id}/keys`, { name: "k", environment: "live" })).body
+			.data.key as string;
+		const create = async () => {
+			const res = await api(service, "POST", "/v1/interviews", {
+				key,
+				body: {
+					candidate_email: "c@example.com",
+					position: "Analyst",
+					skills: ["SQL"],
+					duration_minutes: 15,
+				},
+			});
+			expect(res.status).toBe(201);
+			return res.body.data as { id: string; interview_url: string };
+		};
+		const first = await create();
+		const token = new URL(first.interview_url).searchParams.get("token") as string;
+		const wsBase = service.baseUrl.replace(/^http/, "ws");
+		const holder = new WebSocket(`${wsBase}/interview/${first.id}/?token=${token}`);
+		await new Promise((resolve, reject) => {
+			holder.addEventListener("message", resolve, { once: true });
+			holder.addEventListener("error", reject, { once: true });
+		});
+
+		const second = await create();
+		const page = await browser.newPage();
+		try {
+			await page.goto(second.interview_url);
+			await page.getByRole("button", { name: "Start the interview" }).click();
+			await page.locator('[data-section="waiting"]').waitFor({ state: "visible", timeout: 15_000 });
+			// Longer than one recording slice (5 s): a recorder running now would have sent a chunk.
+			await new Promise((resolve) => setTimeout(resolve, 6_500));
+			const cancelled = await api(service, "DELETE", `/v1/interviews/${first.id}`, { key });
+			expect(cancelled.status).toBe(200);
+			await page.locator("#question-text").waitFor({ state: "visible", timeout: 20_000 });
+			const recorded = await poll(
+				() => api(service, "GET", `/v1/interviews/${second.id}?include_recordings=true`, { key }),
+				(r) => r.body.data.recordings.length > 0,
+			);
+			const chunks = recorded.body.data.recordings.map((r: { chunk: number }) => r.chunk);
+			expect(chunks[0]).toBe(0);
+		} finally {
+			holder.close();
+			await page.close();
+		}
+	});
+
 	it("takes the candidate through every question to the thank-you page, and the API shows the results", async () => {
 		const interview = await createInterview({ company_name: "Initech" });
 		const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
