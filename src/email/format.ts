@@ -1,3 +1,5 @@
+import type { NoticeDetails } from "./model";
+
 const DAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
 const MONTHS = [
 	"January",
@@ -60,4 +62,23 @@ export function escapeHtml(value: string): string {
 /** Header-bound text (subject, display names) on one line. */
 export function oneLine(value: string): string {
 	return value.replace(/[\r\n\t]+/g, " ").trim();
+}
+
+/** C0 controls other than tab, line feed and carriage return, and DEL: no place in any part. */
+const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g;
+
+/**
+ * The notice's free text without control characters: callers may send them (a position with a
+ * bell), but iCalendar text (RFC 5545 TSAFE-CHAR) and HTML have no place for them.
+ */
+export function printableDetails<D extends NoticeDetails>(d: D): D {
+	const clean = (value: string) => value.replace(CONTROL, "");
+	return {
+		...d,
+		position: clean(d.position),
+		companyName: d.companyName === null ? null : clean(d.companyName),
+		candidateName: d.candidateName === null ? null : clean(d.candidateName),
+		reason: d.reason === null ? null : clean(d.reason),
+		skills: d.skills.map(clean),
+	};
 }

@@ -65,6 +65,39 @@ describe("MIME message", () => {
 		expect(raw).toContain("multipart/alternative");
 	});
 
+	it("cuts long or non-ASCII header text into encoded-words of at most 75 characters, folded", async () => {
+		const subject = `Updated: your interview for ${"工".repeat(200)} at ${"社".repeat(200)}`;
+		const toName = `${"Zoë ".repeat(60)}Ñ`;
+		const input = mimeInput({ subject, toName, fromName: `${"Société ".repeat(25)}(via Interviews)` });
+		const raw = buildMime(input);
+		const head = raw.slice(0, raw.indexOf("\r\n\r\n"));
+		for (const line of head.split("\r\n")) expect(line.length).toBeLessThanOrEqual(998);
+		const words = head.match(/=\?utf-8\?B\?[^?]*\?=/gi) ?? [];
+		expect(words.length).toBeGreaterThan(10);
+		for (const w of words) expect(w.length).toBeLessThanOrEqual(75);
+		const parsed = await parseMime(raw);
+		expect(parsed.subject).toBe(subject);
+		expect(parsed.to).toEqual([{ address: "ada@example.com", name: toName }]);
+		expect(parsed.from?.name).toBe(input.fromName);
+	});
+
+	it("keeps control characters a caller sent out of every part, the calendar included", () => {
+		const details = noticeDetails({
+			position: "QA\u0007Lead",
+			companyName: "Acme\u0000Corp",
+			candidateName: "Ada\u001bL",
+			template: "cancellation",
+			reason: "Role\u007f closed\u000b",
+			skills: ["S\u0008QL"],
+		});
+		const notice = renderNotice(details);
+		const ics = renderCalendar({ details, organizerEmail: "i@example.com", organizerName: "Acme", now: NOW });
+		const control = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
+		for (const part of [notice.subject, notice.text, notice.html, ics]) expect(part).not.toMatch(control);
+		expect(notice.text).toContain("QALead");
+		expect(ics).toContain("QALead");
+	});
+
 	it("keeps the same Message-ID when the same e-mail is built again", async () => {
 		const first = await parseMime(buildMime(mimeInput()));
 		const again = await parseMime(buildMime(mimeInput({ date: NOW + 60_000 })));
