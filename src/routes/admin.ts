@@ -175,7 +175,7 @@ adminRoutes.post("/accounts", validate("query", noQuery), validate("json", creat
 
 adminRoutes.get("/accounts", validate("query", listQuery), async (c) => {
 	const q = c.req.valid("query");
-	const cursor = q.cursor === undefined ? null : decodeCursor(q.cursor);
+	const cursor = q.cursor === undefined ? null : decodeCursor("accounts", q.cursor);
 	if (q.cursor !== undefined && !cursor) throw validationError({ cursor: "Not a cursor from this list" });
 	const db = getDb(c.env.DB);
 	const [rows, total] = await Promise.all([listAccounts(db, q.limit, cursor), countAccounts(db)]);
@@ -187,7 +187,8 @@ adminRoutes.get("/accounts", validate("query", listQuery), async (c) => {
 		c,
 		page.map((r, i) => accountView(r, balances[i] ?? 0)),
 		{
-			next_cursor: hasMore && last ? encodeCursor({ createdAt: last.createdAt, id: last.id }) : null,
+			next_cursor:
+				hasMore && last ? encodeCursor("accounts", { createdAt: last.createdAt, id: last.id }) : null,
 			has_more: hasMore,
 			total_count: total,
 		},

@@ -28,7 +28,11 @@ const listQuery = z.strictObject({
 		)
 		.default(25),
 	type: z.enum(EVENT_TYPES, { error: "Must be a known event type" }).optional(),
-	interview_id: z.string().max(64).optional(),
+	interview_id: z
+		.string()
+		.min(1, { error: "Must not be empty" })
+		.max(64, { error: "Must be at most 64 characters" })
+		.optional(),
 });
 
 export function eventView(row: EventRow) {
@@ -45,7 +49,7 @@ export function eventView(row: EventRow) {
 eventRoutes.get("/", requireScope("interviews:read"), validate("query", listQuery), async (c) => {
 	const q = c.req.valid("query");
 	const auth = c.get("auth");
-	const cursor = q.cursor === undefined ? null : decodeCursor(q.cursor);
+	const cursor = q.cursor === undefined ? null : decodeCursor("events", q.cursor);
 	if (q.cursor !== undefined && !cursor) throw validationError({ cursor: "Not a cursor from this list" });
 	const rows = await listEvents(
 		getDb(c.env.DB),
@@ -62,7 +66,7 @@ eventRoutes.get("/", requireScope("interviews:read"), validate("query", listQuer
 		success: true as const,
 		data: page.map(eventView),
 		pagination: {
-			next_cursor: hasMore && last ? encodeCursor({ createdAt: last.seq, id: last.id }) : null,
+			next_cursor: hasMore && last ? encodeCursor("events", { createdAt: last.seq, id: last.id }) : null,
 			has_more: hasMore,
 		},
 		meta: { timestamp: iso(c.get("now")), request_id: c.get("requestId") },

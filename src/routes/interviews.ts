@@ -65,7 +65,7 @@ interviewRoutes.post(
 interviewRoutes.get("/", requireScope("interviews:read"), validate("query", listQuery), async (c) => {
 	const q = c.req.valid("query");
 	const auth = c.get("auth");
-	const cursor = q.cursor === undefined ? null : decodeCursor(q.cursor);
+	const cursor = q.cursor === undefined ? null : decodeCursor("interviews", q.cursor);
 	if (q.cursor !== undefined && cursor === null) {
 		throw validationError({
 			cursor: "Not a cursor from this list; pass pagination.next_cursor unchanged",
@@ -95,7 +95,8 @@ interviewRoutes.get("/", requireScope("interviews:read"), validate("query", list
 		c,
 		page.map((row) => listItemView(row, q.include_results)),
 		{
-			next_cursor: hasMore && last ? encodeCursor({ createdAt: last.createdAt, id: last.id }) : null,
+			next_cursor:
+				hasMore && last ? encodeCursor("interviews", { createdAt: last.createdAt, id: last.id }) : null,
 			has_more: hasMore,
 			total_count: total,
 		},

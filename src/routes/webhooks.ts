@@ -41,7 +41,7 @@ export const webhookRoutes = new Hono<AppBindings>();
 
 function cursorFrom(value: string | undefined) {
 	if (value === undefined) return null;
-	const cursor = decodeCursor(value);
+	const cursor = decodeCursor("webhooks", value);
 	if (!cursor)
 		throw validationError({ cursor: "Not a cursor from this list; pass pagination.next_cursor unchanged" });
 	return cursor;
@@ -54,7 +54,7 @@ function page<T extends { createdAt: number; id: string }>(rows: T[], limit: num
 	return {
 		items,
 		hasMore,
-		nextCursor: hasMore && last ? encodeCursor({ createdAt: last.createdAt, id: last.id }) : null,
+		nextCursor: hasMore && last ? encodeCursor("webhooks", { createdAt: last.createdAt, id: last.id }) : null,
 	};
 }
 

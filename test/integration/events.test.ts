@@ -70,7 +70,20 @@ describe("the event log API's refusals", () => {
 		]);
 		const missing = await call("GET", "/v1/events/evt_AAAAAAAAAAAAAAAAAAAAAAAA", { key: account.live });
 		expect([missing.status, missing.body.error?.code]).toEqual([404, "EVENT_NOT_FOUND"]);
-		for (const query of ["limit=0", "limit=101", "limit=abc", "cursor=%%%", "type=interview.exploded"]) {
+		// An interviews list's cursor is another list's: refused, not read as an event position.
+		await createInterview(account.live);
+		const interviews = await call("GET", "/v1/interviews?limit=1", { key: account.live });
+		const otherList = interviews.body.pagination?.next_cursor as string;
+		expect(otherList).toEqual(expect.any(String));
+		for (const query of [
+			"limit=0",
+			"limit=101",
+			"limit=abc",
+			"cursor=%%%",
+			`cursor=${otherList}`,
+			"type=interview.exploded",
+			"interview_id=",
+		]) {
 			const res = await call("GET", `/v1/events?${query}`, { key: account.live });
 			expect([res.status, res.body.error?.code], query).toEqual([400, "VALIDATION_ERROR"]);
 		}
