@@ -65,7 +65,8 @@ export function oneLine(value: string): string {
 }
 
 /** C0 controls other than tab, line feed and carriage return, and DEL: no place in any part. */
-const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g;
+export const CONTROL_CHARACTERS = "[\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F]";
+const CONTROL = new RegExp(CONTROL_CHARACTERS, "g");
 
 /**
  * The notice's free text without control characters: callers may send them (a position with a

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { renderCalendar } from "../../src/email/calendar";
+import { CONTROL_CHARACTERS } from "../../src/email/format";
 import { base64Lines, buildMime, type MimeInput } from "../../src/email/mime";
 import { renderNotice } from "../../src/email/templates";
 import { NOW, noticeDetails, parseIcs, parseMime } from "../support/email";
@@ -92,7 +93,7 @@ describe("MIME message", () => {
 		});
 		const notice = renderNotice(details);
 		const ics = renderCalendar({ details, organizerEmail: "i@example.com", organizerName: "Acme", now: NOW });
-		const control = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
+		const control = new RegExp(CONTROL_CHARACTERS);
 		for (const part of [notice.subject, notice.text, notice.html, ics]) expect(part).not.toMatch(control);
 		expect(notice.text).toContain("QALead");
 		expect(ics).toContain("QALead");
