@@ -4,7 +4,7 @@ import ical, {
 	ICalCalendarMethod,
 	ICalEventStatus,
 } from "ical-generator";
-import { formatDuration, oneLine, printableDetails } from "./format";
+import { formatDuration, oneLine } from "./format";
 import type { NoticeDetails } from "./model";
 import { eventTitle } from "./templates";
 
@@ -27,8 +27,7 @@ export function calendarMethodOf(template: NoticeDetails["template"]): "REQUEST"
 }
 
 /** An iTIP calendar object (RFC 5546) for one notice, times in UTC. */
-export function renderCalendar({ details, organizerEmail, organizerName, now }: CalendarInput): string {
-	const d = printableDetails(details);
+export function renderCalendar({ details: d, organizerEmail, organizerName, now }: CalendarInput): string {
 	const cancel = d.template === "cancellation";
 	const calendar = ical({
 		prodId: { company: "Interview Assessment Service", product: "interviews", language: "EN" },

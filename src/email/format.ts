@@ -64,15 +64,14 @@ export function oneLine(value: string): string {
 	return value.replace(/[\r\n\t]+/g, " ").trim();
 }
 
-/** C0 controls other than tab, line feed and carriage return, and DEL: no place in any part. */
-export const CONTROL_CHARACTERS = "[\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F]";
-const CONTROL = new RegExp(CONTROL_CHARACTERS, "g");
+/** Control characters (C0, DEL, C1) other than tab, line feed and carriage return. */
+const CONTROL = /(?![\t\n\r])\p{Cc}/gu;
 
 /**
  * The notice's free text without control characters: callers may send them (a position with a
  * bell), but iCalendar text (RFC 5545 TSAFE-CHAR) and HTML have no place for them.
  */
-export function printableDetails<D extends NoticeDetails>(d: D): D {
+export function printableDetails(d: NoticeDetails): NoticeDetails {
 	const clean = (value: string) => value.replace(CONTROL, "");
 	return {
 		...d,

@@ -6,6 +6,7 @@ import { issueFields } from "../http/validation";
 import { chunks } from "../lib/chunks";
 import { renderCalendar } from "./calendar";
 import { getCandidateEmail, insertCandidateEmail } from "./email-repo";
+import { printableDetails } from "./format";
 import { senderAddress, senderName } from "./identity";
 import type { CandidateEmailRequest, EmailQueueMessage, NoticeDetails, QueueEmailResult } from "./model";
 import { renderNotice } from "./templates";
@@ -67,7 +68,8 @@ export async function queueCandidateEmail(
 	const existing = await getCandidateEmail(db, req.messageId);
 	if (existing) return requeueIfUnsent(env, existing.id, existing.status);
 
-	const details: NoticeDetails = {
+	// Free text as callers sent it, without control characters: no part has a place for them.
+	const details: NoticeDetails = printableDetails({
 		template: req.template,
 		interviewId: req.interviewId,
 		candidateEmail: req.to,
@@ -80,9 +82,9 @@ export async function queueCandidateEmail(
 		interviewUrl: req.interviewUrl,
 		sequence: req.sequence,
 		reason: shorten(req.reason),
-	};
+	});
 	const from = senderAddress(env);
-	const fromName = senderName(req.companyName);
+	const fromName = senderName(details.companyName);
 	const notice = renderNotice(details);
 	const ics = renderCalendar({ details, organizerEmail: from, organizerName: fromName, now });
 	const inserted = await insertCandidateEmail(db, {

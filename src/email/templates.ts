@@ -1,5 +1,5 @@
 import { type Block, type Inline, renderHtml, renderText } from "./document";
-import { formatDuration, formatUtc, localTimeUrl, oneLine, printableDetails } from "./format";
+import { formatDuration, formatUtc, localTimeUrl, oneLine } from "./format";
 import type { NoticeDetails } from "./model";
 
 export interface RenderedNotice {
@@ -31,8 +31,7 @@ export function subjectOf(details: NoticeDetails): string {
 }
 
 /** Renders the subject and both parts of a candidate notice from one structured source. */
-export function renderNotice(given: NoticeDetails): RenderedNotice {
-	const details = printableDetails(given);
+export function renderNotice(details: NoticeDetails): RenderedNotice {
 	const subject = subjectOf(details);
 	const blocks = blocksOf(details);
 	return { subject, text: renderText(blocks), html: renderHtml(subject, blocks) };

@@ -3,14 +3,13 @@ import type { AuthContext } from "../accounts/auth";
 import { getDb } from "../db/client";
 import { interviewExists, upsertProjections } from "../db/interviews-repo";
 import { insertSeeds, markSeedsDue, type Seed } from "../db/seeds-repo";
-import { runBatch } from "../db/templates";
 import type { Env } from "../env";
 import { type EventRecord, insertEvents } from "../events/events-repo";
 import { publishEvents } from "../events/publish";
 import { chunks } from "../lib/chunks";
 import { limiter } from "../lib/limit";
 import { randomBase62 } from "../lib/random";
-import { type PendingDelivery, pendingDeliveriesQuery, pendingFrom } from "../webhooks/deliveries-repo";
+import { type PendingDelivery, runRecordingEvents } from "../webhooks/deliveries-repo";
 import type { InterviewState } from "./model";
 import { eventRecord, outboxItem, settleOutbox } from "./outbox";
 import type { CreateInterviewBody } from "./schemas";
@@ -122,15 +121,10 @@ export async function plantInterviews(
 		),
 		...insertEvents(db, events),
 	];
-	// The events' webhook deliveries are recorded with them (a trigger); the batch reads them back.
-	const pendingReads = pendingDeliveriesQuery(
-		db,
-		events.map((event) => event.id),
-	);
 	let pending: PendingDelivery[] | undefined;
 	try {
-		const results = await runBatch(db, [...statements, ...pendingReads]);
-		pending = pendingFrom(results.slice(statements.length));
+		// The events' webhook deliveries are recorded with them (a trigger) and read back here.
+		pending = await runRecordingEvents(db, statements, events);
 	} catch (error) {
 		// A batch can fail after it committed (the answer lost on the way back): then the
 		// interviews exist, and they are settled as created, not given back.

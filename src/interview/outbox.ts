@@ -4,7 +4,7 @@ import { upsertProjection } from "../db/interviews-repo";
 import { insertLedgerEntry } from "../db/ledger-repo";
 import { releaseMonthlyCount } from "../db/quota-repo";
 import { forgetSeed } from "../db/seeds-repo";
-import { type Bound, boundQuery, runBatch } from "../db/templates";
+import { type Bound, boundQuery } from "../db/templates";
 import type { CandidateEmailRequest } from "../email/model";
 import { queueCandidateEmail } from "../email/queue-email";
 import { candidateEmailRequest } from "../email/request";
@@ -12,7 +12,7 @@ import type { Env } from "../env";
 import { type EventRecord, insertEvents } from "../events/events-repo";
 import { publishEvents } from "../events/publish";
 import { newId } from "../lib/random";
-import { type PendingDelivery, pendingDeliveriesQuery, pendingFrom } from "../webhooks/deliveries-repo";
+import { type PendingDelivery, runRecordingEvents } from "../webhooks/deliveries-repo";
 import type { InterviewState } from "./model";
 import type { Effect } from "./state-machine";
 import type { OutboxItem, OutboxRow } from "./storage";
@@ -132,13 +132,8 @@ export async function applyOutboxRows(env: Env, state: InterviewState, rows: Out
 	const db = getDb(env.DB);
 	const items = rows.map((row) => row.item);
 	const { statements, events } = outboxStatements(db, state, items);
-	// The events' webhook deliveries are recorded with them (a trigger); the batch reads them back.
-	const pendingReads = pendingDeliveriesQuery(
-		db,
-		events.map((event) => event.id),
-	);
-	const results = await runBatch(db, [...statements, ...pendingReads]);
-	const pending = pendingFrom(results.slice(statements.length));
+	// The events' webhook deliveries are recorded with them (a trigger) and read back here.
+	const pending = await runRecordingEvents(db, statements, events);
 	await settleOutbox(env, state, items, events, pending);
 }
 

@@ -53,15 +53,32 @@ export function pendingDeliveriesQuery(db: Db, eventIds: readonly string[]): Bou
 	);
 }
 
-/** The rows `pendingDeliveriesQuery`'s statements read, from their batch results. */
-export function pendingFrom(results: readonly unknown[]): PendingDelivery[] {
-	return results.flatMap((rows) => rows as PendingDelivery[]);
+/**
+ * Runs `statements` in one D1 batch that also reads back the unsent deliveries of `events`
+ * (recorded with them by the database), and returns those.
+ */
+export async function runRecordingEvents(
+	db: Db,
+	statements: readonly Bound[],
+	events: readonly { id: string }[],
+): Promise<PendingDelivery[]> {
+	const reads = pendingDeliveriesQuery(
+		db,
+		events.map((event) => event.id),
+	);
+	const results = await runBatch(db, [...statements, ...reads]);
+	return results.slice(statements.length).flatMap((rows) => rows as PendingDelivery[]);
 }
 
 /** The deliveries of these events still waiting for their first queue message. */
 export async function pendingDeliveriesOf(db: Db, eventIds: readonly string[]): Promise<PendingDelivery[]> {
-	const statements = pendingDeliveriesQuery(db, eventIds);
-	return statements.length === 0 ? [] : pendingFrom(await runBatch(db, statements));
+	return eventIds.length === 0
+		? []
+		: runRecordingEvents(
+				db,
+				[],
+				eventIds.map((id) => ({ id })),
+			);
 }
 
 /**

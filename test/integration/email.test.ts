@@ -128,6 +128,25 @@ describe("queueing candidate e-mail", () => {
 		expect(parseIcs(row?.ics ?? "").method).toBe("REQUEST");
 	});
 
+	it("keeps control characters a caller sent out of every part, the calendar included", async () => {
+		const req = emailRequest({
+			position: "QA\u0007Lead",
+			companyName: "Acme\u0000Corp",
+			candidateName: "Ada\u001bL",
+			template: "cancellation",
+			reason: "Role\u007f closed\u000b",
+			skills: ["S\u0008QL"],
+		});
+		expect((await queueCandidateEmail(env, req, NOW)).status).toBe("queued");
+		const row = await getCandidateEmail(db, req.messageId);
+		const control = /[\p{Cc}]/u;
+		for (const part of [row?.subject, row?.text, row?.html, row?.ics, row?.senderName]) {
+			expect(String(part).replace(/[\r\n\t]/g, "")).not.toMatch(control);
+		}
+		expect(row?.text).toContain("QALead");
+		expect(row?.ics).toContain("QALead");
+	});
+
 	it("hands the message to the real e-mail queue", async () => {
 		const req = emailRequest();
 		expect(await queueCandidateEmail(env, req, NOW)).toEqual({ status: "queued", messageId: req.messageId });
