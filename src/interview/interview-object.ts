@@ -23,6 +23,7 @@ import {
 	dueTimers,
 	earliestTimer,
 	hasOutbox,
+	hasTimer,
 	loadState,
 	messagesAfter,
 	migrateInterviewStorage,
@@ -72,10 +73,11 @@ export class InterviewObject extends DurableObject<Env> {
 	private flushing: Promise<boolean> | null = null;
 	private flushFailures = 0;
 	/**
-	 * Whether an outbox retry timer may be stored (true at first: one may survive a restart), so a
-	 * flush that empties the outbox clears it once instead of after every flush.
+	 * Whether an outbox retry timer is stored (read from storage when the instance starts: one
+	 * may survive a restart). A commit that owes D1 arms one only if none is; a flush that empties
+	 * the outbox clears it once instead of after every flush.
 	 */
-	private guarded = true;
+	private guarded = false;
 	/** The candidate's step being carried out (`inTurn`). */
 	private candidateTurn: Promise<unknown> = Promise.resolve();
 	private readonly interviewer: Interviewer;
@@ -105,6 +107,7 @@ export class InterviewObject extends DurableObject<Env> {
 		ctx.blockConcurrencyWhile(async () => {
 			migrateInterviewStorage(ctx.storage.sql);
 			this.state = loadState(ctx.storage.sql);
+			this.guarded = hasTimer(ctx.storage.sql, OUTBOX_RETRY_TIMER);
 		});
 	}
 
@@ -435,6 +438,8 @@ export class InterviewObject extends DurableObject<Env> {
 			// Cleared only after its command ran, and only if that command did not re-arm it.
 			this.clearTimer(timer.kind, timer.dueAt);
 		}
+		// The guard itself may have fired and been cleared above.
+		this.guarded = hasTimer(sql, OUTBOX_RETRY_TIMER);
 		await this.flushOutbox();
 		await this.armAlarm();
 	}

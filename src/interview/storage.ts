@@ -127,6 +127,10 @@ export function setTimer(sql: SqlStorage, kind: string, dueAt: number | null): v
 	);
 }
 
+export function hasTimer(sql: SqlStorage, kind: string): boolean {
+	return sql.exec("SELECT 1 FROM timers WHERE kind = ? LIMIT 1", kind).toArray().length > 0;
+}
+
 export function earliestTimer(sql: SqlStorage): number | null {
 	const row = sql.exec<{ due: number | null }>("SELECT MIN(due_at) AS due FROM timers").toArray()[0];
 	return row?.due ?? null;

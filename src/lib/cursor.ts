@@ -3,7 +3,7 @@
  * cursor passed to another list (whose key means something else) is refused, not misread.
  * Callers must not parse them.
  */
-export type CursorList = "interviews" | "events" | "webhooks" | "accounts";
+export type CursorList = "interviews" | "events" | "webhooks" | "deliveries" | "accounts";
 
 export interface Cursor {
 	createdAt: number;

@@ -6,7 +6,7 @@ import { ok, okList } from "../http/envelope";
 import { AppError, validationError } from "../http/errors";
 import { noQuery, validate, validateJson } from "../http/validation";
 import { idempotent } from "../idempotency/middleware";
-import { decodeCursor, encodeCursor } from "../lib/cursor";
+import { type CursorList, decodeCursor, encodeCursor } from "../lib/cursor";
 import { newId } from "../lib/random";
 import { iso } from "../lib/time";
 import { listDeliveries } from "../webhooks/deliveries-repo";
@@ -39,22 +39,22 @@ import { deliveryView, endpointView } from "../webhooks/views";
 /** `/v1/webhooks`: endpoints, their delivery log, redelivery, test events and secret rotation. */
 export const webhookRoutes = new Hono<AppBindings>();
 
-function cursorFrom(value: string | undefined) {
+function cursorFrom(list: CursorList, value: string | undefined) {
 	if (value === undefined) return null;
-	const cursor = decodeCursor("webhooks", value);
+	const cursor = decodeCursor(list, value);
 	if (!cursor)
 		throw validationError({ cursor: "Not a cursor from this list; pass pagination.next_cursor unchanged" });
 	return cursor;
 }
 
-function page<T extends { createdAt: number; id: string }>(rows: T[], limit: number) {
+function page<T extends { createdAt: number; id: string }>(list: CursorList, rows: T[], limit: number) {
 	const hasMore = rows.length > limit;
 	const items = hasMore ? rows.slice(0, limit) : rows;
 	const last = items.at(-1);
 	return {
 		items,
 		hasMore,
-		nextCursor: hasMore && last ? encodeCursor("webhooks", { createdAt: last.createdAt, id: last.id }) : null,
+		nextCursor: hasMore && last ? encodeCursor(list, { createdAt: last.createdAt, id: last.id }) : null,
 	};
 }
 
@@ -111,9 +111,9 @@ webhookRoutes.get("/", requireScope("webhooks:read"), validate("query", listWebh
 		getDb(c.env.DB),
 		ownerOf(c.get("auth")),
 		q.limit,
-		cursorFrom(q.cursor),
+		cursorFrom("webhooks", q.cursor),
 	);
-	const p = page(rows, q.limit);
+	const p = page("webhooks", rows, q.limit);
 	return okList(c, p.items.map(endpointView), {
 		next_cursor: p.nextCursor,
 		has_more: p.hasMore,
@@ -234,7 +234,7 @@ webhookRoutes.get(
 	validate("query", listDeliveriesQuery),
 	async (c) => {
 		const q = c.req.valid("query");
-		const cursor = cursorFrom(q.cursor);
+		const cursor = cursorFrom("deliveries", q.cursor);
 		const endpoint = await loadOwnedEndpoint(c.env, c.get("auth"), c.req.param("id"));
 		const { rows, attempts, total } = await listDeliveries(
 			getDb(c.env.DB),
@@ -243,7 +243,7 @@ webhookRoutes.get(
 			q.limit,
 			cursor,
 		);
-		const p = page(rows, q.limit);
+		const p = page("deliveries", rows, q.limit);
 		return okList(
 			c,
 			p.items.map((row) => deliveryView(row, attempts)),

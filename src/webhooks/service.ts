@@ -80,7 +80,9 @@ export async function sendTestEvent(env: Env, endpoint: EndpointRow, now: number
 		lastStatusCode: null,
 		lastError: null,
 		nextAttemptAt: null,
-		enqueuedAt: null,
+		// Sent by this request, never through the queue: marked as handed over, so that the
+		// resend of unsent deliveries never picks it up if its outcome cannot be recorded.
+		enqueuedAt: now,
 		completedAt: null,
 		createdAt: now,
 		updatedAt: now,

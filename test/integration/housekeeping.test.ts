@@ -255,6 +255,26 @@ describe("the resend of unsent webhook deliveries", () => {
 		await runHousekeeping(env, now + 60_000);
 		expect((await deliveryRow(old!.id))?.enqueued_at).toBe(now);
 	});
+
+	it("never resends a test event, even one whose outcome could not be recorded", async () => {
+		const account = await newAccount();
+		const endpoint = await createWebhook(account.live, {
+			url: "http://127.0.0.1:9/test-event",
+			events: ["*"],
+		});
+		const sent = await call("POST", `/v1/webhooks/${endpoint.id}/test`, { key: account.live });
+		expect(sent.status).toBe(200);
+		const id = sent.body.data.id as string;
+		const now = Date.now();
+		// As if the request had stopped before recording its attempt: pending, and long ago.
+		await env.DB.prepare("UPDATE webhook_deliveries SET outcome = 'pending', created_at = ? WHERE id = ?")
+			.bind(now - DELIVERY_UNSENT_STALE_MS - 60_000, id)
+			.run();
+		await runHousekeeping(env, now);
+		const row = await deliveryRow(id);
+		expect(row?.enqueued_at).not.toBe(now);
+		expect(row?.attempt_count).toBe(1);
+	});
 });
 
 describe("the sweep of creations that were not settled", () => {

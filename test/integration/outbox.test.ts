@@ -1,8 +1,27 @@
-import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { interviewStub } from "../../src/interview/service";
 import { call, newAccount, validInterview, withTableRenamed } from "./helpers";
+
+/** Opened and read once (adopted), so that only a later command's own outbox is left to write. */
+async function openedInterview(key: string) {
+	const created = await call("POST", "/v1/interviews", { key, body: validInterview() });
+	const id = created.body.data.id as string;
+	expect((await call("GET", `/v1/interviews/${id}`, { key })).status).toBe(200);
+	return { id, stub: env.INTERVIEW.get(env.INTERVIEW.idFromName(id)) };
+}
+
+/** Commits a cancel whose flush never runs, as if the object were reset right after; its alarm. */
+function cancelWithoutFlush(stub: DurableObjectStub) {
+	return runInDurableObject(stub, async (instance, state) => {
+		const run = (instance as unknown as { run: (...args: unknown[]) => Promise<unknown> }).run.bind(instance);
+		await run({ type: "cancel", reason: null, sendNotification: false, refundCredits: true }, Date.now(), {
+			flush: false,
+		});
+		return state.storage.getAlarm();
+	});
+}
 
 describe("the outbox between the interview object and D1", () => {
 	it("answers from the committed state when the projection write fails, then heals it on the alarm", async () => {
@@ -35,21 +54,9 @@ describe("the outbox between the interview object and D1", () => {
 
 	it("arms the alarm with every commit that owes D1 something, so an object reset before its flush still writes it", async () => {
 		const account = await newAccount();
-		const created = await call("POST", "/v1/interviews", { key: account.live, body: validInterview() });
-		const id = created.body.data.id;
-		expect((await call("GET", `/v1/interviews/${id}`, { key: account.live })).status).toBe(200);
-		const stub = env.INTERVIEW.get(env.INTERVIEW.idFromName(id));
-		// The cancel commits but its flush never runs, as if the object were reset right after.
+		const { stub } = await openedInterview(account.live);
 		const before = Date.now();
-		const alarm = await runInDurableObject(stub, async (instance, state) => {
-			const run = (instance as unknown as { run: (...args: unknown[]) => Promise<unknown> }).run.bind(
-				instance,
-			);
-			await run({ type: "cancel", reason: null, sendNotification: false, refundCredits: true }, Date.now(), {
-				flush: false,
-			});
-			return state.storage.getAlarm();
-		});
+		const alarm = await cancelWithoutFlush(stub);
 		// A cancelled interview has no timer left: only the guard keeps an alarm.
 		expect(alarm).not.toBeNull();
 		expect(alarm as number).toBeLessThanOrEqual(before + 60_000);
@@ -65,6 +72,18 @@ describe("the outbox between the interview object and D1", () => {
 		expect(credits.body.data.usage.monthly_interviews_used).toBe(0);
 		// Written: the guard is cleared and no alarm is left for a cancelled interview.
 		expect(await runInDurableObject(stub, (_instance, state) => state.storage.getAlarm())).toBeNull();
+	});
+
+	it("arms the guard on the first commit of a new instance too (its flag comes from storage)", async () => {
+		const account = await newAccount();
+		const { stub } = await openedInterview(account.live);
+		// A new instance (a deploy, an eviction): the previous one's flush had cleared the guard.
+		await evictDurableObject(stub);
+		const alarm = await cancelWithoutFlush(stub);
+		expect(alarm).not.toBeNull();
+		expect(await runDurableObjectAlarm(stub)).toBe(true);
+		const listed = await call("GET", "/v1/interviews", { key: account.live });
+		expect(listed.body.data.map((i: { status: string }) => i.status)).toEqual(["cancelled"]);
 	});
 
 	it("heals a failed event write without duplicating the event", async () => {

@@ -89,6 +89,25 @@ describe("webhook delivery log", () => {
 		}
 		expect(seen.sort()).toEqual(all.map((d) => d.id).sort());
 
+		// The endpoints' list and a delivery log are different lists: neither reads the other's cursor.
+		await createWebhook(account.live, { url, events: ["*"] });
+		const endpointsPage = await call("GET", "/v1/webhooks?limit=1", { key: account.live });
+		const endpointsCursor = endpointsPage.body.pagination?.next_cursor as string;
+		expect(endpointsCursor).toEqual(expect.any(String));
+		const deliveriesPage = await call("GET", `/v1/webhooks/${endpoint.id}/deliveries?limit=1`, {
+			key: account.live,
+		});
+		const deliveriesCursor = deliveriesPage.body.pagination?.next_cursor as string;
+		expect(deliveriesCursor).toEqual(expect.any(String));
+		for (const path of [
+			`/v1/webhooks/${endpoint.id}/deliveries?cursor=${endpointsCursor}`,
+			`/v1/webhooks?cursor=${deliveriesCursor}`,
+		]) {
+			const crossed = await call("GET", path, { key: account.live });
+			expect(crossed.status).toBe(400);
+			expect(crossed.body.error?.details).toHaveProperty("cursor");
+		}
+
 		const one = await call("GET", `/v1/webhooks/${endpoint.id}/deliveries/${first!.id}`, {
 			key: account.live,
 		});
