@@ -56,6 +56,8 @@ const OUTBOX_RETRY_MS = [1_000, 5_000, 30_000, 120_000, 600_000];
  * A flush that succeeds first clears it again.
  */
 const OUTBOX_GUARD_MS = 10_000;
+/** Close code of a candidate connection whose join link was replaced (docs/live-room.md). */
+export const LINK_REPLACED_CLOSE = 4001;
 /** Asks the account for a slot again after a request that failed (`takeSlot`). */
 const SLOT_RETRY_TIMER = "slot_retry";
 const SLOT_RETRY_MS = 10_000;
@@ -150,6 +152,10 @@ export class InterviewObject extends DurableObject<Env> {
 		if (joined.status !== "ok") return joined;
 		if (joined.interview.status === "scheduled") {
 			if (isLive(joined.interview) && !(await this.takeSlot(joined.interview, now))) return joined;
+			// The link may have been replaced while the slot was asked for: this token joins nothing.
+			if (!this.state || !constantTimeEqual(token, this.state.joinToken)) {
+				return { status: "rejected", error: { code: "NOT_FOUND" }, interview: null };
+			}
 			const started = await this.run({ type: "start" }, now, { flush: false });
 			if (started.status !== "ok") return started;
 		}
@@ -332,6 +338,10 @@ export class InterviewObject extends DurableObject<Env> {
 				return upgradeRefusal("INVALID_TOKEN", "The join link's token is missing or wrong.", requestId, now);
 			}
 			const joined = await this.joinAndStart(token, now);
+			// Checked again: the link may have been replaced while the join waited for a slot.
+			if (!constantTimeEqual(token, (this.state as InterviewState).joinToken)) {
+				return upgradeRefusal("INVALID_TOKEN", "The join link's token is missing or wrong.", requestId, now);
+			}
 			if (joined.status !== "ok") return joinRefusal(joined.error, requestId, now);
 		}
 		const pair = new WebSocketPair();
@@ -399,6 +409,22 @@ export class InterviewObject extends DurableObject<Env> {
 		const turn = this.candidateTurn.then(work);
 		this.candidateTurn = turn.catch(() => undefined);
 		return turn;
+	}
+
+	/**
+	 * The join link was replaced (a new candidate address): connections opened with the old one
+	 * may no longer act as the candidate. Their page reconnects, is refused and says so.
+	 */
+	private closeCandidates(): void {
+		for (const [ws, role] of this.sockets) {
+			if (role !== "candidate") continue;
+			this.sockets.delete(ws);
+			try {
+				ws.close(LINK_REPLACED_CLOSE, "The join link was replaced.");
+			} catch {
+				// already closed
+			}
+		}
 	}
 
 	private closed(ws: WebSocket, code: number, reason: string): void {
@@ -578,7 +604,9 @@ export class InterviewObject extends DurableObject<Env> {
 		const result = transition(this.state, command, now);
 		if (!result.ok) return { status: "rejected", error: result.error, interview: this.state };
 		if (result.state !== this.state) {
+			const linkReplaced = this.state !== null && result.state.joinToken !== this.state.joinToken;
 			this.commit(result.state, result.effects, now);
+			if (linkReplaced) this.closeCandidates();
 			this.broadcast(
 				{ type: "interview_update", interview: roomView(result.state, this.waiting(result.state)) },
 				...(command.type === "ask" ? [{ type: "question", question: command.question } as const] : []),

@@ -1,6 +1,7 @@
 import { evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { LINK_REPLACED_CLOSE } from "../../src/interview/interview-object";
 import { interviewStub } from "../../src/interview/service";
 import { call, newAccount } from "./helpers";
 import { createInterview, eventsOf, fireAlarmAt, startInterview, stubOf } from "./lifecycle-helpers";
@@ -458,5 +459,43 @@ describe("the room around its time and its slot", () => {
 		await interviewStub(env, holder.id).finish("candidate_ended", Date.now());
 		await room!.next((m) => m.type === "question");
 		expect((await interviewStub(env, id).get())?.status).toBe("in_progress");
+	});
+
+	it("closes a waiting candidate's connection when the candidate's address changes; the new candidate joins anew", async () => {
+		const account = await newAccount();
+		await setLimits(account.id, { concurrent_interviews: 1 });
+		const holder = await startInterview(account.live);
+		const { id, token } = await createInterview(account.live);
+		const { room: old } = await connect(id, token);
+		await old!.next((m) => m.type === "interview_update" && m.interview.waiting === true);
+		const closed = new Promise<number>((resolve) =>
+			old!.ws.addEventListener("close", (e) => resolve(e.code)),
+		);
+
+		const patched = await call("PATCH", `/v1/interviews/${id}`, {
+			key: account.live,
+			body: { candidate_email: "someone.else@example.com", send_notification: false },
+		});
+		expect(patched.status).toBe(200);
+		expect(await closed).toBe(LINK_REPLACED_CLOSE);
+		const fetched = await call("GET", `/v1/interviews/${id}`, { key: account.live });
+		expect(fetched.body.data.candidate.joined_at).toBeNull();
+		// The old link joins nothing any more.
+		const refused = await connect(id, token);
+		expect(refused.status).toBe(401);
+		expect(refused.body.error.code).toBe("INVALID_TOKEN");
+
+		// The new candidate's first connection is a join of its own, and it starts when the slot frees.
+		const state = await interviewStub(env, id).get();
+		const { room: fresh } = await connect(id, state!.joinToken);
+		await fresh!.next((m) => m.type === "interview_update" && m.interview.waiting === true);
+		const joins = (await eventsOf(id)).filter((e) => e.type === "candidate.joined");
+		expect(joins.map((e) => e.data.candidate.email)).toEqual([
+			expect.not.stringMatching(/^someone\.else@/),
+			"someone.else@example.com",
+		]);
+		await interviewStub(env, holder.id).finish("candidate_ended", Date.now());
+		await fresh!.next((m) => m.type === "question");
+		expect(old!.messages.some((m) => m.type === "question")).toBe(false);
 	});
 });

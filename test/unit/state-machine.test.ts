@@ -444,6 +444,20 @@ describe("update (the PATCH table)", () => {
 			has(ok(transition(scheduled({ testMode: true }), patch({ position: "X" }), T0)).effects, "notify"),
 		).toBe(false);
 	});
+
+	it("a new candidate e-mail undoes the old candidate's join and runs the no-show timer again while it is ahead", () => {
+		const joined = ok(transition(scheduled({ scheduledAt: T0 }), { type: "join" }, T0 - 60_000)).state;
+		const timers = (t: Transition) => ok(t).effects.filter((e) => e.kind === "timer");
+		const before = transition(joined, patch({ candidate_email: "new@example.com" }), T0 + 1_000);
+		expect(ok(before).state.joinedAt).toBeNull();
+		expect(timers(before)).toEqual([{ kind: "timer", name: "no_show", dueAt: T0 + NO_SHOW_AFTER_MS }]);
+		// Past the no-show time: no timer that would fire at once.
+		const late = transition(joined, patch({ candidate_email: "new@example.com" }), T0 + NO_SHOW_AFTER_MS + 1);
+		expect(ok(late).state.joinedAt).toBeNull();
+		expect(timers(late)).toEqual([]);
+		// Any other change keeps the join.
+		expect(ok(transition(joined, patch({ position: "X" }), T0 + 1_000)).state.joinedAt).toBe(T0 - 60_000);
+	});
 });
 
 describe("the no-show timer", () => {

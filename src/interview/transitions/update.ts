@@ -109,6 +109,8 @@ export function update(state: InterviewState, cmd: UpdateCommand, now: number): 
 	const c = cmd.changes;
 	const rescheduled = changed.includes("scheduled_at");
 	const emailChanged = changed.includes("candidate_email");
+	// A candidate who joined and waits for a slot was the old address's: the new one joins anew.
+	const joinUndone = emailChanged && state.joinedAt !== null;
 	const next = bump(state, now, {
 		scheduledAt: c.scheduled_at ?? state.scheduledAt,
 		candidateEmail: c.candidate_email ?? state.candidateEmail,
@@ -120,6 +122,7 @@ export function update(state: InterviewState, cmd: UpdateCommand, now: number): 
 		companyName: c.company_name ?? state.companyName,
 		// A new address gets a new link: the old recipient can no longer join.
 		joinToken: emailChanged ? cmd.newJoinToken : state.joinToken,
+		joinedAt: joinUndone ? null : state.joinedAt,
 		noShowEmitted: rescheduled ? false : state.noShowEmitted,
 	});
 
@@ -145,6 +148,11 @@ export function update(state: InterviewState, cmd: UpdateCommand, now: number): 
 			}),
 			{ kind: "timer", name: "no_show", dueAt: next.scheduledAt + NO_SHOW_AFTER_MS },
 		);
+	}
+	// The join had stopped the no-show timer; it runs again for the new candidate if still ahead.
+	const noShowAt = next.scheduledAt + NO_SHOW_AFTER_MS;
+	if (joinUndone && !rescheduled && !next.noShowEmitted && noShowAt > now) {
+		effects.push({ kind: "timer", name: "no_show", dueAt: noShowAt });
 	}
 	if (state.status === "scheduled" && cmd.sendNotification && !state.testMode) {
 		if (emailChanged) {
