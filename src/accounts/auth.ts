@@ -130,10 +130,15 @@ export function assertScope(auth: AuthContext, scope: Scope): void {
  * The scope check, the last before validation (decisions.md orders route, authentication, rate
  * limit, scope, validation); validation begins here with the body's size and media type, so a
  * request refused for its key, its rate or its scope is refused for that whatever its body.
+ * `alsoCheck` is a route's own refusal of the key (it throws), made with the scope.
  */
-export function requireScope(scope: Scope): MiddlewareHandler<AppBindings> {
+export function requireScope(
+	scope: Scope,
+	alsoCheck?: (auth: AuthContext) => void,
+): MiddlewareHandler<AppBindings> {
 	return async (c, next) => {
 		assertScope(c.get("auth"), scope);
+		alsoCheck?.(c.get("auth"));
 		await jsonBodyGuard(c, next);
 	};
 }

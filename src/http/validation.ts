@@ -12,7 +12,8 @@ z.config({
 
 /** Zod issues as the contract's field -> message map (dotted paths; `body` for the whole body). */
 export function issueFields(issues: readonly z.core.$ZodIssue[]): Record<string, string> {
-	const fields: Record<string, string> = {};
+	// No prototype: a field named `__proto__` is a key like any other.
+	const fields: Record<string, string> = Object.create(null);
 	for (const issue of issues) {
 		if (issue.code === "unrecognized_keys") {
 			for (const key of issue.keys) fields[[...issue.path, key].join(".")] = "Unknown field";
@@ -62,8 +63,17 @@ function isJsonMediaType(contentType: string | undefined): boolean {
  * validator sees it. The text is cached on the request so validators parse it from memory.
  */
 export const jsonBodyGuard: MiddlewareHandler<AppBindings> = async (c, next) => {
-	if (c.req.method === "GET" || c.req.method === "HEAD" || c.req.method === "DELETE") return next();
+	if (c.req.method === "GET" || c.req.method === "HEAD") return next();
 	const text = new TextDecoder().decode(await readCappedBytes(c.req.raw, MAX_BODY_BYTES, tooLarge));
+	if (c.req.method === "DELETE") {
+		// Its options are query parameters: a body would be silently ignored, so it is refused.
+		if (text.trim() !== "") {
+			throw validationError({
+				body: "A DELETE request takes no body; pass its options as query parameters",
+			});
+		}
+		return next();
+	}
 	if (text.trim() !== "" && !isJsonMediaType(c.req.header("Content-Type"))) {
 		throw validationError({ body: "Content-Type must be application/json" });
 	}

@@ -1,5 +1,5 @@
-import { Hono, type MiddlewareHandler } from "hono";
-import { requireScope } from "../accounts/auth";
+import { Hono } from "hono";
+import { type AuthContext, requireScope } from "../accounts/auth";
 import { getDb } from "../db/client";
 import type { AppBindings } from "../http/context";
 import { ok, okList } from "../http/envelope";
@@ -62,8 +62,7 @@ function page<T extends { createdAt: number; id: string }>(list: CursorList, row
  * The webhook secret is the account's and signs its production deliveries: a dev (sandbox) key
  * may not replace it (docs/webhooks.md). Checked with the scope, before validation.
  */
-const productionKeyOnly: MiddlewareHandler<AppBindings> = async (c, next) => {
-	const auth = c.get("auth");
+function productionKeyOnly(auth: AuthContext): void {
 	if (auth.keyEnvironment === "dev") {
 		throw new AppError(
 			"INSUFFICIENT_PERMISSIONS",
@@ -75,13 +74,11 @@ const productionKeyOnly: MiddlewareHandler<AppBindings> = async (c, next) => {
 			},
 		);
 	}
-	await next();
-};
+}
 
 webhookRoutes.post(
 	"/secret/rotate",
-	requireScope("webhooks:write"),
-	productionKeyOnly,
+	requireScope("webhooks:write", productionKeyOnly),
 	validate("query", noQuery),
 	validate("json", emptyBody),
 	idempotent,

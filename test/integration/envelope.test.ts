@@ -1,6 +1,6 @@
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { ADMIN_TOKEN, BASE, call, newAccount } from "./helpers";
+import { ADMIN_TOKEN, BASE, call, newAccount, validInterview } from "./helpers";
 
 describe("the response envelope", () => {
 	it("answers health without a key, with meta and a matching X-Request-Id", async () => {
@@ -109,6 +109,48 @@ describe("the response envelope", () => {
 		});
 		expect(res.status).toBe(400);
 		expect(res.body.error?.details).toEqual({ body: "Content-Type must be application/json" });
+	});
+
+	it("refuses a body on DELETE, whose options are query parameters, and cancels nothing", async () => {
+		const account = await newAccount();
+		const created = await call("POST", "/v1/interviews", { key: account.live, body: validInterview() });
+		const id = created.body.data.id as string;
+		const refused = await call("DELETE", `/v1/interviews/${id}`, {
+			key: account.live,
+			body: { refund_credits: false, send_notification: false },
+		});
+		expect(refused.status).toBe(400);
+		expect(refused.body.error?.code).toBe("VALIDATION_ERROR");
+		expect(refused.body.error?.details).toHaveProperty("body");
+		const big = await call("DELETE", `/v1/interviews/${id}`, {
+			key: account.live,
+			rawBody: "x".repeat(1024 * 1024 + 10),
+			headers: { "Content-Type": "text/plain" },
+		});
+		expect(big.status).toBe(413);
+		expect((await call("GET", `/v1/interviews/${id}`, { key: account.live })).body.data.status).toBe(
+			"scheduled",
+		);
+		// An empty body is no body.
+		const cancelled = await call("DELETE", `/v1/interviews/${id}?refund_credits=false`, {
+			key: account.live,
+			rawBody: "",
+		});
+		expect(cancelled.status).toBe(200);
+		expect(cancelled.body.data.refund_details).toBeNull();
+	});
+
+	it("names a field called __proto__ like any other unknown field", async () => {
+		const account = await newAccount();
+		const res = await call("POST", "/v1/interviews", {
+			key: account.live,
+			rawBody: JSON.stringify(validInterview()).replace(/^\{/, '{"__proto__":1,'),
+			headers: { "Content-Type": "application/json" },
+		});
+		expect(res.status).toBe(400);
+		// (An object literal cannot hold that key: compared as the JSON sent.)
+		expect(JSON.stringify(res.body.error?.details)).toBe('{"__proto__":"Unknown field"}');
+		expect(res.body.error?.message).toContain("__proto__");
 	});
 
 	it("refuses bodies over 1 MiB with 413, declared or streamed", async () => {

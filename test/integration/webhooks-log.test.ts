@@ -261,6 +261,15 @@ describe("webhook delivery log", () => {
 			code: "INSUFFICIENT_PERMISSIONS",
 			details: { required_permission: "webhooks:write", key_environment: "dev" },
 		});
+		// Refused with the scope, before the body is looked at (decisions.md: scope, then validation).
+		for (const body of [
+			{ rawBody: "x", headers: { "Content-Type": "text/plain" } },
+			{ body: { extra: 1 } },
+		]) {
+			const early = await call("POST", "/v1/webhooks/secret/rotate", { key: account.dev, ...body });
+			expect(early.status).toBe(403);
+			expect(early.body.error?.details).toMatchObject({ key_environment: "dev" });
+		}
 		expect((await admin("GET", `/accounts/${account.id}`)).body.data.webhook_secret).toBe(
 			account.webhookSecret,
 		);
