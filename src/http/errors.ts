@@ -54,6 +54,23 @@ export class AppError extends Error {
 	}
 }
 
+/**
+ * A failure after which we cannot tell whether the request's change was made (the database
+ * committed, or not, and could not say which). Its answer is kept for the Idempotency-Key like a
+ * success's, so a retry with the key cannot make the change a second time.
+ */
+export class OutcomeUnknownError extends AppError {
+	constructor(message: string, details: ErrorDetails) {
+		super("INTERNAL_ERROR", message, { ...details, outcome: "unknown" });
+		this.name = "OutcomeUnknownError";
+	}
+}
+
+/** Whether an error's details say its request may have made its change (`OutcomeUnknownError`). */
+export function outcomeUnknown(details: ErrorDetails | undefined): boolean {
+	return details?.outcome === "unknown";
+}
+
 export function validationError(fields: Record<string, string>, message?: string): AppError {
 	const names = Object.keys(fields);
 	return new AppError(

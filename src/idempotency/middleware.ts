@@ -2,7 +2,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { getDb } from "../db/client";
 import type { AppBindings } from "../http/context";
-import { AppError, validationError } from "../http/errors";
+import { AppError, OutcomeUnknownError, validationError } from "../http/errors";
 import { retrying } from "../lib/retry";
 import {
 	IDEMPOTENCY_KEY_PATTERN,
@@ -91,7 +91,10 @@ async function runAndStore(
 		throw error;
 	}
 	const res = c.res;
-	if (res.status >= 500 || c.get("idempotencyTransient")) {
+	// A failure of ours is forgotten so that a retry may succeed, unless the change may have been
+	// made: then the answer is kept, and a retry cannot make it twice.
+	const mayHaveChanged = c.error instanceof OutcomeUnknownError;
+	if ((res.status >= 500 && !mayHaveChanged) || c.get("idempotencyTransient")) {
 		await releaseKey(db, scope, lockId);
 		return;
 	}

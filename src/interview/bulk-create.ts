@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { AuthContext } from "../accounts/auth";
 import type { Env } from "../env";
-import { AppError, type ErrorCode } from "../http/errors";
+import { AppError, type ErrorCode, outcomeUnknown } from "../http/errors";
 import { issueFields } from "../http/validation";
 import { type Planting, plantInterviews } from "./creation";
 import type { InterviewState } from "./model";
@@ -113,6 +113,16 @@ export function itemError(error: unknown, requestId: string): BulkItemError {
 		message: "This interview could not be created; the request id identifies the failure.",
 		details: { request_id: requestId },
 	};
+}
+
+/**
+ * Whether a retry of the bulk with its Idempotency-Key should run again instead of replaying:
+ * items refused by a failure of ours may succeed then, unless some may have been created after
+ * all (their outcome unknown), which a retry must not create a second time.
+ */
+export function retryMayDoBetter(outcomes: readonly BulkItemOutcome[]): boolean {
+	const failedByUs = outcomes.flatMap((o) => (!o.ok && o.error.code === "INTERNAL_ERROR" ? [o.error] : []));
+	return failedByUs.length > 0 && !failedByUs.some((error) => outcomeUnknown(error.details));
 }
 
 function candidateEmailOf(raw: unknown): string | null {

@@ -1,14 +1,16 @@
 import { CREDITS_PER_INTERVIEW } from "../accounts/admission";
 import type { AuthContext } from "../accounts/auth";
-import { getDb } from "../db/client";
+import { type Db, getDb } from "../db/client";
 import { interviewExists, upsertProjections } from "../db/interviews-repo";
 import { insertSeeds, markSeedsDue, type Seed } from "../db/seeds-repo";
 import type { Env } from "../env";
 import { type EventRecord, insertEvents } from "../events/events-repo";
 import { publishEvents } from "../events/publish";
+import { OutcomeUnknownError } from "../http/errors";
 import { chunks } from "../lib/chunks";
 import { limiter } from "../lib/limit";
 import { randomBase62 } from "../lib/random";
+import { retrying } from "../lib/retry";
 import { type PendingDelivery, runRecordingEvents } from "../webhooks/deliveries-repo";
 import type { InterviewState } from "./model";
 import { eventRecord, outboxItem, settleOutbox } from "./outbox";
@@ -129,16 +131,49 @@ export async function plantInterviews(
 		// A batch can fail after it committed (the answer lost on the way back): then the
 		// interviews exist, and they are settled as created, not given back.
 		const first = seeds[0]?.state.id as string;
-		const created = await interviewExists(db, first).catch(() => null);
-		if (created !== true) {
-			// Not created, or unknown: give back what was taken (only for interviews that do not
-			// exist, and the orphan sweep returns what a failed give-back leaves).
-			if (created === false) await giveBack();
+		const created = await whetherCreated(db, first);
+		if (created === false) {
+			// Not created: give back what was taken (the orphan sweep returns what a failed
+			// give-back leaves).
+			await giveBack();
 			throw error;
+		}
+		if (created === null) {
+			// Nobody can say: nothing is given back and nothing is settled here. If the interviews
+			// exist, housekeeping sends what they owe (`wakeUnsettledSeeds`); the answer is kept
+			// for the Idempotency-Key so that a retry cannot create them twice.
+			console.error(
+				JSON.stringify({
+					message: "creation outcome unknown",
+					interviews: seeds.length,
+					error: String(error),
+				}),
+			);
+			throw new OutcomeUnknownError(
+				"The database did not confirm whether this was created: it may exist. List your interviews (candidate_email filter) before creating it again.",
+				{ interview_ids: seeds.map((seed) => seed.state.id) },
+			);
 		}
 	}
 	await settleCreation(env, seeds, events, pending, now);
 	return seeds.map((seed) => seed.state);
+}
+
+/** Delays between the tries of `whetherCreated` while D1 cannot answer (tests shorten them). */
+export const createdCheck = { retryMs: [250, 1_000, 3_000] };
+
+/** Whether the interview exists, asked again while D1 fails; null when it never answered. */
+async function whetherCreated(db: Db, id: string): Promise<boolean | null> {
+	let answer: boolean | null = null;
+	await retrying(
+		async () => {
+			answer = await interviewExists(db, id);
+		},
+		createdCheck.retryMs,
+		(error, n) =>
+			console.error(JSON.stringify({ message: "creation check failed", attempt: n, error: String(error) })),
+	);
+	return answer;
 }
 
 /** The events a creation recorded; creation owes nothing else to D1 besides its projection. */

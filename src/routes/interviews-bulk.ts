@@ -5,7 +5,7 @@ import { ok } from "../http/envelope";
 import { appUrl } from "../http/urls";
 import { noQuery, validate } from "../http/validation";
 import { idempotent } from "../idempotency/middleware";
-import { bulkCreate, bulkCreateBody } from "../interview/bulk-create";
+import { bulkCreate, bulkCreateBody, retryMayDoBetter } from "../interview/bulk-create";
 import { bulkResultsBody, readOwnedInterviews } from "../interview/bulk-results";
 import { bulkCreatedView, bulkResultElement } from "../interview/bulk-views";
 
@@ -24,8 +24,7 @@ bulkRoutes.post(
 			appUrl: urls.appUrl,
 			requestId: c.get("requestId"),
 		});
-		// Items refused by a failure of ours may succeed on a retry: the key must not replay them.
-		if (outcomes.some((o) => !o.ok && o.error.code === "INTERNAL_ERROR")) c.set("idempotencyTransient", true);
+		if (retryMayDoBetter(outcomes)) c.set("idempotencyTransient", true);
 		return ok(c, bulkCreatedView(outcomes, urls));
 	},
 );

@@ -1,7 +1,11 @@
 import { env } from "cloudflare:workers";
+import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
+import type { AuthContext } from "../../src/accounts/auth";
 import { createApp, unrouted } from "../../src/app";
 import { runHousekeeping } from "../../src/housekeeping";
+import type { AppBindings } from "../../src/http/context";
+import { AppError, OutcomeUnknownError } from "../../src/http/errors";
 import { idempotent } from "../../src/idempotency/middleware";
 import { ADMIN_TOKEN, BASE, call, newAccount, validInterview, withTableRenamed } from "./helpers";
 import { ledgerOf } from "./lifecycle-helpers";
@@ -367,6 +371,37 @@ describe("idempotency keys", () => {
 		});
 		expect(busy.status).toBe(409);
 		expect(busy.headers.get("Retry-After")).toBe("1");
+	});
+
+	it("keeps the answer of a failure that may have made its change, and forgets other failures of ours", async () => {
+		const account = await newAccount();
+		const runs = { unknown: 0, failed: 0 };
+		const app = new Hono<AppBindings>();
+		app.onError((error, c) => c.json({ error: String(error) }, 500));
+		app.use(async (c, next) => {
+			c.set("requestId", `req_${crypto.randomUUID()}`);
+			c.set("now", Date.now());
+			c.set("auth", { accountId: account.id, keyEnvironment: "live" } as AuthContext);
+			await next();
+		});
+		app.post("/unknown", idempotent, () => {
+			runs.unknown++;
+			throw new OutcomeUnknownError("It may exist.", {});
+		});
+		app.post("/failed", idempotent, () => {
+			runs.failed++;
+			throw new AppError("INTERNAL_ERROR", "Failed.");
+		});
+		const send = (path: string) =>
+			app.request(path, { method: "POST", headers: withKey(`k-${path}`), body: "{}" }, env);
+		for (const path of ["/unknown", "/failed"]) {
+			expect((await send(path)).status).toBe(500);
+			const again = await send(path);
+			expect(again.status).toBe(500);
+			expect(again.headers.get("Idempotent-Replayed")).toBe(path === "/unknown" ? "true" : null);
+		}
+		// Not run again where it may have made its change; run again where it surely did not.
+		expect(runs).toEqual({ unknown: 1, failed: 2 });
 	});
 
 	it("is mounted on every POST, PATCH and DELETE route of the public API", () => {

@@ -4,6 +4,8 @@ import type { AuthContext } from "../../src/accounts/auth";
 import { effectiveLimits } from "../../src/accounts/plans";
 import { getDb } from "../../src/db/client";
 import { revokeAdmission } from "../../src/db/quota-repo";
+import { OutcomeUnknownError } from "../../src/http/errors";
+import { createdCheck } from "../../src/interview/creation";
 import { createInterviewBody } from "../../src/interview/schemas";
 import { createInterview as createThroughService } from "../../src/interview/service";
 import { call, newAccount, validInterview } from "./helpers";
@@ -132,9 +134,13 @@ describe("a creation whose D1 batch commits but reports a failure", () => {
 		};
 	}
 
-	/** D1 whose next batch of at least `size` statements is written and then reported as failed. */
-	function lossyD1(size: number): D1Database {
+	/**
+	 * D1 whose next batch of at least `size` statements is written and then reported as failed;
+	 * with `silentAfter`, every statement prepared after that fails too (D1 unreachable).
+	 */
+	function lossyD1(size: number, options: { silentAfter?: boolean } = {}): D1Database {
 		let armed = true;
+		let silent = false;
 		return new Proxy(env.DB, {
 			get(target, property) {
 				if (property === "batch") {
@@ -142,9 +148,15 @@ describe("a creation whose D1 batch commits but reports a failure", () => {
 						const results = await target.batch(statements);
 						if (armed && statements.length >= size) {
 							armed = false;
+							silent = options.silentAfter === true;
 							throw new Error("D1_ERROR: Network connection lost.");
 						}
 						return results;
+					};
+				}
+				if (property === "prepare" && silent) {
+					return () => {
+						throw new Error("D1_ERROR: Network connection lost.");
 					};
 				}
 				const value = Reflect.get(target, property);
@@ -168,6 +180,33 @@ describe("a creation whose D1 batch commits but reports a failure", () => {
 		expect(fetched.status).toBe(200);
 		expect((await profile(account.live)).credits_balance).toBe(4);
 		expect((await profile(account.live)).usage.monthly_interviews_used).toBe(1);
+		expect((await ledgerOf(account.id)).filter((e) => e.kind === "debit")).toHaveLength(1);
+	});
+
+	it("says so when D1 cannot tell whether it was created, and gives nothing back", async () => {
+		const account = await newAccount({ plan: "starter", credits: 5 });
+		const body = createInterviewBody.parse(validInterview());
+		const now = Date.now();
+		const delays = createdCheck.retryMs;
+		createdCheck.retryMs = [1, 1];
+		const error = await createThroughService(
+			{ ...env, DB: lossyD1(4, { silentAfter: true }) },
+			authOf(account),
+			body,
+			{ scheduledAt: now, now, appUrl: "https://app.test" },
+		)
+			.then(() => null)
+			.catch((e: unknown) => e)
+			.finally(() => {
+				createdCheck.retryMs = delays;
+			});
+		expect(error).toBeInstanceOf(OutcomeUnknownError);
+		const details = (error as OutcomeUnknownError).details as { outcome: string; interview_ids: string[] };
+		expect(details.outcome).toBe("unknown");
+		// It was created: the interview, its charge and its count stay (nothing given back).
+		const [id] = details.interview_ids;
+		expect((await call("GET", `/v1/interviews/${id}`, { key: account.live })).status).toBe(200);
+		expect((await profile(account.live)).credits_balance).toBe(4);
 		expect((await ledgerOf(account.id)).filter((e) => e.kind === "debit")).toHaveLength(1);
 	});
 

@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { type BulkItemOutcome, prepareItem, withDefaults } from "../../src/interview/bulk-create";
+import {
+	type BulkItemOutcome,
+	prepareItem,
+	retryMayDoBetter,
+	withDefaults,
+} from "../../src/interview/bulk-create";
 import { bulkCreatedView, completedTranscript, resultsStatus } from "../../src/interview/bulk-views";
 import { mockResults } from "../../src/interview/mock-results";
 import { parseCreateRequest } from "../../src/interview/setup-guide";
@@ -84,6 +89,23 @@ describe("bulk items", () => {
 			failed_count: 2,
 			success_rate: 0.3333,
 		});
+	});
+});
+
+describe("a bulk's Idempotency-Key after failures of ours", () => {
+	const failed = (code: string, details: Record<string, unknown> = {}): BulkItemOutcome =>
+		({
+			index: 0,
+			ok: false,
+			candidateEmail: null,
+			error: { code, message: "x", details },
+		}) as BulkItemOutcome;
+	it("runs again for items we failed, never when some may have been created", () => {
+		expect(retryMayDoBetter([failed("VALIDATION_ERROR")])).toBe(false);
+		expect(retryMayDoBetter([failed("VALIDATION_ERROR"), failed("INTERNAL_ERROR")])).toBe(true);
+		expect(
+			retryMayDoBetter([failed("INTERNAL_ERROR"), failed("INTERNAL_ERROR", { outcome: "unknown" })]),
+		).toBe(false);
 	});
 });
 
