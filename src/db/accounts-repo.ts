@@ -1,4 +1,4 @@
-import { and, count, desc, eq, lt, or, type SQL, sql } from "drizzle-orm";
+import { and, count, desc, eq, gt, inArray, isNull, lt, or, type SQL, sql } from "drizzle-orm";
 import type { Db } from "./client";
 import { accounts, apiKeys, creditLedger } from "./schema";
 
@@ -114,6 +114,24 @@ export function findApiKey(db: Db, accountId: string, keyId: string) {
 		.from(apiKeys)
 		.where(and(eq(apiKeys.accountId, accountId), eq(apiKeys.id, keyId)))
 		.get();
+}
+
+/** Which of these keys are still usable at `now` (neither revoked nor expired); at most 90 ids. */
+export async function usableKeyIds(db: Db, ids: readonly string[], now: number): Promise<Set<string>> {
+	if (ids.length > 90) throw new Error("usableKeyIds takes at most 90 ids");
+	if (ids.length === 0) return new Set();
+	const rows = await db
+		.select({ id: apiKeys.id })
+		.from(apiKeys)
+		.where(
+			and(
+				inArray(apiKeys.id, [...ids]),
+				isNull(apiKeys.revokedAt),
+				or(isNull(apiKeys.expiresAt), gt(apiKeys.expiresAt, now)),
+			),
+		)
+		.all();
+	return new Set(rows.map((row) => row.id));
 }
 
 export function revokeApiKey(db: Db, keyId: string, now: number) {

@@ -1,11 +1,13 @@
 import { DurableObject } from "cloudflare:workers";
 import { accountStub } from "../accounts/account-stub";
 import type { DataEnvironment } from "../accounts/keys";
+import { usableKeyIds } from "../db/accounts-repo";
 import { getDb } from "../db/client";
 import { projectionChanged } from "../db/interviews-repo";
 import { forgetSeed, readSeed, type Seed } from "../db/seeds-repo";
 import { runOne } from "../db/templates";
 import type { Env } from "../env";
+import { chunks } from "../lib/chunks";
 import { constantTimeEqual } from "../lib/crypto";
 import { hasIdShape } from "../lib/random";
 import { createInterviewer, type Interviewer, publicQuestion } from "./interviewer";
@@ -58,6 +60,15 @@ const OUTBOX_RETRY_MS = [1_000, 5_000, 30_000, 120_000, 600_000];
 const OUTBOX_GUARD_MS = 10_000;
 /** Close code of a candidate connection whose join link was replaced (docs/live-room.md). */
 export const LINK_REPLACED_CLOSE = 4001;
+/** Close code of an observer connection whose API key was revoked or expired. */
+export const OBSERVER_KEY_CLOSE = 4002;
+/** How often observers' keys are looked up again in D1 while their connections last. */
+export const OBSERVER_KEY_CHECK_MS = 30_000;
+
+interface ObserverKey {
+	id: string;
+	expiresAt: number | null;
+}
 /** Asks the account for a slot again after a request that failed (`takeSlot`). */
 const SLOT_RETRY_TIMER = "slot_retry";
 const SLOT_RETRY_MS = 10_000;
@@ -101,6 +112,11 @@ export class InterviewObject extends DurableObject<Env> {
 	 * this instance; should the object be evicted, the page reconnects and resyncs.
 	 */
 	private readonly sockets = new Map<WebSocket, Role>();
+	/** Each observer connection's API key, checked again while it lasts (`checkObserverKeys`). */
+	private readonly observerKeys = new Map<WebSocket, ObserverKey>();
+	/** When the observers' keys were last looked up in D1, and the lookup in flight. */
+	private observerKeysCheckedAt = 0;
+	private observerKeysCheck: Promise<void> | null = null;
 
 	constructor(ctx: DurableObjectState, env: Env) {
 		super(ctx, env);
@@ -348,6 +364,11 @@ export class InterviewObject extends DurableObject<Env> {
 		const [client, server] = [pair[0], pair[1]];
 		server.accept();
 		this.sockets.set(server, role);
+		const keyId = request.headers.get("X-Room-Key");
+		if (role === "observer" && keyId) {
+			const expires = request.headers.get("X-Room-Key-Expires");
+			this.observerKeys.set(server, { id: keyId, expiresAt: expires ? Number(expires) : null });
+		}
 		server.addEventListener("message", (event) => {
 			this.message(server, event.data).catch((error: unknown) => {
 				console.error(
@@ -360,7 +381,7 @@ export class InterviewObject extends DurableObject<Env> {
 			});
 		});
 		server.addEventListener("close", (event) => this.closed(server, event.code, event.reason));
-		server.addEventListener("error", () => this.sockets.delete(server));
+		server.addEventListener("error", () => this.forget(server));
 		const current = this.state as InterviewState;
 		this.send(server, { type: "interview_update", interview: roomView(current, this.waiting(current)) });
 		if (current.currentQuestion) this.send(server, { type: "question", question: current.currentQuestion });
@@ -376,6 +397,10 @@ export class InterviewObject extends DurableObject<Env> {
 		if (!frame.ok) return this.send(ws, frame.error);
 		const msg = frame.message;
 		if (msg.type === "resync") {
+			// An observer's key is checked first when its check is due: history is not replayed to a
+			// revoked key.
+			if (this.observerKeys.has(ws)) await this.checkObserverKeys(now);
+			if (!this.sockets.has(ws)) return;
 			for (const payload of messagesAfter(this.ctx.storage.sql, msg.after_seq)) ws.send(payload);
 			return;
 		}
@@ -417,18 +442,68 @@ export class InterviewObject extends DurableObject<Env> {
 	 */
 	private closeCandidates(): void {
 		for (const [ws, role] of this.sockets) {
-			if (role !== "candidate") continue;
-			this.sockets.delete(ws);
-			try {
-				ws.close(LINK_REPLACED_CLOSE, "The join link was replaced.");
-			} catch {
-				// already closed
-			}
+			if (role === "candidate") this.drop(ws, LINK_REPLACED_CLOSE, "The join link was replaced.");
 		}
 	}
 
-	private closed(ws: WebSocket, code: number, reason: string): void {
+	/**
+	 * Observers' keys, checked again while their connections last: an expired key's connection
+	 * is closed at once; revocation is looked up in D1 at most every `OBSERVER_KEY_CHECK_MS`, when
+	 * something is about to reach observers. Resolves when a lookup due now has finished.
+	 */
+	private checkObserverKeys(now: number): Promise<void> {
+		for (const [ws, key] of this.observerKeys) {
+			if (key.expiresAt !== null && key.expiresAt <= now)
+				this.drop(ws, OBSERVER_KEY_CLOSE, "The API key expired.");
+		}
+		if (this.observerKeysCheck) return this.observerKeysCheck;
+		if (this.observerKeys.size === 0 || now - this.observerKeysCheckedAt < OBSERVER_KEY_CHECK_MS) {
+			return Promise.resolve();
+		}
+		this.observerKeysCheckedAt = now;
+		const ids = [...new Set([...this.observerKeys.values()].map((key) => key.id))];
+		const db = getDb(this.env.DB);
+		this.observerKeysCheck = Promise.all(chunks(ids, 90).map((part) => usableKeyIds(db, part, now)))
+			.then((usable) => {
+				const valid = new Set(usable.flatMap((set) => [...set]));
+				for (const [ws, key] of this.observerKeys) {
+					if (!valid.has(key.id)) this.drop(ws, OBSERVER_KEY_CLOSE, "The API key is no longer valid.");
+				}
+			})
+			.catch((error: unknown) => {
+				// Looked up again at the next chance rather than after a whole period.
+				this.observerKeysCheckedAt = 0;
+				console.error(
+					JSON.stringify({
+						message: "observer key check failed",
+						interview_id: this.state?.id,
+						error: String(error),
+					}),
+				);
+			})
+			.finally(() => {
+				this.observerKeysCheck = null;
+			});
+		return this.observerKeysCheck;
+	}
+
+	/** Closes a connection this object ends, and forgets it. */
+	private drop(ws: WebSocket, code: number, reason: string): void {
+		this.forget(ws);
+		try {
+			ws.close(code, reason);
+		} catch {
+			// already closed
+		}
+	}
+
+	private forget(ws: WebSocket): void {
 		this.sockets.delete(ws);
+		this.observerKeys.delete(ws);
+	}
+
+	private closed(ws: WebSocket, code: number, reason: string): void {
+		this.forget(ws);
 		try {
 			ws.close(code === 1005 || code === 1006 ? 1000 : code, reason);
 		} catch {
@@ -575,6 +650,7 @@ export class InterviewObject extends DurableObject<Env> {
 			return { seq, payload: JSON.stringify({ ...message, seq }) };
 		});
 		saveMessages(this.ctx.storage.sql, numbered);
+		if (this.observerKeys.size > 0) void this.checkObserverKeys(this.clock());
 		for (const ws of this.sockets.keys()) {
 			for (const { payload } of numbered) {
 				try {

@@ -92,6 +92,8 @@ roomRoutes.get("/interview/:id", async (c) => {
 	headers.delete("X-Room-Role");
 	headers.delete("X-Room-Account");
 	headers.delete("X-Room-Environment");
+	headers.delete("X-Room-Key");
+	headers.delete("X-Room-Key-Expires");
 	headers.set("X-Request-Id", c.get("requestId"));
 	if (token.startsWith("svc_")) {
 		const auth = await resolveApiKey(c, token);
@@ -99,6 +101,9 @@ roomRoutes.get("/interview/:id", async (c) => {
 		headers.set("X-Room-Role", "observer");
 		headers.set("X-Room-Account", auth.accountId);
 		headers.set("X-Room-Environment", auth.dataEnvironment);
+		// The object checks the key again while the connection lasts (revocation, expiry).
+		headers.set("X-Room-Key", auth.keyId);
+		if (auth.expiresAt !== null) headers.set("X-Room-Key-Expires", String(auth.expiresAt));
 	} else {
 		headers.set("X-Room-Role", "candidate");
 	}

@@ -1,9 +1,9 @@
 import { evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { LINK_REPLACED_CLOSE } from "../../src/interview/interview-object";
+import { LINK_REPLACED_CLOSE, OBSERVER_KEY_CLOSE } from "../../src/interview/interview-object";
 import { interviewStub } from "../../src/interview/service";
-import { call, newAccount } from "./helpers";
+import { admin, call, newAccount } from "./helpers";
 import { createInterview, eventsOf, fireAlarmAt, startInterview, stubOf } from "./lifecycle-helpers";
 import { setLimits } from "./limits-helpers";
 import { answerAll, connect, strongAnswerFor } from "./room-helpers";
@@ -149,6 +149,46 @@ describe("the live interview over the WebSocket", () => {
 		observer.room!.send({ type: "end_interview" });
 		const refused = await observer.room!.next((m) => m.type === "error");
 		expect(refused.code).toBe("FORBIDDEN");
+	});
+
+	it("closes an observer's connection once its key is revoked or has expired", async () => {
+		const account = await newAccount();
+		const { id } = await createInterview(account.live);
+		const issued = async (extra: Record<string, unknown> = {}) =>
+			(
+				await admin("POST", `/accounts/${account.id}/keys`, {
+					name: "observer",
+					environment: "live",
+					...extra,
+				})
+			).body.data as { id: string; key: string };
+		const revoked = await issued();
+		const expiring = await issued({ expires_at: new Date(Date.now() + 3_600_000).toISOString() });
+		const kept = await issued();
+		const watchers = await Promise.all([revoked, expiring, kept].map((k) => connect(id, k.key)));
+		for (const w of watchers) await w.room!.next((m) => m.type === "interview_update");
+		const codes = watchers.map(
+			(w) => new Promise<number>((resolve) => w.room!.ws.addEventListener("close", (e) => resolve(e.code))),
+		);
+		expect((await admin("DELETE", `/accounts/${account.id}/keys/${revoked.id}`)).status).toBe(200);
+		// As if the last lookup were long ago, and two hours later: the expiring key has expired.
+		await runInDurableObject(stubOf(id), (instance) => {
+			const object = instance as unknown as { observerKeysCheckedAt: number; clock: () => number };
+			object.observerKeysCheckedAt = 0;
+			object.clock = () => Date.now() + 2 * 3_600_000;
+		});
+		const patched = await call("PATCH", `/v1/interviews/${id}`, {
+			key: account.live,
+			body: { company_name: "Globex" },
+		});
+		expect(patched.status).toBe(200);
+		expect(await codes[0]).toBe(OBSERVER_KEY_CLOSE);
+		expect(await codes[1]).toBe(OBSERVER_KEY_CLOSE);
+		// The valid key's connection stays and gets the next update.
+		const from = watchers[2]!.room!.messages.length;
+		await call("PATCH", `/v1/interviews/${id}`, { key: account.live, body: { company_name: "Initech" } });
+		const next = await watchers[2]!.room!.next((m) => m.type === "interview_update", { from });
+		expect(next.interview.company_name).toBe("Initech");
 	});
 
 	it("forgets a connection once it closes and goes on with the others", async () => {
