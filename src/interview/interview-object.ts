@@ -13,6 +13,7 @@ import { hasIdShape } from "../lib/random";
 import { createInterviewer, type Interviewer, publicQuestion } from "./interviewer";
 import type { CompletionReason, InterviewState } from "./model";
 import { applyOutboxRows, outboxItem } from "./outbox";
+import { RECORDING_LIMITS } from "./recordings";
 import { asJson, assessmentOf, historyOf, planOf } from "./room/conductor";
 import { joinRefusal, parseClientFrame, upgradeRefusal } from "./room/frames";
 import type { OutgoingMessage } from "./room/protocol";
@@ -64,6 +65,13 @@ export const LINK_REPLACED_CLOSE = 4001;
 export const OBSERVER_KEY_CLOSE = 4002;
 /** How often observers' keys are looked up again in D1 while their connections last. */
 export const OBSERVER_KEY_CHECK_MS = 30_000;
+
+const RECORDING_USAGE_KEY = "recording_usage";
+
+interface RecordingUsage {
+	chunks: number;
+	bytes: number;
+}
 
 interface ObserverKey {
 	id: string;
@@ -132,6 +140,20 @@ export class InterviewObject extends DurableObject<Env> {
 	async get(): Promise<InterviewState | null> {
 		await this.ensure();
 		return this.state;
+	}
+
+	/**
+	 * Counts a recording chunk of `bytes` against the interview's totals (`RECORDING_LIMITS`)
+	 * before it is stored; false once either total would be passed. A chunk counted and then not
+	 * stored still counts: the totals only ever over-count.
+	 */
+	async reserveRecording(bytes: number): Promise<{ ok: boolean }> {
+		const used = (await this.ctx.storage.get<RecordingUsage>(RECORDING_USAGE_KEY)) ?? { chunks: 0, bytes: 0 };
+		if (used.chunks + 1 > RECORDING_LIMITS.chunks || used.bytes + bytes > RECORDING_LIMITS.bytes) {
+			return { ok: false };
+		}
+		await this.ctx.storage.put(RECORDING_USAGE_KEY, { chunks: used.chunks + 1, bytes: used.bytes + bytes });
+		return { ok: true };
 	}
 
 	/** Opens the interview if it is still a seed in D1 (the wake message, the housekeeping sweep). */

@@ -3,6 +3,13 @@ import { signPath } from "../lib/signing";
 
 export const RECORDING_URL_TTL_SECONDS = 3600;
 
+/**
+ * What one interview may store of its recording: at most 5,000 chunks (about 7 hours of the
+ * page's 5-second chunks, so a fetch always lists them all) and 500 MiB (the page's audio is
+ * about 0.25 MiB a minute).
+ */
+export const RECORDING_LIMITS = { chunks: 5_000, bytes: 500 * 1024 * 1024 };
+
 /** A page's recording segment: base 36, as the candidate page names it (the time it began). */
 export const RECORDING_SEGMENT = /^[0-9a-z]{1,12}$/;
 

@@ -24,6 +24,7 @@ export interface InterviewApi {
 	testAdvance(to: AdvanceTarget, now: number, owner: Owner): Promise<CommandResult>;
 	purge(): Promise<void>;
 	wake(): Promise<{ status: "awake" | "absent" }>;
+	reserveRecording(bytes: number): Promise<{ ok: boolean }>;
 }
 
 export function interviewStub(env: Env, id: string): InterviewApi {

@@ -5,7 +5,7 @@ import { errorBody } from "../http/envelope";
 import { AppError } from "../http/errors";
 import { appUrl, wsUrl } from "../http/urls";
 import { readCappedBytes } from "../http/validation";
-import { RECORDING_SEGMENT, recordingFile } from "../interview/recordings";
+import { RECORDING_LIMITS, RECORDING_SEGMENT, recordingFile } from "../interview/recordings";
 import { CLIENT_JS } from "../interview/room/client-bundle";
 import { joinPage, messagePage } from "../interview/room/page";
 import { interviewStub } from "../interview/service";
@@ -150,6 +150,14 @@ roomRoutes.post("/interview/:id/recordings", async (c) => {
 		MAX_CHUNK_BYTES,
 		() => new AppError("PAYLOAD_TOO_LARGE", `Chunks are limited to ${MAX_CHUNK_BYTES} bytes.`),
 	);
+	const reserved = await interviewStub(c.env, id).reserveRecording(body.byteLength);
+	if (!reserved.ok) {
+		throw new AppError(
+			"PAYLOAD_TOO_LARGE",
+			`This interview's recording is full (at most ${RECORDING_LIMITS.chunks} chunks and ${RECORDING_LIMITS.bytes} bytes).`,
+			{ max_chunks: RECORDING_LIMITS.chunks, max_bytes: RECORDING_LIMITS.bytes },
+		);
+	}
 	const key = `recordings/${id}/${recordingFile(segment ?? null, Number(chunk))}`;
 	// A chunk is written once: an upload under a number already taken is refused, not a replacement.
 	const stored = await c.env.RECORDINGS.put(key, body, {

@@ -1,5 +1,6 @@
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { RECORDING_LIMITS } from "../../src/interview/recordings";
 import { BASE, call, newAccount } from "./helpers";
 import { createInterview, startInterview } from "./lifecycle-helpers";
 
@@ -191,6 +192,31 @@ describe("recordings", () => {
 		expect([...new Uint8Array(await audio.arrayBuffer())]).toEqual([7]);
 		expect(audio.headers.get("Content-Type")).toBe("audio/webm");
 		expect(audio.headers.get("X-Content-Type-Options")).toBe("nosniff");
+	});
+
+	it("bounds what one interview's recording may store, in chunks and in bytes", async () => {
+		const account = await newAccount();
+		const { id, token } = await startInterview(account.live);
+		const upload = (chunk: number, bytes: number) =>
+			exports.default.fetch(`${BASE}/interview/${id}/recordings?token=${token}&chunk=${chunk}`, {
+				method: "POST",
+				headers: { "Content-Type": "audio/webm" },
+				body: new Uint8Array(bytes),
+			});
+		const limits = { ...RECORDING_LIMITS };
+		Object.assign(RECORDING_LIMITS, { chunks: 2, bytes: 100 });
+		try {
+			expect((await upload(0, 60)).status).toBe(201);
+			const tooBig = await upload(1, 41);
+			expect(tooBig.status).toBe(413);
+			expect(((await tooBig.json()) as any).error.details).toEqual({ max_chunks: 2, max_bytes: 100 });
+			expect((await upload(1, 10)).status).toBe(201);
+			expect((await upload(2, 10)).status).toBe(413);
+		} finally {
+			Object.assign(RECORDING_LIMITS, limits);
+		}
+		const res = await call("GET", `/v1/interviews/${id}?include_recordings=true`, { key: account.live });
+		expect(res.body.data.recordings.map((l: any) => l.size_bytes)).toEqual([60, 10]);
 	});
 
 	it("keeps each page's chunks under its own segment, in the order the pages began", async () => {
