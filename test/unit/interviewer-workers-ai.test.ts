@@ -110,6 +110,13 @@ describe("Workers AI interviewer", () => {
 		expect(score.source).toBe("offline");
 	});
 
+	it("scores offline when the model does not answer in time", async () => {
+		const { ai, calls } = fakeAi(() => new Promise(() => undefined));
+		const score = await new WorkersAiInterviewer(ai, "@cf/test/model", 20).scoreAnswer(q, ANSWER, 45);
+		expect(calls).toHaveLength(1);
+		expect(score).toEqual(new OfflineInterviewer().scoreAnswer(q, ANSWER, 45));
+	});
+
 	it("does not ask the model about an empty answer", async () => {
 		const { ai, calls } = fakeAi(() => ({ response: JSON.stringify(verdict) }));
 		const score = await new WorkersAiInterviewer(ai).scoreAnswer(q, "  ", 10);

@@ -20,6 +20,21 @@ export interface AiTextModel {
 
 export const DEFAULT_AI_MODEL = "@cf/meta/llama-3.3-70b-instruct-fp8-fast";
 
+/**
+ * How long an answer waits for the model's verdict before it is scored offline: the candidate's
+ * next question, and the end of the interview, wait for the score.
+ */
+export const AI_SCORING_TIMEOUT_MS = 20_000;
+
+/** `work`, or a rejection once `ms` have passed (the timer is cleared either way). */
+function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+	let timer: ReturnType<typeof setTimeout> | undefined;
+	const timeout = new Promise<never>((_, reject) => {
+		timer = setTimeout(() => reject(new DOMException(`no answer within ${ms} ms`, "TimeoutError")), ms);
+	});
+	return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
+
 /** What the model must answer with; anything else falls back to offline scoring. */
 export const judgementSchema = z.object({
 	concepts: z
@@ -120,7 +135,8 @@ function toJudgement(question: PlannedQuestion, answer: string, verdict: ModelJu
 /**
  * Interviewer whose answer scoring is judged by a Workers AI model. Planning, question choice and
  * aggregation are the offline ones, so the interview stays bounded and the numbers comparable;
- * any failure of the model (error, malformed or invalid JSON) scores that answer offline.
+ * any failure of the model (error, no answer within `AI_SCORING_TIMEOUT_MS`, malformed or invalid
+ * JSON) scores that answer offline.
  */
 export class WorkersAiInterviewer implements Interviewer {
 	readonly kind = "workers-ai" as const;
@@ -129,6 +145,7 @@ export class WorkersAiInterviewer implements Interviewer {
 	constructor(
 		private readonly ai: AiTextModel,
 		private readonly model: string = DEFAULT_AI_MODEL,
+		private readonly timeoutMs: number = AI_SCORING_TIMEOUT_MS,
 	) {}
 
 	plan(context: InterviewContext): InterviewPlan {
@@ -148,16 +165,19 @@ export class WorkersAiInterviewer implements Interviewer {
 		if (answer.trim() === "") return scoreAnswerOffline(question, answer, responseSeconds);
 		let verdict: ModelJudgement;
 		try {
-			const output = await this.ai.run(this.model, {
-				messages: [
-					{ role: "system", content: SYSTEM_PROMPT },
-					{ role: "user", content: promptFor(question, answer) },
-				],
-				response_format: { type: "json_schema", json_schema: JSON_SCHEMA },
-				temperature: 0,
-				seed: hash32(question.id),
-				max_tokens: 800,
-			});
+			const output = await withTimeout(
+				this.ai.run(this.model, {
+					messages: [
+						{ role: "system", content: SYSTEM_PROMPT },
+						{ role: "user", content: promptFor(question, answer) },
+					],
+					response_format: { type: "json_schema", json_schema: JSON_SCHEMA },
+					temperature: 0,
+					seed: hash32(question.id),
+					max_tokens: 800,
+				}),
+				this.timeoutMs,
+			);
 			const parsed = judgementSchema.safeParse(extractJson(output));
 			if (!parsed.success) {
 				console.warn(`interviewer: ${this.model} returned an invalid judgement; scoring offline`);
