@@ -98,6 +98,14 @@ export function prepareItem(raw: unknown, defaults: BulkDefaults, now: number): 
 	try {
 		return { ok: true, body: parsed.data, scheduledAt: scheduledAtOf(parsed.data.scheduled_at, now) };
 	} catch (error) {
+		if (error instanceof AppError && error.code === "VALIDATION_ERROR" && error.details) {
+			// Worded as an item's refusal, like the schema's, not as the request's.
+			const details = error.details as Record<string, string>;
+			return {
+				ok: false,
+				error: { code: "VALIDATION_ERROR", message: fieldsMessage("Invalid item", details), details },
+			};
+		}
 		return { ok: false, error: itemError(error, "") };
 	}
 }

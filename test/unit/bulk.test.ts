@@ -63,7 +63,11 @@ describe("bulk items", () => {
 	it("refuses a scheduled_at before the request", () => {
 		expect(prepareItem(item({ scheduled_at: new Date(NOW - 1000).toISOString() }), {}, NOW)).toMatchObject({
 			ok: false,
-			error: { code: "VALIDATION_ERROR", details: { scheduled_at: "Must not be in the past" } },
+			error: {
+				code: "VALIDATION_ERROR",
+				message: "Invalid item: scheduled_at: Must not be in the past",
+				details: { scheduled_at: "Must not be in the past" },
+			},
 		});
 		const later = new Date(NOW + 1000).toISOString();
 		expect(prepareItem(item({ scheduled_at: later }), {}, NOW)).toMatchObject({
