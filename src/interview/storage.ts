@@ -153,6 +153,8 @@ export function clearTimer(sql: SqlStorage, kind: string, dueAt: number): void {
 
 /** How many sequence numbers one write of the counter reserves. */
 export const SEQ_BLOCK = 100;
+/** Stored messages older than this many sequence numbers are deleted (resync replays the rest). */
+export const MESSAGES_KEPT = 1_000;
 
 /**
  * The room's message sequence: increasing, not contiguous. The stored counter is the end of a
@@ -179,6 +181,9 @@ export class SeqCounter {
 				"INSERT INTO counters (name, value) VALUES ('seq', ?) ON CONFLICT(name) DO UPDATE SET value = excluded.value",
 				this.reservedThrough,
 			);
+			// Once a block: the stored messages stay bounded however long the object lives (each
+			// API change of a scheduled interview stores one), and a resync is at most that long.
+			this.sql.exec("DELETE FROM messages WHERE seq <= ?", this.next - MESSAGES_KEPT);
 		}
 		return this.next++;
 	}

@@ -5,8 +5,11 @@ import type { InterviewState } from "../../src/interview/model";
 import { type Command, transition } from "../../src/interview/state-machine";
 import {
 	loadState,
+	MESSAGES_KEPT,
 	messagesAfter,
 	migrateInterviewStorage,
+	SEQ_BLOCK,
+	SeqCounter,
 	saveMessages,
 	saveState,
 } from "../../src/interview/storage";
@@ -121,6 +124,21 @@ describe("the interview object's storage", () => {
 			saveMessages(sql, messages);
 			expect(messagesAfter(sql, 999)).toEqual(messages.map((m) => m.payload));
 			expect(messagesAfter(sql, 1_100)).toEqual(messages.slice(101).map((m) => m.payload));
+		});
+	});
+
+	it("keeps only the latest messages' worth of sequence numbers, deleting older ones once a block", async () => {
+		const id = newId("int");
+		await runInDurableObject(storageOf(id), (_instance, state) => {
+			const sql = state.storage.sql;
+			const seq = new SeqCounter(sql);
+			const total = MESSAGES_KEPT + 3 * SEQ_BLOCK;
+			for (let i = 0; i < total; i++) saveMessages(sql, [{ seq: seq.take(), payload: `{"n":${i}}` }]);
+			const kept = messagesAfter(sql, 0, total);
+			// The last block began at total - SEQ_BLOCK + 1; everything from MESSAGES_KEPT before it stays.
+			expect(kept.length).toBe(MESSAGES_KEPT + SEQ_BLOCK - 1);
+			expect(kept.at(-1)).toBe(`{"n":${total - 1}}`);
+			expect(kept[0]).toBe(`{"n":${total - MESSAGES_KEPT - SEQ_BLOCK + 1}}`);
 		});
 	});
 
