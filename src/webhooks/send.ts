@@ -37,6 +37,8 @@ export async function sendWebhook(
 			signal: controller.signal,
 		});
 		const responseBody = await readCapped(response, RESPONSE_BODY_CAP_BYTES);
+		// The timer ran out while the body was being read: a timeout, whatever the status said.
+		if (controller.signal.aborted) return timedOut(request, clock() - started);
 		return {
 			result: { kind: "response", status: response.status },
 			durationMs: clock() - started,
@@ -44,15 +46,18 @@ export async function sendWebhook(
 		};
 	} catch (error) {
 		const durationMs = clock() - started;
-		if (controller.signal.aborted) {
-			return { result: { kind: "timeout", afterMs: request.timeoutMs }, durationMs, responseBody: null };
-		}
+		if (controller.signal.aborted) return timedOut(request, durationMs);
 		return { result: { kind: "network", message: describeError(error) }, durationMs, responseBody: null };
 	} finally {
 		clearTimeout(timer);
 	}
 }
 
+function timedOut(request: SendRequest, durationMs: number): SendOutcome {
+	return { result: { kind: "timeout", afterMs: request.timeoutMs }, durationMs, responseBody: null };
+}
+
+/** Never throws: a body cut short ends the read; the caller tells a timeout by its signal. */
 async function readCapped(response: Response, cap: number): Promise<string | null> {
 	if (!response.body) return null;
 	const reader = response.body.getReader();
@@ -66,7 +71,8 @@ async function readCapped(response: Response, cap: number): Promise<string | nul
 			size += value.byteLength;
 		}
 	} catch {
-		// A body cut short (timeout, reset) still leaves the status, which is what counts.
+		// A body cut short by a reset still leaves the status; one cut short by the timer is a
+		// timeout, which sendWebhook tells by its aborted signal.
 	} finally {
 		reader.cancel().catch(() => {});
 	}
