@@ -48,6 +48,8 @@ export function checkWebhookUrl(raw: string, environment: string): UrlVerdict {
 	}
 	if (url.protocol !== "https:") return refuse("Must be an https:// URL");
 	const authority = raw.slice("https://".length).split(/[/?#]/, 1)[0] ?? "";
+	// `https:///host` parses as `https://host`: the parser repairs it, so refuse it instead.
+	if (authority === "") return refuse("Must have the host right after https:// (no third slash)");
 	if (authority.includes("@") || url.username !== "" || url.password !== "") {
 		return refuse("Must not contain user information (user:password@)");
 	}
@@ -83,6 +85,10 @@ export function hostProblem(hostname: string): string | null {
 		return range ? `Must not point to ${range} address (${hostname})` : null;
 	}
 	const name = hostname.replace(/\.$/, "");
+	// `localhost..` or `metadata.google.internal..` would slip past the rules below.
+	if (name !== "" && name.split(".").includes("")) {
+		return `Must not have an empty label in the host name (${hostname}): no leading dot, no two dots in a row, at most one trailing dot`;
+	}
 	if (name === "" || !name.includes(".")) {
 		return "Must use a fully qualified public host name (single-label names such as localhost are refused)";
 	}

@@ -15,6 +15,53 @@ describe("webhook URL policy", () => {
 		expect(checkWebhookUrl(url, environment)).toEqual({ ok: true, url: stored });
 	});
 
+	it.each([
+		"https:///evil.example.com/hook",
+		"https:////evil.example.com/hook",
+		"HTTPS:///evil.example.com/hook",
+		"https:///127.0.0.1/hook",
+	])("refuses %s, which the parser would repair into https://host", (url) => {
+		expect(checkWebhookUrl(url, "production")).toEqual({
+			ok: false,
+			reason: "Must have the host right after https:// (no third slash)",
+		});
+	});
+
+	it("refuses a backslash where the host should start", () => {
+		expect(checkWebhookUrl("https://\\evil.example.com/hook", "production")).toEqual({
+			ok: false,
+			reason: expect.stringContaining("backslashes"),
+		});
+	});
+
+	it.each([
+		["https://metadata.google.internal../computeMetadata/v1/", "metadata.google.internal.."],
+		["https://localhost../hook", "localhost.."],
+		["https://foo.localhost../hook", "foo.localhost.."],
+		["https://intranet../hook", "intranet.."],
+		["https://127.0.0.1../hook", "127.0.0.1.."],
+		["https://example.com../hook", "example.com.."],
+		["https://a..example.com/hook", "a..example.com"],
+		["https://.example.com/hook", ".example.com"],
+		["https://example.com%2e%2e/hook", "example.com.."],
+	])("refuses %s, whose host name has an empty label", (url, host) => {
+		expect(checkWebhookUrl(url, "production")).toEqual({
+			ok: false,
+			reason: `Must not have an empty label in the host name (${host}): no leading dot, no two dots in a row, at most one trailing dot`,
+		});
+	});
+
+	it("still accepts one trailing dot on a public host name", () => {
+		expect(checkWebhookUrl("https://example.com./hook", "production")).toEqual({
+			ok: true,
+			url: "https://example.com./hook",
+		});
+		expect(checkWebhookUrl("https://metadata.google.internal./", "production")).toEqual({
+			ok: false,
+			reason: expect.stringContaining("local or internal host name"),
+		});
+	});
+
 	it("accepts the literal loopback hosts over http only in development", () => {
 		for (const url of ["http://localhost:1/", "http://127.0.0.1:1/", "http://[::1]:1/"]) {
 			expect(checkWebhookUrl(url, "development").ok).toBe(true);
