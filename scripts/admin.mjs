@@ -2,7 +2,7 @@
 // `npm run admin -- <command>`: the admin API from the command line.
 // The service must be running (npm start); ADMIN_TOKEN comes from the environment or .dev.vars.
 import { parseArgs } from "node:util";
-import { adminRequest } from "./lib.mjs";
+import { adminRequest, adminRequestEnvelope } from "./lib.mjs";
 
 const usage = `Usage: npm run admin -- <command> [options]
 
@@ -11,12 +11,15 @@ Commands:
   list-accounts [--limit N] [--cursor C]
   get-account --account ACC_ID
   update-account --account ACC_ID [--plan P] [--company NAME] [--credits-delta N]
-                 [--rpm N] [--concurrent N] [--monthly N]
+                 [--rpm N|null] [--concurrent N|null] [--monthly N|null]
   create-key --account ACC_ID --env live|test|dev [--name NAME] [--permissions a,b] [--expires-at ISO]
   revoke-key --account ACC_ID --key KEY_ID
 
 Numbers are whole numbers; --credits-delta may be negative (--credits-delta -5).
-Options: --url URL (default http://localhost:$PORT or 8787). Output is the API's JSON.`;
+--rpm, --concurrent and --monthly override the plan's limit; null clears the override (--rpm null).
+Options: --url URL (default http://localhost:$PORT or 8787).
+Output is the JSON of the API's \`data\`; list-accounts prints {"data", "pagination"}: pass
+pagination.next_cursor as --cursor for the next page (null on the last page).`;
 
 /** Refuses the command line with a message and the usage (exit code 2). */
 function refuse(message) {
@@ -64,17 +67,20 @@ function optionSpec() {
 		concurrent: { type: "string" },
 		monthly: { type: "string" },
 		url: { type: "string" },
-		json: { type: "boolean" },
 	};
 }
 
 const options = o.url ? { baseUrl: o.url.replace(/\/+$/, "") } : {};
 /** A numeric option's value: a whole number, or the command line is refused (nothing is sent). */
-function int(name) {
+function int(name, alternative = "") {
 	const value = o[name];
 	if (value === undefined) return undefined;
-	if (!/^-?\d{1,15}$/.test(value)) refuse(`--${name} must be a whole number, not '${value}'.`);
+	if (!/^-?\d{1,15}$/.test(value)) refuse(`--${name} must be a whole number${alternative}, not '${value}'.`);
 	return Number(value);
+}
+/** A limit override: a whole number, or `null` to clear the override (the plan's value applies). */
+function override(name) {
+	return o[name] === "null" ? null : int(name, " or null");
 }
 function need(name) {
 	if (o[name] === undefined) refuse(`--${name} is required for ${command}`);
@@ -98,15 +104,22 @@ async function run() {
 			const params = new URLSearchParams();
 			if (o.limit !== undefined) params.set("limit", String(int("limit")));
 			if (o.cursor) params.set("cursor", o.cursor);
-			return adminRequest("GET", `/accounts${params.size ? `?${params}` : ""}`, undefined, options);
+			// The envelope's pagination too: its next_cursor is what --cursor takes.
+			const { data, pagination } = await adminRequestEnvelope(
+				"GET",
+				`/accounts${params.size ? `?${params}` : ""}`,
+				undefined,
+				options,
+			);
+			return { data, pagination };
 		}
 		case "get-account":
 			return adminRequest("GET", `/accounts/${need("account")}`, undefined, options);
 		case "update-account": {
 			const limits = {};
-			if (o.rpm !== undefined) limits.requests_per_minute = int("rpm");
-			if (o.concurrent !== undefined) limits.concurrent_interviews = int("concurrent");
-			if (o.monthly !== undefined) limits.monthly_interviews = int("monthly");
+			if (o.rpm !== undefined) limits.requests_per_minute = override("rpm");
+			if (o.concurrent !== undefined) limits.concurrent_interviews = override("concurrent");
+			if (o.monthly !== undefined) limits.monthly_interviews = override("monthly");
 			return adminRequest(
 				"PATCH",
 				`/accounts/${need("account")}`,

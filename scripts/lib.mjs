@@ -50,7 +50,13 @@ export function serviceUrl() {
 	return (process.env.SERVICE_URL ?? `http://localhost:${process.env.PORT ?? 8787}`).replace(/\/+$/, "");
 }
 
-export async function adminRequest(method, path, body, { baseUrl = serviceUrl(), token } = {}) {
+/** An admin API call; answers the response's `data` (an error status throws). */
+export async function adminRequest(method, path, body, options = {}) {
+	return (await adminRequestEnvelope(method, path, body, options)).data;
+}
+
+/** An admin API call; answers the whole JSON envelope (`data`, and `pagination` on a list). */
+export async function adminRequestEnvelope(method, path, body, { baseUrl = serviceUrl(), token } = {}) {
 	const adminToken = token ?? process.env.ADMIN_TOKEN ?? readDevVars().ADMIN_TOKEN;
 	if (!adminToken)
 		throw new Error("No ADMIN_TOKEN: set it in the environment or run `npm start` once to create .dev.vars");
@@ -70,7 +76,7 @@ export async function adminRequest(method, path, body, { baseUrl = serviceUrl(),
 			`${method} /admin${path} failed with ${response.status}: ${error ? `${error.code}: ${error.message} ${JSON.stringify(error.details ?? {})}` : "no body"}`,
 		);
 	}
-	return json.data;
+	return json;
 }
 
 export async function waitForHealth(baseUrl, { timeoutMs = 60_000, isAlive = () => true } = {}) {

@@ -5,6 +5,32 @@ import { api, type Service, startService } from "./harness";
 
 let service: Service;
 
+/** Runs the admin CLI against the service and parses what it prints. */
+function cli(...args: string[]) {
+	return JSON.parse(
+		execFileSync(
+			process.execPath,
+			[join(import.meta.dirname, "../../scripts/admin.mjs"), ...args, "--url", service.baseUrl],
+			{
+				env: { ...process.env, ADMIN_TOKEN: service.adminToken },
+				encoding: "utf8",
+				timeout: 30_000,
+				stdio: "pipe",
+			},
+		),
+	);
+}
+
+/** Runs the admin CLI expecting a failure; answers its exit code and error output. */
+function cliFailure(...args: string[]): { status?: number; stderr?: string } {
+	try {
+		cli(...args);
+	} catch (error) {
+		return error as { status?: number; stderr?: string };
+	}
+	return {};
+}
+
 beforeAll(async () => {
 	service = await startService();
 });
@@ -44,18 +70,6 @@ describe("the local service from a blank state", () => {
 	});
 
 	it("runs the admin flow through the CLI: account, key, use, revoke", async () => {
-		const cli = (...args: string[]) =>
-			JSON.parse(
-				execFileSync(
-					process.execPath,
-					[join(import.meta.dirname, "../../scripts/admin.mjs"), ...args, "--url", service.baseUrl],
-					{
-						env: { ...process.env, ADMIN_TOKEN: service.adminToken },
-						encoding: "utf8",
-						timeout: 30_000,
-					},
-				),
-			);
 		const account = cli("create-account", "--company", "Initech", "--plan", "starter");
 		expect(account.id).toMatch(/^acc_/);
 		expect(account.credits).toBe(100);
@@ -85,12 +99,7 @@ describe("the local service from a blank state", () => {
 		// A negative credit change is a value, not an option; a number that is not one sends nothing.
 		const lowered = cli("update-account", "--account", account.id, "--credits-delta", "-5");
 		expect(lowered.credits).toBe(95);
-		let refusal: { status?: number; stderr?: string } = {};
-		try {
-			cli("update-account", "--account", account.id, "--rpm", "abc");
-		} catch (error) {
-			refusal = error as { status?: number; stderr?: string };
-		}
+		const refusal = cliFailure("update-account", "--account", account.id, "--rpm", "abc");
 		expect(refusal.status).toBe(2);
 		expect(String(refusal.stderr)).toContain("--rpm must be a whole number");
 		expect(cli("get-account", "--account", account.id).limits.requests_per_minute).toBe(
@@ -98,11 +107,51 @@ describe("the local service from a blank state", () => {
 		);
 
 		const listed = cli("list-accounts", "--limit", "100");
-		expect(listed.map((a: { id: string }) => a.id)).toContain(account.id);
+		expect(listed.data.map((a: { id: string }) => a.id)).toContain(account.id);
 
 		cli("revoke-key", "--account", account.id, "--key", key.id);
 		const revoked = await api(service, "GET", "/v1/account/profile", { key: key.key });
 		expect(revoked.status).toBe(401);
 		expect(revoked.body.error.code).toBe("INVALID_API_KEY");
+	});
+
+	it("pages list-accounts through the CLI with the printed next_cursor", () => {
+		cli("create-account", "--company", "Globex", "--plan", "free");
+		const all = cli("list-accounts", "--limit", "100");
+		expect(all.pagination).toMatchObject({ has_more: false, next_cursor: null });
+		expect(all.pagination.total_count).toBeGreaterThanOrEqual(2);
+		const seen: string[] = [];
+		let page = cli("list-accounts", "--limit", "1");
+		for (;;) {
+			expect(page.data).toHaveLength(1);
+			seen.push(page.data[0].id);
+			if (!page.pagination.has_more) break;
+			page = cli("list-accounts", "--limit", "1", "--cursor", page.pagination.next_cursor);
+		}
+		expect(page.pagination.next_cursor).toBeNull();
+		expect(seen).toEqual(all.data.map((a: { id: string }) => a.id));
+		expect(seen).toHaveLength(all.pagination.total_count);
+	});
+
+	it("clears limit overrides through the CLI with null", () => {
+		const account = cli("create-account", "--company", "Hooli", "--plan", "starter");
+		const overridden = cli("update-account", "--account", account.id, "--rpm", "5000", "--monthly", "7");
+		expect(overridden.limit_overrides).toMatchObject({ requests_per_minute: 5000, monthly_interviews: 7 });
+		const cleared = cli("update-account", "--account", account.id, "--rpm", "null", "--monthly", "null");
+		expect(cleared.limit_overrides).toEqual({
+			requests_per_minute: null,
+			concurrent_interviews: null,
+			monthly_interviews: null,
+		});
+		expect(cleared.limits).toMatchObject({ requests_per_minute: 180, monthly_interviews: 100 });
+		const refusal = cliFailure("update-account", "--account", account.id, "--concurrent", "none");
+		expect(refusal.status).toBe(2);
+		expect(String(refusal.stderr)).toContain("--concurrent must be a whole number or null");
+	});
+
+	it("refuses options the CLI does not have, such as --json", () => {
+		const refusal = cliFailure("list-accounts", "--json");
+		expect(refusal.status).toBe(2);
+		expect(String(refusal.stderr)).toContain("Unknown option '--json'");
 	});
 });
