@@ -113,8 +113,10 @@ export async function seedsWaking(db: Db, after: number, by: number, limit: numb
 		.all();
 }
 
-/** Makes seeds due now, so that the housekeeping sweep wakes them (ids: at most 99 per call). */
+/** Makes seeds due now, so that the housekeeping sweep wakes them (90 ids per statement, one batch). */
 export async function markSeedsDue(db: Db, ids: string[], now: number): Promise<void> {
-	if (ids.length === 0) return;
-	await db.update(interviewSeeds).set({ wakeAt: now }).where(inArray(interviewSeeds.id, ids)).run();
+	const [first, ...rest] = chunks(ids, 90).map((part) =>
+		db.update(interviewSeeds).set({ wakeAt: now }).where(inArray(interviewSeeds.id, part)),
+	);
+	if (first) await db.batch([first, ...rest]);
 }

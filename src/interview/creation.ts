@@ -7,7 +7,6 @@ import type { Env } from "../env";
 import { type EventRecord, insertEvents } from "../events/events-repo";
 import { publishEvents } from "../events/publish";
 import { OutcomeUnknownError } from "../http/errors";
-import { chunks } from "../lib/chunks";
 import { limiter } from "../lib/limit";
 import { randomBase62 } from "../lib/random";
 import { retrying } from "../lib/retry";
@@ -38,8 +37,6 @@ export interface Planting {
 
 /** Notices sent at once while settling a creation (each is a D1 write and a queue message). */
 const NOTICE_CONCURRENCY = 10;
-/** Seeds per `markSeedsDue` statement: one parameter each plus the time, under D1's 100. */
-const MARK_CHUNK = 90;
 
 export function createCommand(auth: AuthContext, planting: Planting): CreateCommand {
 	const { body, reservation, options } = planting;
@@ -208,11 +205,9 @@ async function settleCreation(
 			JSON.stringify({ message: "creation settling failed", interviews: ids.length, error: String(error) }),
 		);
 		const db = getDb(env.DB);
-		for (const part of chunks(ids, MARK_CHUNK)) {
-			await markSeedsDue(db, part, now).catch((e: unknown) =>
-				console.error(JSON.stringify({ message: "marking seeds due failed", error: String(e) })),
-			);
-		}
+		await markSeedsDue(db, ids, now).catch((e: unknown) =>
+			console.error(JSON.stringify({ message: "marking seeds due failed", error: String(e) })),
+		);
 		await Promise.allSettled(ids.map((id) => interviewStub(env, id).wake()));
 	}
 }

@@ -304,4 +304,36 @@ describe("the sweep of creations that were not settled", () => {
 		expect(await countRows("SELECT count(*) AS n FROM interview_seeds WHERE id = ?", settled.id)).toBe(1);
 		expect(await countRows("SELECT count(*) AS n FROM interview_seeds WHERE id = ?", lost.id)).toBe(0);
 	});
+
+	it("wakes a full run's worth of them: a hundred ids are marked within D1's bound parameters", async () => {
+		const account = await newAccount({ credits: 200 });
+		const later = new Date(Date.now() + 3 * DAY).toISOString();
+		const bulk = await call("POST", "/v1/interviews/bulk", {
+			key: account.live,
+			body: {
+				interviews: Array.from({ length: 100 }, (_, i) => ({
+					candidate_email: `c${i}@example.com`,
+					position: "Engineer",
+					skills: ["SQL"],
+					scheduled_at: later,
+				})),
+			},
+		});
+		expect(bulk.body.data.summary.successful_count).toBe(100);
+		const now = Date.now();
+		await env.DB.prepare("DELETE FROM candidate_emails WHERE account_id = ?").bind(account.id).run();
+		await env.DB.prepare(
+			"UPDATE interview_seeds SET created_at = ? WHERE id IN (SELECT id FROM interviews WHERE account_id = ?)",
+		)
+			.bind(now - UNSETTLED_AFTER_MS - 60_000, account.id)
+			.run();
+		const report = await runHousekeeping(env, now);
+		expect(report.unsettledSeedsWoken).toBeGreaterThanOrEqual(100);
+		expect(
+			await countRows(
+				"SELECT count(*) AS n FROM candidate_emails WHERE account_id = ? AND template = 'invitation'",
+				account.id,
+			),
+		).toBe(100);
+	});
 });
