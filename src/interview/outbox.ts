@@ -36,10 +36,9 @@ export function outboxItem(next: InterviewState, effect: Effect, now: number): O
 			return { kind: "refund", entryId: newId("msg"), credits: effect.credits, createdAt: now };
 		case "notify": {
 			// The notice describes the interview as this commit left it, whatever follows; one to a
-			// replaced address carries that address and its own link.
-			const subject = effect.to
-				? { ...next, candidateEmail: effect.to.email, joinToken: effect.to.joinToken }
-				: next;
+			// replaced address describes what that address was booked for (with this commit's
+			// version, so its calendar cancellation supersedes what it had).
+			const subject = effect.replaced ? { ...effect.replaced, version: next.version } : next;
 			return {
 				kind: "notify",
 				request: candidateEmailRequest(subject, {

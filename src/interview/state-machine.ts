@@ -27,14 +27,15 @@ export type NotificationTemplate = "invitation" | "update" | "cancellation";
 export type Effect =
 	| { kind: "event"; type: string; data: { [key: string]: Json } }
 	/**
-	 * A notice to the candidate; `to` sends it instead to the address an update replaced, with
-	 * that address's own (now withdrawn) link, never the new one.
+	 * A notice to the candidate; `replaced` sends it instead to the address an update replaced,
+	 * about the interview as it was booked for that address (its time, its name, its own now
+	 * withdrawn link), never the new one.
 	 */
 	| {
 			kind: "notify";
 			template: NotificationTemplate;
 			reason: string | null;
-			to?: { email: string; joinToken: string };
+			replaced?: InterviewState;
 	  }
 	| { kind: "refund"; credits: number; reason: string }
 	| { kind: "timer"; name: TimerName; dueAt: number | null }

@@ -50,12 +50,15 @@ describe("candidate notices from the API", () => {
 
 	it("withdraws a replaced address's invitation and invites the new address with the new link", async () => {
 		const account = await newAccount({ company_name: "Initech" });
+		const booked = new Date(Math.ceil(Date.now() / 60_000) * 60_000 + 86_400_000);
 		const { id, data } = await createInterview(account.live, {
-			scheduled_at: new Date(Date.now() + 86_400_000).toISOString(),
+			scheduled_at: booked.toISOString(),
+			candidate_name: "Ada Lovelace",
 		});
+		const moved = new Date(booked.getTime() + 86_400_000);
 		const res = await call("PATCH", `/v1/interviews/${id}`, {
 			key: account.live,
-			body: { candidate_email: "grace@example.com" },
+			body: { candidate_email: "grace@example.com", scheduled_at: moved.toISOString() },
 		});
 		expect(res.status).toBe(200);
 		expect(res.body.data.notification_sent).toBe(true);
@@ -77,6 +80,17 @@ describe("candidate notices from the API", () => {
 		expect(invited?.text).toContain(newUrl);
 		expect(invited?.ics).toContain("METHOD:REQUEST");
 		expect(invited?.text).not.toContain("Your join link has not changed");
+		// The replaced address hears about what it was booked for; the new one never sees its name.
+		const icsTime = (d: Date) =>
+			d
+				.toISOString()
+				.replace(/[-:]/g, "")
+				.replace(/\.\d{3}/, "");
+		expect(withdrawn?.ics).toContain(`DTSTART:${icsTime(booked)}`);
+		expect(withdrawn?.text).toContain("Ada Lovelace");
+		expect(invited?.ics).toContain(`DTSTART:${icsTime(moved)}`);
+		expect(`${invited?.text} ${invited?.ics}`).not.toContain("Ada Lovelace");
+		expect(fetched.body.data.candidate.name ?? null).toBeNull();
 	});
 
 	it("lets a test key e-mail no candidate, also when it changes or cancels a live interview", async () => {

@@ -330,7 +330,7 @@ describe("update (the PATCH table)", () => {
 					kind: "notify",
 					template: "cancellation",
 					reason: null,
-					to: { email: s.candidateEmail, joinToken: s.joinToken },
+					replaced: s,
 				},
 				{ kind: "notify", template: "invitation", reason: null },
 			]);

@@ -122,6 +122,8 @@ export function update(state: InterviewState, cmd: UpdateCommand, now: number): 
 		companyName: c.company_name ?? state.companyName,
 		// A new address gets a new link: the old recipient can no longer join.
 		joinToken: emailChanged ? cmd.newJoinToken : state.joinToken,
+		// The name given at creation was the old address's: never shown to, or sent as, the new one.
+		candidateName: emailChanged ? null : state.candidateName,
 		joinedAt: joinUndone ? null : state.joinedAt,
 		noShowEmitted: rescheduled ? false : state.noShowEmitted,
 	});
@@ -163,7 +165,7 @@ export function update(state: InterviewState, cmd: UpdateCommand, now: number): 
 					kind: "notify",
 					template: "cancellation",
 					reason: null,
-					to: { email: state.candidateEmail, joinToken: state.joinToken },
+					replaced: state,
 				},
 				{ kind: "notify", template: "invitation", reason: null },
 			);
