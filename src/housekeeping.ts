@@ -10,7 +10,7 @@ import { deleteRecordings } from "./interview/recordings";
 import { interviewStub } from "./interview/service";
 import { sendWakeMessages, WAKE_HORIZON_MS } from "./interview/wake";
 import { chunks } from "./lib/chunks";
-import { staleUnsentDeliveries } from "./webhooks/deliveries-repo";
+import { failAbandonedDeliveries, staleUnsentDeliveries } from "./webhooks/deliveries-repo";
 import { enqueueDeliveries } from "./webhooks/fan-out";
 
 /** Dev (sandbox) data lives this long (decisions.md). */
@@ -54,11 +54,20 @@ const MAX_EMAILS_RESENT = 500;
  */
 export const DELIVERY_UNSENT_STALE_MS = 15 * 60_000;
 const MAX_DELIVERIES_RESENT = 500;
+/**
+ * A pending delivery handed to the queue and untouched this long will never be attempted again
+ * (the longest wait between attempts is 12 hours): its message was lost. A test event, sent by
+ * its request, is abandoned once that request is long over.
+ */
+export const DELIVERY_ABANDONED_MS = 24 * 60 * 60_000;
+export const TEST_DELIVERY_ABANDONED_MS = 15 * 60_000;
+const MAX_DELIVERIES_ABANDONED = 500;
 
 export interface HousekeepingReport {
 	emailsResent: number;
 	emailsGivenUp: number;
 	deliveriesResent: number;
+	deliveriesAbandoned: number;
 	orphanAdmissionsReleased: number;
 	devInterviewsPurged: number;
 	/** Deliveries to dev endpoints and dev events about no interview, older than 7 days. */
@@ -207,6 +216,17 @@ export async function resendUnsentDeliveries(env: Env, now: number): Promise<num
 	return stale.length;
 }
 
+/** Pending deliveries that nothing will attempt again are settled as failed. */
+export function failAbandoned(env: Env, now: number): Promise<number> {
+	return failAbandonedDeliveries(
+		getDb(env.DB),
+		now - DELIVERY_ABANDONED_MS,
+		now - TEST_DELIVERY_ABANDONED_MS,
+		MAX_DELIVERIES_ABANDONED,
+		now,
+	);
+}
+
 /**
  * Creations whose notices were never sent (their Worker stopped between the D1 batch and
  * settling): their seeds are made due and their objects opened, which replays what creation
@@ -223,10 +243,11 @@ export async function wakeUnsettledSeeds(env: Env, now: number): Promise<number>
 
 /** The cron trigger's work (see wrangler.toml `[triggers]`); `scheduledTime` is "now". */
 export async function runHousekeeping(env: Env, scheduledTime: number): Promise<HousekeepingReport> {
-	const [emails, deliveries, orphans, dev, leftovers, keys, seeds, unsettled, wakes] =
+	const [emails, deliveries, abandoned, orphans, dev, leftovers, keys, seeds, unsettled, wakes] =
 		await Promise.allSettled([
 			resendStaleEmails(env, scheduledTime),
 			resendUnsentDeliveries(env, scheduledTime),
+			failAbandoned(env, scheduledTime),
 			releaseOrphans(env, scheduledTime),
 			purgeDevData(env, scheduledTime),
 			purgeDevLeftovers(env, scheduledTime),
@@ -235,7 +256,18 @@ export async function runHousekeeping(env: Env, scheduledTime: number): Promise<
 			wakeUnsettledSeeds(env, scheduledTime),
 			queueUpcomingWakes(env, scheduledTime),
 		]);
-	for (const outcome of [emails, deliveries, orphans, dev, leftovers, keys, seeds, unsettled, wakes]) {
+	for (const outcome of [
+		emails,
+		deliveries,
+		abandoned,
+		orphans,
+		dev,
+		leftovers,
+		keys,
+		seeds,
+		unsettled,
+		wakes,
+	]) {
 		if (outcome.status === "rejected") {
 			console.error(JSON.stringify({ message: "housekeeping task failed", error: String(outcome.reason) }));
 		}
@@ -244,6 +276,7 @@ export async function runHousekeeping(env: Env, scheduledTime: number): Promise<
 		emailsResent: emails.status === "fulfilled" ? emails.value.resent : 0,
 		emailsGivenUp: emails.status === "fulfilled" ? emails.value.givenUp : 0,
 		deliveriesResent: deliveries.status === "fulfilled" ? deliveries.value : 0,
+		deliveriesAbandoned: abandoned.status === "fulfilled" ? abandoned.value : 0,
 		orphanAdmissionsReleased: orphans.status === "fulfilled" ? orphans.value : 0,
 		devInterviewsPurged: dev.status === "fulfilled" ? dev.value : 0,
 		devLeftoversPurged: leftovers.status === "fulfilled" ? leftovers.value : 0,

@@ -68,6 +68,8 @@ export const webhookDeliveries = sqliteTable(
 		index("webhook_deliveries_event_idx").on(t.eventId),
 		/** The deliveries still waiting for their first queue message (the housekeeping resend). */
 		index("webhook_deliveries_unenqueued_idx").on(t.createdAt).where(sql`${t.enqueuedAt} IS NULL`),
+		/** Deliveries still pending, by last change (the housekeeping settles abandoned ones). */
+		index("webhook_deliveries_pending_idx").on(t.updatedAt).where(sql`${t.outcome} = 'pending'`),
 	],
 );
 

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, isNull, lt, or, type SQL, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, isNotNull, isNull, lt, or, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import {
 	accounts,
@@ -189,6 +189,46 @@ export function attemptStatements(db: Db, r: AttemptRecord) {
 			})
 			.where(and(eq(webhookDeliveries.id, r.delivery.id), eq(webhookDeliveries.outcome, "pending"))),
 	] as const;
+}
+
+/**
+ * Settles as failed the pending deliveries nothing will attempt again: handed to the queue and
+ * untouched since `before` (their message was lost, e.g. dead-lettered while D1 was down), or,
+ * for test events (sent by their request, never queued), since `testBefore`. At most `limit`.
+ */
+export async function failAbandonedDeliveries(
+	db: Db,
+	before: number,
+	testBefore: number,
+	limit: number,
+	now: number,
+): Promise<number> {
+	const abandoned = db
+		.select({ id: webhookDeliveries.id })
+		.from(webhookDeliveries)
+		.where(
+			and(
+				eq(webhookDeliveries.outcome, "pending"),
+				isNotNull(webhookDeliveries.enqueuedAt),
+				or(
+					and(lt(webhookDeliveries.updatedAt, before), lt(webhookDeliveries.enqueuedAt, before)),
+					and(eq(webhookDeliveries.kind, "test"), lt(webhookDeliveries.updatedAt, testBefore)),
+				),
+			),
+		)
+		.limit(limit);
+	const result = await db
+		.update(webhookDeliveries)
+		.set({
+			outcome: "failed",
+			lastError: "Abandoned: no attempt was made or recorded for too long",
+			nextAttemptAt: null,
+			completedAt: now,
+			updatedAt: now,
+		})
+		.where(and(inArray(webhookDeliveries.id, abandoned), eq(webhookDeliveries.outcome, "pending")))
+		.run();
+	return result.meta.changes ?? 0;
 }
 
 export function settlePendingDelivery(

@@ -7,9 +7,11 @@ import {
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import {
+	DELIVERY_ABANDONED_MS,
 	DELIVERY_UNSENT_STALE_MS,
 	DEV_DATA_TTL_MS,
 	runHousekeeping,
+	TEST_DELIVERY_ABANDONED_MS,
 	UNSETTLED_AFTER_MS,
 } from "../../src/housekeeping";
 import worker from "../../src/index";
@@ -274,6 +276,37 @@ describe("the resend of unsent webhook deliveries", () => {
 		const row = await deliveryRow(id);
 		expect(row?.enqueued_at).not.toBe(now);
 		expect(row?.attempt_count).toBe(1);
+	});
+});
+
+describe("abandoned webhook deliveries", () => {
+	it("fails a pending delivery nothing will attempt again, and leaves one still waiting for its retry", async () => {
+		const account = await newAccount();
+		const endpoint = await createWebhook(account.live, {
+			url: "http://127.0.0.1:9/abandoned",
+			events: ["interview.scheduled"],
+		});
+		await createInterview(account.live);
+		await createInterview(account.live);
+		const [lost, waiting] = await deliveriesOf(endpoint.id);
+		const test = await call("POST", `/v1/webhooks/${endpoint.id}/test`, { key: account.live });
+		const now = Date.now();
+		const age = (id: string, ms: number) =>
+			env.DB.prepare(
+				"UPDATE webhook_deliveries SET outcome = 'pending', enqueued_at = ?1, updated_at = ?1 WHERE id = ?2",
+			)
+				.bind(now - ms, id)
+				.run();
+		// Its message lost a day ago; one waiting 12 hours for its retry; a test event left pending.
+		await age(lost!.id, DELIVERY_ABANDONED_MS + 60_000);
+		await age(waiting!.id, 12 * 3_600_000);
+		await age(test.body.data.id, TEST_DELIVERY_ABANDONED_MS + 60_000);
+
+		const report = await runHousekeeping(env, now);
+		expect(report.deliveriesAbandoned).toBeGreaterThanOrEqual(2);
+		expect(await deliveryRow(lost!.id)).toMatchObject({ outcome: "failed", completed_at: now });
+		expect((await deliveryRow(waiting!.id))?.outcome).toBe("pending");
+		expect((await deliveryRow(test.body.data.id))?.outcome).toBe("failed");
 	});
 });
 

@@ -1,0 +1,1 @@
+CREATE INDEX `webhook_deliveries_pending_idx` ON `webhook_deliveries` (`updated_at`) WHERE "webhook_deliveries"."outcome" = 'pending';
