@@ -92,6 +92,7 @@ export function recordCandidateEmailFailure(db: Db, id: string, now: number, err
 export async function staleQueuedEmails(
 	db: Db,
 	before: number,
+	neverTriedBefore: number,
 	now: number,
 	limit: number,
 ): Promise<string[]> {
@@ -101,7 +102,10 @@ export async function staleQueuedEmails(
 		.where(
 			and(
 				eq(candidateEmails.status, "queued"),
-				lt(candidateEmails.updatedAt, before),
+				or(
+					lt(candidateEmails.updatedAt, before),
+					and(eq(candidateEmails.attempts, 0), lt(candidateEmails.updatedAt, neverTriedBefore)),
+				),
 				or(isNull(candidateEmails.leaseUntil), lte(candidateEmails.leaseUntil, now)),
 			),
 		)

@@ -11,7 +11,12 @@ import { notifiedEventId } from "../../src/email/notified-event";
 import { queueCandidateEmail } from "../../src/email/queue-email";
 import type { OutgoingEmail } from "../../src/email/sender";
 import type { Env } from "../../src/env";
-import { EMAIL_GIVE_UP_MS, EMAIL_STALE_MS, resendStaleEmails } from "../../src/housekeeping";
+import {
+	EMAIL_GIVE_UP_MS,
+	EMAIL_NEVER_TRIED_MS,
+	EMAIL_STALE_MS,
+	resendStaleEmails,
+} from "../../src/housekeeping";
 import { newId } from "../../src/lib/random";
 import { handleQueueBatch } from "../../src/queues";
 import { parseIcs, parseMime, SCHEDULED_AT } from "../support/email";
@@ -443,6 +448,10 @@ describe("the housekeeping's resend of e-mails nothing is sending", () => {
 	it("hands a queued e-mail untouched for three hours to the queue again, once per stale period", async () => {
 		const request = emailRequest();
 		expect((await queueCandidateEmail(recordingQueueEnv().env, request, NOW)).status).toBe("queued");
+		// Tried once and waiting for its retry (its lease long over), as if the send had been refused.
+		await env.DB.prepare("UPDATE candidate_emails SET attempts = 1 WHERE id = ?")
+			.bind(request.messageId)
+			.run();
 		const early = batchRecordingEnv();
 		await resendStaleEmails(early.env, NOW + EMAIL_STALE_MS - 1_000);
 		expect(early.resent).not.toContain(request.messageId);
@@ -471,6 +480,17 @@ describe("the housekeeping's resend of e-mails nothing is sending", () => {
 		);
 		expect(sender.calls).toHaveLength(1);
 		expect((await getCandidateEmail(db, request.messageId))?.status).toBe("sent");
+	});
+
+	it("hands an e-mail no consumer ever tried to the queue again after ten minutes (its hand-over was lost)", async () => {
+		const request = emailRequest();
+		await queueCandidateEmail(recordingQueueEnv().env, request, NOW);
+		const early = batchRecordingEnv();
+		await resendStaleEmails(early.env, NOW + EMAIL_NEVER_TRIED_MS - 1_000);
+		expect(early.resent).not.toContain(request.messageId);
+		const later = batchRecordingEnv();
+		await resendStaleEmails(later.env, NOW + EMAIL_NEVER_TRIED_MS + 1_000);
+		expect(later.resent).toContain(request.messageId);
 	});
 
 	it("leaves an e-mail a consumer holds alone, and gives up on one a day old", async () => {

@@ -35,5 +35,10 @@ describe("e-mail retry backoff", () => {
 		expect(parseRetryDelays("10,abc")).toBe(DEFAULT_EMAIL_RETRY_DELAYS);
 		expect(parseRetryDelays("-1")).toBe(DEFAULT_EMAIL_RETRY_DELAYS);
 		expect(parseRetryDelays("50000")).toBe(DEFAULT_EMAIL_RETRY_DELAYS);
+		// Longer than the housekeeping's stale age, or more retries than the queue allows: refused.
+		expect(parseRetryDelays("7200")).toEqual([7200]);
+		expect(parseRetryDelays("7201")).toBe(DEFAULT_EMAIL_RETRY_DELAYS);
+		expect(parseRetryDelays("1,2,3,4,5")).toEqual([1, 2, 3, 4, 5]);
+		expect(parseRetryDelays("1,2,3,4,5,6")).toBe(DEFAULT_EMAIL_RETRY_DELAYS);
 	});
 });
