@@ -21,7 +21,6 @@ export interface Env {
 	ENVIRONMENT: string;
 	APP_URL: string;
 	WS_URL: string;
-	PUBLIC_BASE_URL: string;
 	ADMIN_TOKEN?: string;
 	RECORDING_URL_SECRET?: string;
 	WEBHOOK_RETRY_DELAYS?: string;

@@ -21,10 +21,6 @@ export function appUrl(c: Context<AppBindings>): string {
 	return c.env.APP_URL ? trimSlash(c.env.APP_URL) : origin(c);
 }
 
-export function baseUrl(c: Context<AppBindings>): string {
-	return c.env.PUBLIC_BASE_URL ? trimSlash(c.env.PUBLIC_BASE_URL) : origin(c);
-}
-
 /** `{ws_url}`: `WS_URL`, or the request's origin with ws/wss. */
 export function wsUrl(c: Context<AppBindings>): string {
 	if (c.env.WS_URL) return trimSlash(c.env.WS_URL);

@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { assertScope, resolveApiKey } from "../accounts/auth";
 import type { AppBindings } from "../http/context";
-import { errorBody } from "../http/envelope";
+import { errorBody, ok } from "../http/envelope";
 import { AppError } from "../http/errors";
 import { appUrl, wsUrl } from "../http/urls";
 import { readCappedBytes } from "../http/validation";
@@ -171,7 +171,7 @@ roomRoutes.post("/interview/:id/recordings", async (c) => {
 			...(segment === undefined ? {} : { segment }),
 		});
 	}
-	return c.json({ success: true, data: { chunk: Number(chunk), bytes: body.byteLength } }, 201);
+	return ok(c, { chunk: Number(chunk), bytes: body.byteLength }, 201);
 });
 
 /** `type/subtype` of an audio or video media type, lower-cased; null for anything else. */

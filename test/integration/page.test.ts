@@ -129,6 +129,10 @@ describe("recordings", () => {
 				},
 			);
 			expect(res.status).toBe(201);
+			// The contract's envelope, meta included, with the request id it names.
+			const body = (await res.json()) as any;
+			expect(body).toMatchObject({ success: true, data: { chunk, bytes: 4 } });
+			expect(body.meta.request_id).toBe(res.headers.get("X-Request-Id"));
 		}
 		const wrong = await exports.default.fetch(`${BASE}/interview/${id}/recordings?token=nope&chunk=2`, {
 			method: "POST",
