@@ -7,7 +7,6 @@ import { projectionChanged } from "../db/interviews-repo";
 import { forgetSeed, readSeed, type Seed } from "../db/seeds-repo";
 import { runOne } from "../db/templates";
 import type { Env } from "../env";
-import { chunks } from "../lib/chunks";
 import { constantTimeEqual } from "../lib/crypto";
 import { hasIdShape } from "../lib/random";
 import { createInterviewer, type Interviewer, publicQuestion } from "./interviewer";
@@ -484,12 +483,10 @@ export class InterviewObject extends DurableObject<Env> {
 		}
 		this.observerKeysCheckedAt = now;
 		const ids = [...new Set([...this.observerKeys.values()].map((key) => key.id))];
-		const db = getDb(this.env.DB);
-		this.observerKeysCheck = Promise.all(chunks(ids, 90).map((part) => usableKeyIds(db, part, now)))
+		this.observerKeysCheck = usableKeyIds(getDb(this.env.DB), ids, now)
 			.then((usable) => {
-				const valid = new Set(usable.flatMap((set) => [...set]));
 				for (const [ws, key] of this.observerKeys) {
-					if (!valid.has(key.id)) this.drop(ws, OBSERVER_KEY_CLOSE, "The API key is no longer valid.");
+					if (!usable.has(key.id)) this.drop(ws, OBSERVER_KEY_CLOSE, "The API key is no longer valid.");
 				}
 			})
 			.catch((error: unknown) => {
