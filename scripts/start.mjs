@@ -5,19 +5,14 @@ import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { adminRequest, DEV_VARS, ensureDevVars, ROOT, waitForHealth } from "./lib.mjs";
+import { wranglerEnv } from "./wrangler-env.mjs";
 
 const port = Number(process.env.PORT ?? 8787);
 const baseUrl = `http://localhost:${port}`;
 const persistTo = process.env.PERSIST_TO ?? join(ROOT, ".wrangler", "state");
 const demoMarker = join(persistTo, "demo-account.json");
 const wrangler = join(ROOT, "node_modules", ".bin", "wrangler");
-const quietEnv = {
-	...process.env,
-	WRANGLER_SEND_METRICS: "false",
-	// Offline: use miniflare's placeholder `Request.cf` instead of fetching one.
-	CLOUDFLARE_CF_FETCH_ENABLED: "false",
-	CI: process.env.CI ?? "",
-};
+const quietEnv = wranglerEnv(process.env);
 
 // DEV_VARS_FILE lets a test run keep its own secrets file beside its own state.
 const devVarsFile = process.env.DEV_VARS_FILE ?? DEV_VARS;

@@ -51,6 +51,8 @@ export interface BenchResults {
 		p99: number | null;
 		errors: number;
 		missing: number;
+		/** Round trips made before the measured ones, and their failures. */
+		warmup?: { answers: number; errors: number };
 		baseline: LoadResult;
 	};
 	webhooks?: {

@@ -122,7 +122,8 @@ export function totalProblems(results) {
 		for (const r of [c.result, c.baseline]) n += r.errors + r.timeouts + r.status5xx;
 	}
 	for (const b of results.baselines ?? []) n += b.errors + b.timeouts + b.status5xx;
-	if (results.websocket) n += results.websocket.errors + results.websocket.missing;
+	if (results.websocket)
+		n += results.websocket.errors + results.websocket.missing + (results.websocket.warmup?.errors ?? 0);
 	if (results.webhooks) n += results.webhooks.missing + results.webhooks.invalid + results.webhooks.errors;
 	return n;
 }
@@ -239,7 +240,10 @@ export function generatedSection(results) {
 			`Each load case: ${s.warmupS} s warm-up, then ${s.slices} rounds in which ${s.durationS / s.slices} s of the case ` +
 			`alternate with ${s.durationS / s.slices} s of the health endpoint, ${s.connections} connections unless the table ` +
 			`says otherwise; a case's ratios compare it with its own interleaved health slices (the health row is ` +
-			`a run of its own), the WebSocket and webhook rows with a health run made just before them. ` +
+			`a run of its own), the WebSocket and webhook rows with a health run made just before them` +
+			(results.websocket?.warmup
+				? ` (the WebSocket row after ${results.websocket.warmup.answers} round trips of warm-up, not measured). `
+				: ". ") +
 			`Total bench time ${Math.round(results.elapsedS)} s.`,
 		"",
 		markdownTable(tableRows(results)),

@@ -160,6 +160,15 @@ describe("the benchmark's targets", () => {
 		]);
 	});
 
+	it("count a failed WebSocket round trip of the warm-up as an error", () => {
+		const run = results();
+		if (!run.websocket) throw new Error("the fixture has a WebSocket run");
+		run.websocket.warmup = { answers: 100, errors: 0 };
+		expect(evaluateTargets(run).find((t) => t.id === "no_errors")?.pass).toBe(true);
+		run.websocket.warmup = { answers: 99, errors: 1 };
+		expect(evaluateTargets(run).find((t) => t.id === "no_errors")).toMatchObject({ value: 1, pass: false });
+	});
+
 	it("fail when a case did not run", () => {
 		const partial = results();
 		partial.cases = partial.cases.filter((c) => c.id !== "list_100k");
