@@ -1,8 +1,11 @@
 import { DurableObject } from "cloudflare:workers";
 import { findAccount } from "../db/accounts-repo";
 import { getDb } from "../db/client";
+import { admitLiveInterviews } from "../db/quota-repo";
 import type { Env } from "../env";
+import { type CreationWrite, writeCreations } from "../interview/creation";
 import { interviewStub } from "../interview/service";
+import type { PendingDelivery } from "../webhooks/deliveries-repo";
 import {
 	type AuthVersion,
 	confirmSlot,
@@ -22,7 +25,14 @@ import {
 	waitingPosition,
 	writeAuthVersion,
 } from "./account-storage";
-import type { Admission, SlotResult, SlotUsage } from "./account-stub";
+import type {
+	Admission,
+	CreateAtOnceOutcome,
+	CreateAtOnceRequest,
+	SlotResult,
+	SlotUsage,
+} from "./account-stub";
+import { GroupCommit } from "./group-commit";
 import { effectiveLimits, type PlanId } from "./plans";
 import { decide, type RateDecision, RESERVATION_MS, reservationSize, WINDOW_MS } from "./rate-limit";
 
@@ -34,6 +44,8 @@ const MAX_STARTS_PER_CALL = 100;
 const SQL_PRUNE_EVERY_MS = 1_000;
 /** A change of keys or limits still open after this long is taken as abandoned (its Worker died). */
 const AUTH_CHANGE_TIMEOUT_MS = 5 * 60_000;
+/** Interviews per group commit: a bulk's worth, whose statements are known to fit D1's limits. */
+const MAX_INTERVIEWS_PER_COMMIT = 100;
 
 /**
  * One per account: the serialisation point for per-account limits.
@@ -41,6 +53,8 @@ const AUTH_CHANGE_TIMEOUT_MS = 5 * 60_000;
  *   mirrored to SQLite so an eviction loses nothing), which makes the sliding window exact.
  * - Concurrent interviews: which live interviews hold a slot and which joined ones wait, in
  *   order; a freed slot goes to the longest-waiting interview, which this object starts.
+ * - Single creates: counted, admitted and written in one call (`createAtOnce`), the writes of
+ *   concurrent creates committed to D1 together (group commit).
  */
 export class AccountObject extends DurableObject<Env> {
 	/** This object's clock; tests move it instead of waiting. */
@@ -50,6 +64,12 @@ export class AccountObject extends DurableObject<Env> {
 	private reserved: { until: number; left: number } | null = null;
 	private lastSqlPrune = 0;
 	private auth: AuthVersion = { version: 0, pending: 0, pendingSince: 0 };
+	/** Single creates' D1 writes, those that arrive while one is in flight committed together. */
+	readonly creations = new GroupCommit<CreationWrite, PendingDelivery[]>({
+		run: (writes) => writeCreations(getDb(this.env.DB), writes),
+		size: (write) => write.seeds.length,
+		maxSize: MAX_INTERVIEWS_PER_COMMIT,
+	});
 
 	constructor(ctx: DurableObjectState, env: Env) {
 		super(ctx, env);
@@ -73,6 +93,28 @@ export class AccountObject extends DurableObject<Env> {
 			return { status: "stale", version: this.auth.version, cacheable };
 		}
 		return { status: "counted", decision: await this.hit(limit), version: this.auth.version, cacheable };
+	}
+
+	/**
+	 * A single create in one call: the request is counted as `admit` counts it; if it is allowed,
+	 * a live interview is admitted to the monthly quota and debited its credit (one D1 batch, as
+	 * `admitLiveInterviews` does it for the Worker), and then it is written with the creates that
+	 * arrived meanwhile (one D1 batch for them all). Stops at the first step that does not go
+	 * through and says which; never rejects for a failed write (a rejected call can surface as an
+	 * unhandled rejection), it reports it.
+	 */
+	async createAtOnce(request: CreateAtOnceRequest): Promise<CreateAtOnceOutcome> {
+		const admission = await this.admit(request.limit, request.version);
+		if (admission.status !== "counted" || !admission.decision.allowed) return { admission };
+		if (request.admissions.length > 0) {
+			try {
+				const quota = await admitLiveInterviews(getDb(this.env.DB), request.admissions);
+				if (quota.some((outcome) => !outcome.admitted)) return { admission, quota };
+			} catch (error) {
+				return { admission, commit: { status: "failed", error: String(error) } };
+			}
+		}
+		return { admission, commit: await this.creations.commit(request.write) };
 	}
 
 	/**

@@ -1,4 +1,8 @@
+import type { AdmissionRequest, Admission as QuotaAdmission } from "../db/quota-repo";
 import type { Env } from "../env";
+import type { CreationWrite } from "../interview/creation";
+import type { PendingDelivery } from "../webhooks/deliveries-repo";
+import type { CommitOutcome } from "./group-commit";
 import type { RateDecision } from "./rate-limit";
 
 /** The outcome of asking for a concurrent-interview slot. */
@@ -25,10 +29,36 @@ export type Admission =
 	| { status: "counted"; decision: RateDecision; version: number; cacheable: boolean }
 	| { status: "stale"; version: number; cacheable: boolean };
 
+/**
+ * A single create in one call (`createAtOnce`): the request's rate-limit count (`limit`,
+ * `version` as for `admit`), a live interview's admission to the monthly quota and credits, and
+ * the write itself.
+ */
+export interface CreateAtOnceRequest {
+	limit: number;
+	version: number | null;
+	/** Empty unless the interview is live. */
+	admissions: AdmissionRequest[];
+	write: CreationWrite;
+}
+
+/**
+ * What `createAtOnce` did, step by step, stopping at the first that did not go through: the
+ * request counted (or refused, or stale: nothing counted), the live admission taken (or refused:
+ * `quota` says why), the write committed or failed (`commit`; a failure of the admission's own
+ * batch is reported there too).
+ */
+export interface CreateAtOnceOutcome {
+	admission: Admission;
+	quota?: QuotaAdmission[];
+	commit?: CommitOutcome<PendingDelivery[]>;
+}
+
 /** The account object's RPC surface, typed plainly. */
 export interface AccountApi {
 	hit(limit: number): Promise<RateDecision>;
 	admit(limit: number, version: number | null): Promise<Admission>;
+	createAtOnce(request: CreateAtOnceRequest): Promise<CreateAtOnceOutcome>;
 	beginAuthChange(): Promise<void>;
 	endAuthChange(): Promise<void>;
 	usage(): Promise<number>;

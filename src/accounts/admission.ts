@@ -1,5 +1,5 @@
 import type { Db } from "../db/client";
-import { admitLiveInterviews } from "../db/quota-repo";
+import { type AdmissionRequest, admitLiveInterviews } from "../db/quota-repo";
 import { AppError } from "../http/errors";
 import { iso } from "../lib/time";
 import type { AuthContext } from "./auth";
@@ -35,23 +35,43 @@ export async function admitOrRefuse(
 export async function admitMany(
 	db: Db,
 	auth: AuthContext,
-	admissions: readonly { interviewId: string; debitId: string; now: number }[],
+	admissions: readonly LiveAdmission[],
 ): Promise<(AppError | null)[]> {
+	return refusals(auth, admissions, await admitLiveInterviews(db, admissionRequests(auth, admissions)));
+}
+
+/** A live interview to admit: its id, the id of its credit's debit, and the request's time. */
+export interface LiveAdmission {
+	interviewId: string;
+	debitId: string;
+	now: number;
+}
+
+/** What `admitLiveInterviews` takes for these admissions of the key's account. */
+export function admissionRequests(
+	auth: AuthContext,
+	admissions: readonly LiveAdmission[],
+): AdmissionRequest[] {
+	return admissions.map((a) => ({
+		interviewId: a.interviewId,
+		accountId: auth.accountId,
+		period: monthPeriod(a.now),
+		monthlyLimit: auth.limits.monthly_interviews,
+		credits: CREDITS_PER_INTERVIEW,
+		debitId: a.debitId,
+		now: a.now,
+	}));
+}
+
+/** Per admission, null or the refusal its outcome means (QUOTA_EXCEEDED, INSUFFICIENT_CREDITS). */
+export function refusals(
+	auth: AuthContext,
+	admissions: readonly LiveAdmission[],
+	outcomes: readonly { admitted: boolean; used: number; balance: number }[],
+): (AppError | null)[] {
 	const limit = auth.limits.monthly_interviews;
-	const outcomes = await admitLiveInterviews(
-		db,
-		admissions.map((a) => ({
-			interviewId: a.interviewId,
-			accountId: auth.accountId,
-			period: monthPeriod(a.now),
-			monthlyLimit: limit,
-			credits: CREDITS_PER_INTERVIEW,
-			debitId: a.debitId,
-			now: a.now,
-		})),
-	);
 	return outcomes.map((outcome, i) =>
-		outcome.admitted ? null : refusalOf(limit, outcome, (admissions[i] as { now: number }).now),
+		outcome.admitted ? null : refusalOf(limit, outcome, (admissions[i] as LiveAdmission).now),
 	);
 }
 

@@ -13,6 +13,11 @@ export interface AppBindings {
 		apiKey: { token: string; hash: string };
 		/** Key-cache version `auth` was cached at, or null when it was just read from D1 uncached. */
 		authVersion: number | null;
+		/**
+		 * Whether the request was counted against the rate limit yet: `deferred` while a single
+		 * create's count waits to go with its write (src/accounts/rate-limit-middleware.ts).
+		 */
+		admission?: "deferred" | "settled";
 		/** Requests counted in the account's rate window, this one included. */
 		rateUsage: number;
 		/** The single fetch's read of the interview, started beside the rate-limit call. */

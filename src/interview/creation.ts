@@ -6,7 +6,7 @@ import { insertSeeds, markSeedsDue, type Seed } from "../db/seeds-repo";
 import type { Env } from "../env";
 import { type EventRecord, insertEvents } from "../events/events-repo";
 import { publishEvents } from "../events/publish";
-import { OutcomeUnknownError } from "../http/errors";
+import { AppError, OutcomeUnknownError } from "../http/errors";
 import { limiter } from "../lib/limit";
 import { randomBase62 } from "../lib/random";
 import { retrying } from "../lib/retry";
@@ -87,7 +87,9 @@ export function seedOf(command: CreateCommand, now: number): Seed {
 }
 
 /**
- * Creates the interviews of one account (one or a bulk's items) in one D1 batch. If the batch
+ * Creates the interviews of one account (one or a bulk's items) in one D1 batch, written by
+ * `commit` (directly by default; a single create's goes through its account's object, which
+ * counts the request, admits it and commits it with others: `createAtOnce`). If the batch
  * fails, nothing was created and every reservation is released before the error propagates.
  * After it, the interviews exist: e-mail, webhooks and wake messages follow, and if any of those
  * fails the seeds are made due at once, so their objects replay what is owed (a direct wake now,
@@ -99,6 +101,7 @@ export async function plantInterviews(
 	plantings: Planting[],
 	now: number,
 	release: (reservation: Reservation) => Promise<void>,
+	commit: CommitCreation = (write) => writeCreation(getDb(env.DB), write),
 ): Promise<InterviewState[]> {
 	if (plantings.length === 0) return [];
 	const db = getDb(env.DB);
@@ -111,20 +114,13 @@ export async function plantInterviews(
 		throw error;
 	}
 	const events = seeds.flatMap(creationEvents);
-	// Multi-row statements, each within D1's 100 bound parameters: about 40 for 100 interviews.
-	const statements = [
-		...insertSeeds(db, seeds),
-		...upsertProjections(
-			db,
-			seeds.map((seed) => seed.state),
-		),
-		...insertEvents(db, events),
-	];
 	let pending: PendingDelivery[] | undefined;
 	try {
-		// The events' webhook deliveries are recorded with them (a trigger) and read back here.
-		pending = await runRecordingEvents(db, statements, events);
+		pending = await commit({ seeds, events });
 	} catch (error) {
+		// A refusal (the rate limit, the monthly quota, credits, the key) came before anything was
+		// written or taken: nothing to give back.
+		if (error instanceof AppError || error instanceof NothingWritten) throw error;
 		// A batch can fail after it committed (the answer lost on the way back): then the
 		// interviews exist, and they are settled as created, not given back.
 		const first = seeds[0]?.state.id as string;
@@ -156,6 +152,51 @@ export async function plantInterviews(
 	return seeds.map((seed) => seed.state);
 }
 
+/** What a creation writes to D1: its seeds (with their projections) and the events they record. */
+export interface CreationWrite {
+	seeds: Seed[];
+	events: EventRecord[];
+}
+
+/**
+ * Writes a creation and returns the unsent webhook deliveries of its events. It either wrote
+ * everything or throws: an `AppError` when it was refused before writing anything, any other
+ * error when the write failed (it may still have committed).
+ */
+export type CommitCreation = (write: CreationWrite) => Promise<PendingDelivery[]>;
+
+/** Thrown by a `CommitCreation` that wrote and took nothing, for a reason that is not a refusal. */
+export class NothingWritten extends Error {}
+
+/**
+ * Writes creations in one D1 batch (one transaction) and returns each one's unsent deliveries, in
+ * order: several single creates committed together (the account object's group commit) or one
+ * bulk. Multi-row statements, each within D1's 100 bound parameters: about 40 for 100 interviews.
+ */
+export async function writeCreations(db: Db, writes: readonly CreationWrite[]): Promise<PendingDelivery[][]> {
+	const seeds = writes.flatMap((write) => write.seeds);
+	const events = writes.flatMap((write) => write.events);
+	const statements = [
+		...insertSeeds(db, seeds),
+		...upsertProjections(
+			db,
+			seeds.map((seed) => seed.state),
+		),
+		...insertEvents(db, events),
+	];
+	// The events' webhook deliveries are recorded with them (a trigger) and read back here.
+	const pending = await runRecordingEvents(db, statements, events);
+	return writes.map((write) => {
+		const ids = new Set(write.events.map((event) => event.id));
+		return pending.filter((delivery) => ids.has(delivery.eventId));
+	});
+}
+
+export async function writeCreation(db: Db, write: CreationWrite): Promise<PendingDelivery[]> {
+	const [pending] = await writeCreations(db, [write]);
+	return pending ?? [];
+}
+
 /** Delays between the tries of `whetherCreated` while D1 cannot answer (tests shorten them). */
 export const createdCheck = { retryMs: [250, 1_000, 3_000] };
 
@@ -174,7 +215,7 @@ async function whetherCreated(db: Db, id: string): Promise<boolean | null> {
 }
 
 /** The events a creation recorded; creation owes nothing else to D1 besides its projection. */
-function creationEvents(seed: Seed): EventRecord[] {
+export function creationEvents(seed: Seed): EventRecord[] {
 	const { state } = seed;
 	return seed.outbox.flatMap((item): EventRecord[] => {
 		if (item.kind === "event") return [eventRecord(state, item.event)];

@@ -1,12 +1,19 @@
-import { admitMany, isLiveCreation } from "../accounts/admission";
-import type { AuthContext } from "../accounts/auth";
+import { type Admission, accountStub } from "../accounts/account-stub";
+import {
+	admissionRequests,
+	admitMany,
+	isLiveCreation,
+	type LiveAdmission,
+	refusals,
+} from "../accounts/admission";
+import { type AuthContext, assertScope } from "../accounts/auth";
 import { getDb } from "../db/client";
 import { revokeAdmission } from "../db/quota-repo";
 import type { Env } from "../env";
 import { AppError, assertNever, validationError } from "../http/errors";
 import { hasIdShape, newId } from "../lib/random";
 import { iso, parseIsoDateTime } from "../lib/time";
-import { plantInterviews } from "./creation";
+import { type CommitCreation, NothingWritten, plantInterviews } from "./creation";
 import type { CommandResult, Owner } from "./interview-object";
 import type { CompletionReason, InterviewState } from "./model";
 import type { CreateInterviewBody } from "./schemas";
@@ -137,18 +144,25 @@ export async function reserveInterviews(
 	bodies: readonly Pick<CreateInterviewBody, "test_mode">[],
 	now: number,
 ): Promise<(Reservation | AppError)[]> {
-	const reservations = bodies.map((body): Reservation => {
-		const testMode = body.test_mode || auth.keyEnvironment !== "live";
-		return { id: newId("int"), testMode, live: isLiveCreation(auth, testMode), debitId: newId("msg") };
-	});
+	const reservations = bodies.map((body) => newReservation(auth, body));
 	const live = reservations.filter((r) => r.live);
 	const refusals = await admitMany(
 		getDb(env.DB),
 		auth,
-		live.map((r) => ({ interviewId: r.id, debitId: r.debitId, now })),
+		live.map((r) => liveAdmission(r, now)),
 	);
 	const refused = new Map(live.map((r, i) => [r.id, refusals[i] ?? null]));
 	return reservations.map((r) => refused.get(r.id) ?? r);
+}
+
+/** A new interview's id and whether it is live (nothing taken yet). */
+function newReservation(auth: AuthContext, body: Pick<CreateInterviewBody, "test_mode">): Reservation {
+	const testMode = body.test_mode || auth.keyEnvironment !== "live";
+	return { id: newId("int"), testMode, live: isLiveCreation(auth, testMode), debitId: newId("msg") };
+}
+
+function liveAdmission(reservation: Reservation, now: number): LiveAdmission {
+	return { interviewId: reservation.id, debitId: reservation.debitId, now };
 }
 
 /** Gives back what a reservation took when its interview was not created. */
@@ -157,20 +171,93 @@ export async function releaseReservation(env: Env, reservation: Reservation): Pr
 }
 
 /**
+ * The request's rate-limit count, not yet taken: a single create sends it with its write
+ * (src/accounts/rate-limit-middleware.ts). `settle` applies the account object's answer (429 when
+ * refused; after a stale answer it reads the key again and counts the request with it) and
+ * returns the key's authentication as it then stands.
+ */
+export interface PendingCount {
+	limit: number;
+	version: number | null;
+	settle(answer: Admission): Promise<AuthContext>;
+}
+
+/**
  * Creates one interview: every check of `reserveInterview`, then the interview itself as a seed
  * that its Durable Object adopts on first use (`plantInterviews`, src/interview/creation.ts).
+ * With `pendingCount`, the rate-limit count, a live interview's admission and the write are one
+ * call to the account's object (`createAtOnce`) instead of three round trips.
  */
 export async function createInterview(
 	env: Env,
 	auth: AuthContext,
 	body: CreateInterviewBody,
 	options: CreateOptions,
+	pendingCount?: PendingCount,
 ): Promise<InterviewState> {
+	const release = (r: Reservation) => releaseReservation(env, r);
+	if (pendingCount) {
+		const reservation = newReservation(auth, body);
+		const commit = commitAtOnce(env, auth, reservation, options.now, pendingCount);
+		try {
+			const [state] = await plantInterviews(
+				env,
+				auth,
+				[{ body, reservation, options }],
+				options.now,
+				release,
+				commit,
+			);
+			return state as InterviewState;
+		} catch (error) {
+			if (!(error instanceof KeyReread)) throw error;
+			// Counted now with the key read again: the usual way, with that key's scopes and account.
+			assertScope(error.auth, "interviews:write");
+			return createInterview(env, error.auth, body, options);
+		}
+	}
 	const reservation = await reserveInterview(env, auth, body, options.now);
-	const [state] = await plantInterviews(env, auth, [{ body, reservation, options }], options.now, (r) =>
-		releaseReservation(env, r),
-	);
+	const [state] = await plantInterviews(env, auth, [{ body, reservation, options }], options.now, release);
 	return state as InterviewState;
+}
+
+/** The account object found the cached key out of date: nothing was counted, taken or written. */
+class KeyReread extends NothingWritten {
+	constructor(readonly auth: AuthContext) {
+		super("the key was read again");
+	}
+}
+
+/**
+ * The write of a create whose count is pending: one call to the account object counts the
+ * request, admits a live interview and writes it; a refusal at any step throws before anything is
+ * written. When the object finds the Worker's cached key out of date it does nothing: the request
+ * is counted with the key read again (`settle`) and created the usual way with that key.
+ */
+function commitAtOnce(
+	env: Env,
+	auth: AuthContext,
+	reservation: Reservation,
+	now: number,
+	pendingCount: PendingCount,
+): CommitCreation {
+	return async (write) => {
+		const admissions = reservation.live ? [liveAdmission(reservation, now)] : [];
+		const outcome = await accountStub(env, auth.accountId).createAtOnce({
+			limit: pendingCount.limit,
+			version: pendingCount.version,
+			admissions: admissionRequests(auth, admissions),
+			write,
+		});
+		const current = await pendingCount.settle(outcome.admission);
+		if (outcome.admission.status === "stale") throw new KeyReread(current);
+		const [refusal] = outcome.quota ? refusals(auth, admissions, outcome.quota) : [];
+		if (refusal) throw refusal;
+		if (outcome.commit?.status !== "committed") {
+			throw new Error(outcome.commit?.error ?? "the account object did not write the interview");
+		}
+		return outcome.commit.result;
+	};
 }
 
 /** How far ahead an interview may be scheduled (docs/decisions.md): five years. */

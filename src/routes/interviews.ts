@@ -1,6 +1,11 @@
 import { type Context, Hono, type MiddlewareHandler } from "hono";
 import { validator } from "hono/validator";
 import { assertScope, requireScope } from "../accounts/auth";
+import {
+	admissionPending,
+	countedBeforeIdempotency,
+	settleAdmission,
+} from "../accounts/rate-limit-middleware";
 import { getDb } from "../db/client";
 import { listInterviews } from "../db/interviews-repo";
 import type { AppBindings } from "../http/context";
@@ -43,18 +48,35 @@ interviewRoutes.post(
 	requireScope("interviews:write"),
 	validate("query", noQuery),
 	createRequest,
+	countedBeforeIdempotency,
 	idempotent,
 	async (c) => {
 		const now = c.get("now");
 		const setupGuidePrefix = c.req.path.startsWith("/api/");
 		const request = c.req.valid("json");
 		const urls = { appUrl: appUrl(c) };
-		const state = await createInterview(c.env, c.get("auth"), request.body, {
-			scheduledAt: request.scheduledAt,
-			now,
-			appUrl: urls.appUrl,
-			...(request.kind === "setup_guide" ? { job: request.job } : {}),
-		});
+		const auth = c.get("auth");
+		const state = await createInterview(
+			c.env,
+			auth,
+			request.body,
+			{
+				scheduledAt: request.scheduledAt,
+				now,
+				appUrl: urls.appUrl,
+				...(request.kind === "setup_guide" ? { job: request.job } : {}),
+			},
+			admissionPending(c)
+				? {
+						limit: auth.limits.requests_per_minute,
+						version: c.get("authVersion"),
+						settle: async (answer) => {
+							await settleAdmission(c, answer);
+							return c.get("auth");
+						},
+					}
+				: undefined,
+		);
 		const created = createdView(state, urls);
 		if (!setupGuidePrefix) return ok(c, created, 201);
 		// The setup guide names the id and the link its own way, whichever body it was sent.
