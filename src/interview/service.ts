@@ -195,30 +195,26 @@ export async function createInterview(
 	options: CreateOptions,
 	pendingCount?: PendingCount,
 ): Promise<InterviewState> {
-	const release = (r: Reservation) => releaseReservation(env, r);
-	if (pendingCount) {
-		const reservation = newReservation(auth, body);
-		const commit = commitAtOnce(env, auth, reservation, options.now, pendingCount);
-		try {
-			const [state] = await plantInterviews(
-				env,
-				auth,
-				[{ body, reservation, options }],
-				options.now,
-				release,
-				commit,
-			);
-			return state as InterviewState;
-		} catch (error) {
-			if (!(error instanceof KeyReread)) throw error;
-			// Counted now with the key read again: the usual way, with that key's scopes and account.
-			assertScope(error.auth, "interviews:write");
-			return createInterview(env, error.auth, body, options);
-		}
+	const reservation = pendingCount
+		? newReservation(auth, body)
+		: await reserveInterview(env, auth, body, options.now);
+	const commit = pendingCount ? commitAtOnce(env, auth, reservation, options.now, pendingCount) : undefined;
+	try {
+		const [state] = await plantInterviews(
+			env,
+			auth,
+			[{ body, reservation, options }],
+			options.now,
+			(r) => releaseReservation(env, r),
+			commit,
+		);
+		return state as InterviewState;
+	} catch (error) {
+		if (!(error instanceof KeyReread)) throw error;
+		// Counted now with the key read again: the usual way, with that key's scopes and account.
+		assertScope(error.auth, "interviews:write");
+		return createInterview(env, error.auth, body, options);
 	}
-	const reservation = await reserveInterview(env, auth, body, options.now);
-	const [state] = await plantInterviews(env, auth, [{ body, reservation, options }], options.now, release);
-	return state as InterviewState;
 }
 
 /** The account object found the cached key out of date: nothing was counted, taken or written. */
