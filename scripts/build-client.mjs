@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Bundles the candidate page's script (src/interview/room/client.ts, with the shared zod protocol)
+// Bundles the candidate page's script (src/interviews/room/client.ts, with the shared zod protocol)
 // into a module the Worker serves as /room.js. `--check` fails when the committed bundle is stale.
 import { readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -7,11 +7,11 @@ import { pathToFileURL } from "node:url";
 import { build } from "esbuild";
 import { ROOT } from "./lib.mjs";
 
-const out = join(ROOT, "src", "interview", "room", "client-bundle.ts");
+const out = join(ROOT, "src", "interviews", "room", "client-bundle.ts");
 
 export async function bundleClient() {
 	const result = await build({
-		entryPoints: [join(ROOT, "src", "interview", "room", "client.ts")],
+		entryPoints: [join(ROOT, "src", "interviews", "room", "client.ts")],
 		bundle: true,
 		minify: true,
 		format: "iife",
@@ -28,7 +28,7 @@ if (process.argv[1] && import.meta.url === pathToFileURL(realpathSync(process.ar
 	const source = await bundleClient();
 	if (process.argv.includes("--check")) {
 		if (readFileSync(out, "utf8") !== source) {
-			console.error("src/interview/room/client-bundle.ts is stale: run npm run build:client");
+			console.error("src/interviews/room/client-bundle.ts is stale: run npm run build:client");
 			process.exit(1);
 		}
 	} else {

@@ -1,18 +1,18 @@
 import { type Context, Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
+import { adminRoutes } from "./accounts/admin-routes";
 import { authenticate } from "./accounts/auth";
 import { rateLimit } from "./accounts/rate-limit-middleware";
-import type { AppBindings } from "./http/context";
-import { errorBody, ok } from "./http/envelope";
-import { AppError } from "./http/errors";
-import { type Clock, requestContext, whenRouted } from "./http/middleware";
-import { accountRoutes } from "./routes/account";
-import { adminRoutes } from "./routes/admin";
-import { eventRoutes } from "./routes/events";
-import { interviewRoutes } from "./routes/interviews";
-import { roomRoutes } from "./routes/room";
-import { testHelperRoutes } from "./routes/test-helpers";
-import { webhookRoutes } from "./routes/webhooks";
+import { accountRoutes } from "./accounts/routes";
+import { eventRoutes } from "./events/routes";
+import { interviewRoutes } from "./interviews/api/routes";
+import { testHelperRoutes } from "./interviews/api/test-helper-routes";
+import { roomRoutes } from "./interviews/room/routes";
+import type { AppBindings } from "./platform/http/context";
+import { errorBody, ok } from "./platform/http/envelope";
+import { AppError } from "./platform/http/errors";
+import { type Clock, requestContext, whenRouted } from "./platform/http/middleware";
+import { webhookRoutes } from "./webhooks/routes";
 
 export interface AppOptions {
 	clock?: Clock;

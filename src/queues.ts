@@ -1,6 +1,5 @@
 import { handleEmailBatch } from "./email/consumer";
-import type { Env } from "./env";
-import { handleWakeBatch, WAKE_QUEUE_NAME } from "./interview/wake";
+import { handleWakeBatch, WAKE_QUEUE_NAME } from "./interviews/creation/wake";
 import { consumeDeadLetters, consumeWebhookBatch } from "./webhooks/consumer";
 
 /** Routes each queue's batches to its consumer. */

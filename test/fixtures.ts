@@ -1,4 +1,4 @@
-import type { InterviewState } from "../src/interview/model";
+import type { InterviewState } from "../src/interviews/core/model";
 
 /** A scheduled interview's state, for unit tests of pure code. */
 export function interviewState(overrides: Partial<InterviewState> = {}): InterviewState {

@@ -1,10 +1,7 @@
 import { DurableObject } from "cloudflare:workers";
-import { findAccount } from "../db/accounts-repo";
-import { getDb } from "../db/client";
-import { admitLiveInterviews } from "../db/quota-repo";
-import type { Env } from "../env";
-import { type CreationWrite, writeCreations } from "../interview/creation";
-import { interviewStub } from "../interview/service";
+import { type CreationWrite, writeCreations } from "../interviews/creation/creation";
+import { interviewStub } from "../interviews/service";
+import { getDb } from "../platform/db/client";
 import type { PendingDelivery } from "../webhooks/deliveries-repo";
 import {
 	type AuthVersion,
@@ -32,8 +29,10 @@ import type {
 	SlotResult,
 	SlotUsage,
 } from "./account-stub";
+import { findAccount } from "./accounts-repo";
 import { GroupCommit } from "./group-commit";
 import { effectiveLimits, type PlanId } from "./plans";
+import { admitLiveInterviews } from "./quota-repo";
 import { decide, type RateDecision, RESERVATION_MS, reservationSize, WINDOW_MS } from "./rate-limit";
 
 /** A granted slot is checked this long after the grant, in case its interview never started. */

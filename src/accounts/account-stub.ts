@@ -1,8 +1,7 @@
-import type { AdmissionRequest, Admission as QuotaAdmission } from "../db/quota-repo";
-import type { Env } from "../env";
-import type { CreationWrite } from "../interview/creation";
+import type { CreationWrite } from "../interviews/creation/creation";
 import type { PendingDelivery } from "../webhooks/deliveries-repo";
 import type { CommitOutcome } from "./group-commit";
+import type { AdmissionRequest, Admission as QuotaAdmission } from "./quota-repo";
 import type { RateDecision } from "./rate-limit";
 
 /** The outcome of asking for a concurrent-interview slot. */

@@ -1,9 +1,9 @@
-import type { Db } from "../db/client";
-import { type AdmissionRequest, admitLiveInterviews } from "../db/quota-repo";
-import { AppError } from "../http/errors";
-import { iso } from "../lib/time";
+import type { Db } from "../platform/db/client";
+import { AppError } from "../platform/http/errors";
+import { iso } from "../platform/lib/time";
 import type { AuthContext } from "./auth";
 import { monthPeriod, monthResetsAt } from "./quota";
+import { type AdmissionRequest, admitLiveInterviews } from "./quota-repo";
 
 /**
  * Live interviews count toward the monthly limit and cost credits; test-mode and dev interviews

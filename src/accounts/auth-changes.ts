@@ -1,4 +1,3 @@
-import type { Env } from "../env";
 import { accountStub } from "./account-stub";
 
 /**

@@ -1,12 +1,12 @@
 import { eq } from "drizzle-orm";
 import type { Context, MiddlewareHandler } from "hono";
-import { getDb } from "../db/client";
-import { accounts, apiKeys } from "../db/schema";
-import type { AppBindings } from "../http/context";
-import { AppError } from "../http/errors";
-import { appUrl } from "../http/urls";
-import { jsonBodyGuard } from "../http/validation";
-import { constantTimeEqual } from "../lib/crypto";
+import { getDb } from "../platform/db/client";
+import { accounts, apiKeys } from "../platform/db/schema";
+import type { AppBindings } from "../platform/http/context";
+import { AppError } from "../platform/http/errors";
+import { appUrl } from "../platform/http/urls";
+import { jsonBodyGuard } from "../platform/http/validation";
+import { constantTimeEqual } from "../platform/lib/crypto";
 import { authCache } from "./auth-cache";
 import {
 	type DataEnvironment,

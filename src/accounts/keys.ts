@@ -1,5 +1,5 @@
-import { sha256Hex } from "../lib/crypto";
-import { randomBase62 } from "../lib/random";
+import { sha256Hex } from "../platform/lib/crypto";
+import { randomBase62 } from "../platform/lib/random";
 
 export const KEY_ENVIRONMENTS = ["live", "test", "dev"] as const;
 export type KeyEnvironment = (typeof KEY_ENVIRONMENTS)[number];

@@ -1,9 +1,9 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { matchedRoutes } from "hono/route";
-import type { AppBindings } from "../http/context";
-import { AppError } from "../http/errors";
 import { IDEMPOTENCY_HEADER } from "../idempotency/middleware";
-import { startInterviewReadAhead } from "../interview/read-ahead";
+import { startInterviewReadAhead } from "../interviews/api/read-ahead";
+import type { AppBindings } from "../platform/http/context";
+import { AppError } from "../platform/http/errors";
 import { type Admission, accountStub } from "./account-stub";
 import { lookupApiKey } from "./auth";
 import { authCache } from "./auth-cache";

@@ -1,8 +1,7 @@
-import { getDb } from "../db/client";
-import { boundQuery, runBatch, runOne } from "../db/templates";
-import type { Env } from "../env";
 import { insertEvent } from "../events/events-repo";
-import { publishEvents } from "../events/publish";
+import { getDb } from "../platform/db/client";
+import { boundQuery, runBatch, runOne } from "../platform/db/templates";
+import { publishEvents } from "../webhooks/publish";
 import { nextRetry, parseRetryDelays } from "./backoff";
 import { calendarMethodOf } from "./calendar";
 import {

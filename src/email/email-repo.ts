@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
-import type { Db } from "../db/client";
-import { candidateEmails } from "../db/schema";
+import type { Db } from "../platform/db/client";
+import { candidateEmails } from "../platform/db/schema";
 
 export type CandidateEmailRow = typeof candidateEmails.$inferSelect;
 export type NewCandidateEmail = typeof candidateEmails.$inferInsert;

@@ -1,4 +1,3 @@
-import type { Env } from "../env";
 import { DEFAULT_EMAIL_FROM } from "./model";
 
 /** The From address (and envelope sender): `EMAIL_FROM`, or a placeholder for local runs. */

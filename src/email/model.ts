@@ -1,7 +1,7 @@
 import type { DataEnvironment } from "../accounts/keys";
-import type { CandidateEmailTemplate } from "../db/schema-email";
+import type { CandidateEmailTemplate } from "../platform/db/schema-email";
 
-export type { CandidateEmailTemplate } from "../db/schema-email";
+export type { CandidateEmailTemplate } from "../platform/db/schema-email";
 
 /** What a notice says about the interview; everything the templates and the calendar need. */
 export interface NoticeDetails {

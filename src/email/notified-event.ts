@@ -1,5 +1,5 @@
 import type { EventRecord } from "../events/events-repo";
-import { iso } from "../lib/time";
+import { iso } from "../platform/lib/time";
 import type { CandidateEmailRow } from "./email-repo";
 
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";

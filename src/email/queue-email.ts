@@ -1,9 +1,8 @@
 import { z } from "zod";
-import { getDb } from "../db/client";
-import { CANDIDATE_EMAIL_TEMPLATES } from "../db/schema-email";
-import type { Env } from "../env";
-import { issueFields } from "../http/validation";
-import { chunks } from "../lib/chunks";
+import { getDb } from "../platform/db/client";
+import { CANDIDATE_EMAIL_TEMPLATES } from "../platform/db/schema-email";
+import { issueFields } from "../platform/http/validation";
+import { chunks } from "../platform/lib/chunks";
 import { renderCalendar } from "./calendar";
 import { getCandidateEmail, insertCandidateEmail } from "./email-repo";
 import { printableDetails } from "./format";

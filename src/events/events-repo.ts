@@ -1,8 +1,8 @@
 import { and, desc, eq, lt, type SQL } from "drizzle-orm";
-import type { Db } from "../db/client";
-import { events } from "../db/schema";
-import { type Bound, RowsTemplate } from "../db/templates";
-import { chunks } from "../lib/chunks";
+import type { Db } from "../platform/db/client";
+import { events } from "../platform/db/schema";
+import { type Bound, RowsTemplate } from "../platform/db/templates";
+import { chunks } from "../platform/lib/chunks";
 
 export interface EventRecord {
 	id: string;

@@ -1,4 +1,4 @@
-import { sha256Hex } from "../lib/crypto";
+import { sha256Hex } from "../platform/lib/crypto";
 
 /** Like Stripe: up to 255 characters; printable ASCII without spaces, so keys survive every proxy. */
 export const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7E]{1,255}$/;

@@ -1,6 +1,6 @@
 import { and, eq, lte, sql } from "drizzle-orm";
-import type { Db } from "../db/client";
-import { idempotencyKeys } from "../db/schema";
+import type { Db } from "../platform/db/client";
+import { idempotencyKeys } from "../platform/db/schema";
 
 export type IdempotencyRow = typeof idempotencyKeys.$inferSelect;
 

@@ -1,9 +1,9 @@
 import type { Context, MiddlewareHandler } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { getDb } from "../db/client";
-import type { AppBindings } from "../http/context";
-import { AppError, OutcomeUnknownError, validationError } from "../http/errors";
-import { retrying } from "../lib/retry";
+import { getDb } from "../platform/db/client";
+import type { AppBindings } from "../platform/http/context";
+import { AppError, OutcomeUnknownError, validationError } from "../platform/http/errors";
+import { retrying } from "../platform/lib/retry";
 import {
 	IDEMPOTENCY_KEY_PATTERN,
 	IDEMPOTENCY_LOCK_MS,

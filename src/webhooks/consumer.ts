@@ -1,7 +1,5 @@
-import { type Db, getDb } from "../db/client";
-import type { Env } from "../env";
-import { publishEvents } from "../events/publish";
-import { newId } from "../lib/random";
+import { type Db, getDb } from "../platform/db/client";
+import { newId } from "../platform/lib/random";
 import { attemptDelivery } from "./attempt";
 import { shouldDisable } from "./auto-disable";
 import { parseRetryDelays, parseTimeoutMs, retryDelaySeconds } from "./backoff";
@@ -20,6 +18,7 @@ import {
 	recordEndpointAttempt,
 } from "./endpoints-repo";
 import { parseDeliveryMessage } from "./message";
+import { publishEvents } from "./publish";
 import { signingSecrets } from "./secrets";
 
 export interface ConsumerConfig {

@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, inArray, isNotNull, isNull, lt, or, type SQL, sql } from "drizzle-orm";
-import type { Db } from "../db/client";
+import type { Db } from "../platform/db/client";
 import {
 	accounts,
 	events,
@@ -7,9 +7,9 @@ import {
 	webhookDeliveries,
 	webhookEndpoints,
 	webhookPreviousSecrets,
-} from "../db/schema";
-import { type Bound, boundQuery, runBatch, Template } from "../db/templates";
-import { chunks } from "../lib/chunks";
+} from "../platform/db/schema";
+import { type Bound, boundQuery, runBatch, Template } from "../platform/db/templates";
+import { chunks } from "../platform/lib/chunks";
 import type { Classification } from "./classify";
 
 export type DeliveryRow = typeof webhookDeliveries.$inferSelect;

@@ -1,4 +1,4 @@
-import { newId } from "../lib/random";
+import { newId } from "../platform/lib/random";
 
 /**
  * Tests and redeliveries are new deliveries each time. (An event's deliveries get their ids from

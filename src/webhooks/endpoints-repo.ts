@@ -1,7 +1,7 @@
 import { and, count, desc, eq, lt, or, type SQL, sql } from "drizzle-orm";
 import type { DataEnvironment } from "../accounts/keys";
-import { type Db, guardD1 } from "../db/client";
-import { events, webhookAttempts, webhookDeliveries, webhookEndpoints } from "../db/schema";
+import { type Db, guardD1 } from "../platform/db/client";
+import { events, webhookAttempts, webhookDeliveries, webhookEndpoints } from "../platform/db/schema";
 import type { Classification } from "./classify";
 
 export type EndpointRow = typeof webhookEndpoints.$inferSelect;

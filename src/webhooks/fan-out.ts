@@ -1,7 +1,6 @@
-import { getDb } from "../db/client";
-import type { Env } from "../env";
 import type { EventRecord } from "../events/events-repo";
-import { chunks } from "../lib/chunks";
+import { getDb } from "../platform/db/client";
+import { chunks } from "../platform/lib/chunks";
 import { markEnqueued, type PendingDelivery, pendingDeliveriesOf } from "./deliveries-repo";
 import { type DeliveryMessage, deliveryMessage } from "./message";
 

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
-import { type Db, guardD1 } from "../db/client";
-import { accounts, webhookPreviousSecrets } from "../db/schema";
-import { randomBase62 } from "../lib/random";
+import { type Db, guardD1 } from "../platform/db/client";
+import { accounts, webhookPreviousSecrets } from "../platform/db/schema";
+import { randomBase62 } from "../platform/lib/random";
 
 /** After a rotation the previous secret keeps signing `X-Service-Signature-Previous` this long. */
 export const PREVIOUS_SECRET_TTL_MS = 24 * 60 * 60 * 1000;

@@ -1,8 +1,7 @@
 import type { AuthContext } from "../accounts/auth";
-import { getDb } from "../db/client";
-import type { Env } from "../env";
-import { AppError, validationError } from "../http/errors";
-import { hasIdShape, newId } from "../lib/random";
+import { getDb } from "../platform/db/client";
+import { AppError, validationError } from "../platform/http/errors";
+import { hasIdShape, newId } from "../platform/lib/random";
 import { attemptDelivery } from "./attempt";
 import { consumerConfig } from "./consumer";
 import {

@@ -1,4 +1,4 @@
-import { hmacSha256Hex } from "../lib/crypto";
+import { hmacSha256Hex } from "../platform/lib/crypto";
 
 export const USER_AGENT = "Service-Webhooks/1.0";
 

@@ -1,4 +1,4 @@
-import { iso, isoOrNull } from "../lib/time";
+import { iso, isoOrNull } from "../platform/lib/time";
 import type { AttemptRow, DeliveryRow } from "./deliveries-repo";
 import type { EndpointRow } from "./endpoints-repo";
 

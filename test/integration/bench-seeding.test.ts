@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { seedCommandArgs, seedId, seedSql } from "../../scripts/bench/seed-sql.mjs";
-import { hasIdShape } from "../../src/lib/random";
+import { hasIdShape } from "../../src/platform/lib/random";
 
 describe("the bench-only seeding of the projection", () => {
 	it("runs only against a local database in the bench's own state folder", () => {

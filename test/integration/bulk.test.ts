@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { countBoundParameters, D1_MAX_BOUND_PARAMETERS } from "../../src/db/client";
+import { countBoundParameters, D1_MAX_BOUND_PARAMETERS } from "../../src/platform/db/client";
 import { admin, call, newAccount, validInterview } from "./helpers";
 import { ledgerOf } from "./lifecycle-helpers";
 

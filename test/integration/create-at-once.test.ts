@@ -3,9 +3,14 @@ import { describe, expect, it } from "vitest";
 import type { AccountObject } from "../../src/accounts/account-object";
 import type { AuthContext } from "../../src/accounts/auth";
 import { effectiveLimits } from "../../src/accounts/plans";
-import { type CreationWrite, createCommand, creationEvents, seedOf } from "../../src/interview/creation";
-import { createInterviewBody } from "../../src/interview/schemas";
-import { newId } from "../../src/lib/random";
+import { createInterviewBody } from "../../src/interviews/api/schemas";
+import {
+	type CreationWrite,
+	createCommand,
+	creationEvents,
+	seedOf,
+} from "../../src/interviews/creation/creation";
+import { newId } from "../../src/platform/lib/random";
 import { call, newAccount, validInterview } from "./helpers";
 import { accountObject, countRows, setAccountClock, setLimits } from "./limits-helpers";
 

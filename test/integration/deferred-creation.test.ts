@@ -7,11 +7,16 @@ import {
 } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { getDb } from "../../src/db/client";
-import { markSeedsDue, seedsWaking } from "../../src/db/seeds-repo";
-import { queueUpcomingWakes, wakeOverdueSeeds } from "../../src/housekeeping";
-import { NO_SHOW_AFTER_MS } from "../../src/interview/state-machine";
-import { handleWakeBatch, WAKE_HORIZON_MS, WAKE_LEAD_MS, WAKE_QUEUE_NAME } from "../../src/interview/wake";
+import { NO_SHOW_AFTER_MS } from "../../src/interviews/core/state-machine";
+import {
+	handleWakeBatch,
+	WAKE_HORIZON_MS,
+	WAKE_LEAD_MS,
+	WAKE_QUEUE_NAME,
+} from "../../src/interviews/creation/wake";
+import { markSeedsDue, seedsWaking } from "../../src/interviews/db/seeds-repo";
+import { getDb } from "../../src/platform/db/client";
+import { queueUpcomingWakes, wakeOverdueSeeds } from "../../src/scheduled";
 import { createWebhook, deliveriesOf, deliveryRow } from "../support/webhooks";
 import { call, newAccount, validInterview, withTableRenamed } from "./helpers";
 import { countRows, profile } from "./limits-helpers";

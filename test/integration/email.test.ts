@@ -2,23 +2,22 @@ import { createExecutionContext, createMessageBatch, getQueueResult } from "clou
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { getDb } from "../../src/db/client";
-import { events } from "../../src/db/schema";
 import { type EmailConsumerDeps, handleEmailBatch, SEND_LEASE_MS } from "../../src/email/consumer";
 import { claimCandidateEmail, getCandidateEmail, listCandidateEmails } from "../../src/email/email-repo";
 import type { CandidateEmailRequest, EmailQueueMessage } from "../../src/email/model";
 import { notifiedEventId } from "../../src/email/notified-event";
 import { queueCandidateEmail } from "../../src/email/queue-email";
 import type { OutgoingEmail } from "../../src/email/sender";
-import type { Env } from "../../src/env";
+import { getDb } from "../../src/platform/db/client";
+import { events } from "../../src/platform/db/schema";
+import { newId } from "../../src/platform/lib/random";
+import { handleQueueBatch } from "../../src/queues";
 import {
 	EMAIL_GIVE_UP_MS,
 	EMAIL_NEVER_TRIED_MS,
 	EMAIL_STALE_MS,
 	resendStaleEmails,
-} from "../../src/housekeeping";
-import { newId } from "../../src/lib/random";
-import { handleQueueBatch } from "../../src/queues";
+} from "../../src/scheduled";
 import { parseIcs, parseMime, SCHEDULED_AT } from "../support/email";
 
 const NOW = Date.UTC(2026, 10, 21, 10, 0, 0);

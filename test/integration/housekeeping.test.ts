@@ -6,6 +6,7 @@ import {
 } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { interviewStub } from "../../src/interviews/service";
 import {
 	DELIVERY_ABANDONED_MS,
 	DELIVERY_UNSENT_STALE_MS,
@@ -13,9 +14,8 @@ import {
 	runHousekeeping,
 	TEST_DELIVERY_ABANDONED_MS,
 	UNSETTLED_AFTER_MS,
-} from "../../src/housekeeping";
-import worker from "../../src/index";
-import { interviewStub } from "../../src/interview/service";
+} from "../../src/scheduled";
+import worker from "../../src/worker";
 import { createWebhook, deliveriesOf, deliveryRow } from "../support/webhooks";
 import { BASE, call, newAccount } from "./helpers";
 import { createInterview, startInterview, stubOf } from "./lifecycle-helpers";

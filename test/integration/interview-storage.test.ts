@@ -1,8 +1,8 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { InterviewState } from "../../src/interview/model";
-import { type Command, transition } from "../../src/interview/state-machine";
+import type { InterviewState } from "../../src/interviews/core/model";
+import { type Command, transition } from "../../src/interviews/core/state-machine";
 import {
 	loadState,
 	MESSAGES_KEPT,
@@ -12,8 +12,8 @@ import {
 	SeqCounter,
 	saveMessages,
 	saveState,
-} from "../../src/interview/storage";
-import { newId } from "../../src/lib/random";
+} from "../../src/interviews/object/storage";
+import { newId } from "../../src/platform/lib/random";
 
 const T0 = Date.UTC(2026, 10, 21, 12);
 

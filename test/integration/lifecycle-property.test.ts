@@ -2,10 +2,10 @@ import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { getDb } from "../../src/db/client";
-import { projectionRow } from "../../src/db/interviews-repo";
-import { interviews as projections } from "../../src/db/schema";
-import { interviewStub } from "../../src/interview/service";
+import { projectionRow } from "../../src/interviews/db/interviews-repo";
+import { interviewStub } from "../../src/interviews/service";
+import { getDb } from "../../src/platform/db/client";
+import { interviews as projections } from "../../src/platform/db/schema";
 import { call, newAccount } from "./helpers";
 import { ledgerOf } from "./lifecycle-helpers";
 

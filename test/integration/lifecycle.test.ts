@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { interviewStub } from "../../src/interview/service";
+import { interviewStub } from "../../src/interviews/service";
 import { call, newAccount } from "./helpers";
 import {
 	completeInterview,

@@ -1,7 +1,7 @@
 import { evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { interviewStub } from "../../src/interview/service";
+import { interviewStub } from "../../src/interviews/service";
 import { call, newAccount, validInterview, withTableRenamed } from "./helpers";
 
 /** Opened and read once (adopted), so that only a later command's own outbox is left to write. */
@@ -117,9 +117,9 @@ describe("the outbox between the interview object and D1", () => {
 		await env.DB.prepare("UPDATE interviews SET version = 99, position = 'Newer' WHERE id = ?")
 			.bind(id)
 			.run();
-		const { upsertProjection } = await import("../../src/db/interviews-repo");
-		const { getDb } = await import("../../src/db/client");
-		const { runOne } = await import("../../src/db/templates");
+		const { upsertProjection } = await import("../../src/interviews/db/interviews-repo");
+		const { getDb } = await import("../../src/platform/db/client");
+		const { runOne } = await import("../../src/platform/db/templates");
 		const state = await interviewStub(env, id).get();
 		const db = getDb(env.DB);
 		await runOne(upsertProjection(db, state!));

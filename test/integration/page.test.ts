@@ -1,6 +1,6 @@
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { RECORDING_LIMITS } from "../../src/interview/recordings";
+import { RECORDING_LIMITS } from "../../src/interviews/recordings/recordings";
 import { BASE, call, newAccount } from "./helpers";
 import { createInterview, startInterview } from "./lifecycle-helpers";
 

@@ -1,12 +1,12 @@
 import { env } from "cloudflare:workers";
 import { and, eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { getDb } from "../../src/db/client";
-import { webhookEndpoints } from "../../src/db/schema";
-import { insertSeeds, readSeed } from "../../src/db/seeds-repo";
-import { boundQuery, RowsTemplate, runBatch, runOne, Template } from "../../src/db/templates";
 import { EVENTS_PER_STATEMENT, type EventRecord, insertEvents } from "../../src/events/events-repo";
-import { randomBase62 } from "../../src/lib/random";
+import { insertSeeds, readSeed } from "../../src/interviews/db/seeds-repo";
+import { getDb } from "../../src/platform/db/client";
+import { webhookEndpoints } from "../../src/platform/db/schema";
+import { boundQuery, RowsTemplate, runBatch, runOne, Template } from "../../src/platform/db/templates";
+import { randomBase62 } from "../../src/platform/lib/random";
 import { interviewState } from "../fixtures";
 
 const fresh = (prefix: string) => `${prefix}_${randomBase62(24)}`;

@@ -1,8 +1,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { EventRecord } from "../../src/events/events-repo";
-import { publishEvents } from "../../src/events/publish";
 import { MAX_ATTEMPTS } from "../../src/webhooks/backoff";
+import { publishEvents } from "../../src/webhooks/publish";
 import { receiver } from "../support/receiver-client";
 import { attemptsOf, createWebhook, deliveriesOf, drainOnce, runConsumer } from "../support/webhooks";
 import { call, newAccount, validInterview } from "./helpers";

@@ -1,8 +1,7 @@
 import { env } from "cloudflare:workers";
 import { verify } from "@octokit/webhooks-methods";
 import { describe, expect, it } from "vitest";
-import { getDb } from "../../src/db/client";
-import type { Env } from "../../src/env";
+import { getDb } from "../../src/platform/db/client";
 import { findEndpoint } from "../../src/webhooks/endpoints-repo";
 import { loadDelivery, redeliver } from "../../src/webhooks/service";
 import { receiver } from "../support/receiver-client";

@@ -2,10 +2,9 @@
 // batches made by createMessageBatch, never by waiting for real queue delays.
 import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import type { Env } from "../../src/env";
-import worker from "../../src/index";
 import { type ConsumerConfig, consumeWebhookBatch } from "../../src/webhooks/consumer";
 import { deliveryMessage } from "../../src/webhooks/message";
+import worker from "../../src/worker";
 import { call } from "../integration/helpers";
 
 export interface PendingDelivery {

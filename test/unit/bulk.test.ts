@@ -1,20 +1,20 @@
 import { describe, expect, it } from "vitest";
-import {
-	type BulkItemOutcome,
-	prepareItem,
-	retryMayDoBetter,
-	withDefaults,
-} from "../../src/interview/bulk-create";
-import { bulkCreatedView, completedTranscript, resultsStatus } from "../../src/interview/bulk-views";
-import { mockResults } from "../../src/interview/mock-results";
-import { parseCreateRequest } from "../../src/interview/setup-guide";
+import { bulkCreatedView, completedTranscript, resultsStatus } from "../../src/interviews/api/bulk-views";
+import { parseCreateRequest } from "../../src/interviews/api/setup-guide";
+import { mockResults } from "../../src/interviews/core/mock-results";
 import {
 	confidenceFor,
 	recommendationFor,
 	recommendationFrom,
 	setupGuideResultsView,
-} from "../../src/interview/setup-guide-results";
-import { limiter } from "../../src/lib/limit";
+} from "../../src/interviews/core/setup-guide-results";
+import {
+	type BulkItemOutcome,
+	prepareItem,
+	retryMayDoBetter,
+	withDefaults,
+} from "../../src/interviews/creation/bulk-create";
+import { limiter } from "../../src/platform/lib/limit";
 import { interviewState } from "../fixtures";
 
 const NOW = 1_800_000_000_000;

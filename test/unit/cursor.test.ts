@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { decodeCursor, encodeCursor } from "../../src/lib/cursor";
+import { decodeCursor, encodeCursor } from "../../src/platform/lib/cursor";
 
 describe("list cursors", () => {
 	it("round-trips the sort key through an opaque URL-safe string", () => {

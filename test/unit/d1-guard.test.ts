@@ -1,8 +1,12 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { countBoundParameters, D1_MAX_BOUND_PARAMETERS, getDb, guardD1 } from "../../src/db/client";
-import { listInterviews, PROJECTIONS_PER_STATEMENT, upsertProjections } from "../../src/db/interviews-repo";
-import { type Bound, runBatch } from "../../src/db/templates";
+import {
+	listInterviews,
+	PROJECTIONS_PER_STATEMENT,
+	upsertProjections,
+} from "../../src/interviews/db/interviews-repo";
+import { countBoundParameters, D1_MAX_BOUND_PARAMETERS, getDb, guardD1 } from "../../src/platform/db/client";
+import { type Bound, runBatch } from "../../src/platform/db/templates";
 import { interviewState } from "../fixtures";
 
 describe("the D1 bound-parameter guard", () => {

@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { seedOf } from "../../src/interview/creation";
-import { NO_SHOW_AFTER_MS } from "../../src/interview/state-machine";
+import { NO_SHOW_AFTER_MS } from "../../src/interviews/core/state-machine";
+import { seedOf } from "../../src/interviews/creation/creation";
 import {
 	MAX_QUEUE_DELAY_SECONDS,
 	WAKE_LEAD_MS,
 	wakeDelaySeconds,
 	wakeRetryDelaySeconds,
-} from "../../src/interview/wake";
+} from "../../src/interviews/creation/wake";
 
 const NOW = Date.UTC(2026, 10, 21, 12, 0, 0);
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { calendarSequence, candidateEmailRequest } from "../../src/email/request";
-import type { InterviewState } from "../../src/interview/model";
+import type { InterviewState } from "../../src/interviews/core/model";
+import { calendarSequence, candidateEmailRequest } from "../../src/interviews/object/email-request";
 import { interviewState } from "../fixtures";
 
 const state: InterviewState = interviewState({

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { OfflineInterviewer, publicQuestion } from "../../src/interview/interviewer";
-import { DIFFICULTIES } from "../../src/interview/model";
+import { OfflineInterviewer, publicQuestion } from "../../src/interviewer";
+import { DIFFICULTIES } from "../../src/interviews/core/model";
 import { context, runInterview, strongAnswer, WEAK_ANSWER } from "./interviewer-fixtures";
 
 const interviewer = new OfflineInterviewer();

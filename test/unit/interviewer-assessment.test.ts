@@ -5,9 +5,9 @@ import {
 	LEVEL_BANDS,
 	OfflineInterviewer,
 	resultsSchema,
-} from "../../src/interview/interviewer";
-import { levelFor } from "../../src/interview/interviewer/assessment";
-import { collapseSpaces } from "../../src/interview/interviewer/text";
+} from "../../src/interviewer";
+import { levelFor } from "../../src/interviewer/assessment";
+import { collapseSpaces } from "../../src/interviewer/text";
 import { context, runInterview, strongAnswer, WEAK_ANSWER } from "./interviewer-fixtures";
 
 const interviewer = new OfflineInterviewer();

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { BANKS } from "../../src/interview/interviewer";
-import { GENERIC_TEMPLATE_COUNT, genericQuestions } from "../../src/interview/interviewer/bank";
-import { findKeyword } from "../../src/interview/interviewer/text";
-import { DIFFICULTIES } from "../../src/interview/model";
+import { BANKS } from "../../src/interviewer";
+import { GENERIC_TEMPLATE_COUNT, genericQuestions } from "../../src/interviewer/bank";
+import { findKeyword } from "../../src/interviewer/text";
+import { DIFFICULTIES } from "../../src/interviews/core/model";
 
 const allQuestions = BANKS.flatMap((b) => b.questions.map((q) => ({ bank: b, q })));
 

@@ -1,13 +1,13 @@
-import { BANKS } from "../../src/interview/interviewer";
-import { EXPECTED_WORDS } from "../../src/interview/interviewer/plan";
-import { findKeyword } from "../../src/interview/interviewer/text";
+import { BANKS } from "../../src/interviewer";
+import { EXPECTED_WORDS } from "../../src/interviewer/plan";
+import { findKeyword } from "../../src/interviewer/text";
 import type {
 	HistoryEntry,
 	InterviewContext,
 	Interviewer,
 	InterviewPlan,
 	PlannedQuestion,
-} from "../../src/interview/interviewer/types";
+} from "../../src/interviewer/types";
 
 export function context(overrides: Partial<InterviewContext> = {}): InterviewContext {
 	return {

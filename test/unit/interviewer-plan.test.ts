@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { OfflineInterviewer, questionCount } from "../../src/interview/interviewer";
+import { OfflineInterviewer, questionCount } from "../../src/interviewer";
 import { context } from "./interviewer-fixtures";
 
 const interviewer = new OfflineInterviewer();

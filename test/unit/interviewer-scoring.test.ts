@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { OfflineInterviewer } from "../../src/interview/interviewer";
-import { collapseSpaces } from "../../src/interview/interviewer/text";
-import type { PlannedQuestion } from "../../src/interview/interviewer/types";
+import { OfflineInterviewer } from "../../src/interviewer";
+import { collapseSpaces } from "../../src/interviewer/text";
+import type { PlannedQuestion } from "../../src/interviewer/types";
 import { bankQuestion, context } from "./interviewer-fixtures";
 
 const interviewer = new OfflineInterviewer();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { findBank } from "../../src/interview/interviewer";
-import { guessCategory, skillIdentity } from "../../src/interview/interviewer/skills";
+import { findBank } from "../../src/interviewer";
+import { guessCategory, skillIdentity } from "../../src/interviewer/skills";
 
 describe("skill names", () => {
 	it.each([

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { BANKS } from "../../src/interview/interviewer/bank";
-import { findKeyword, keywordPattern, sentences, wordList } from "../../src/interview/interviewer/text";
+import { BANKS } from "../../src/interviewer/bank";
+import { findKeyword, keywordPattern, sentences, wordList } from "../../src/interviewer/text";
 
 /** The match the keyword's pattern alone finds: what `findKeyword` must answer, fast path or not. */
 function byPattern(text: string, keyword: string) {

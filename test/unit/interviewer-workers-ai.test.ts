@@ -4,8 +4,8 @@ import {
 	createInterviewer,
 	OfflineInterviewer,
 	WorkersAiInterviewer,
-} from "../../src/interview/interviewer";
-import { extractJson } from "../../src/interview/interviewer/workers-ai";
+} from "../../src/interviewer";
+import { extractJson } from "../../src/interviewer/workers-ai";
 import { bankQuestion, context, runInterview, strongAnswer } from "./interviewer-fixtures";
 
 /** A stand-in for the Workers AI binding: records calls and answers with whatever the test gives. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { bearerToken } from "../../src/accounts/auth";
 import { dataEnvironmentOf, generateApiKey, hashApiKey, parseApiKey } from "../../src/accounts/keys";
-import { constantTimeEqual } from "../../src/lib/crypto";
+import { constantTimeEqual } from "../../src/platform/lib/crypto";
 
 describe("API keys", () => {
 	it("generates keys with the environment prefix and 32 random base62 characters", () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { mockResults } from "../../src/interview/mock-results";
-import type { InterviewState } from "../../src/interview/model";
-import { type Effect, type Transition, transition } from "../../src/interview/state-machine";
-import { advanceSteps } from "../../src/interview/transitions/test-advance";
+import { mockResults } from "../../src/interviews/core/mock-results";
+import type { InterviewState } from "../../src/interviews/core/model";
+import { type Effect, type Transition, transition } from "../../src/interviews/core/state-machine";
+import { advanceSteps } from "../../src/interviews/core/transitions/test-advance";
 import { interviewState } from "../fixtures";
 
 const T0 = 1_800_000_000_000;

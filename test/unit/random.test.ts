@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { hasIdShape, newId, randomBase62 } from "../../src/lib/random";
+import { hasIdShape, newId, randomBase62 } from "../../src/platform/lib/random";
 
 describe("random ids", () => {
 	it("are base62 of the asked length, and differ from one another", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { retrying } from "../../src/lib/retry";
+import { retrying } from "../../src/platform/lib/retry";
 
 describe("retrying", () => {
 	it("tries again after each delay until it succeeds, and says so", async () => {

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { projectionChanged } from "../../src/db/interviews-repo";
-import type { InterviewState, Results } from "../../src/interview/model";
+import type { InterviewState, Results } from "../../src/interviews/core/model";
 import {
 	ANALYSIS_DELAY_MS,
 	type Command,
@@ -10,7 +9,8 @@ import {
 	type Transition,
 	transition,
 	type UpdateChanges,
-} from "../../src/interview/state-machine";
+} from "../../src/interviews/core/state-machine";
+import { projectionChanged } from "../../src/interviews/db/interviews-repo";
 
 const T0 = 1_800_000_000_000;
 const results: Results = {

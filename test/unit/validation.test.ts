@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { issueFields } from "../../src/http/validation";
-import { createInterviewBody, listQuery } from "../../src/interview/schemas";
-import { parseIsoDateTime } from "../../src/lib/time";
+import { createInterviewBody, listQuery } from "../../src/interviews/api/schemas";
+import { issueFields } from "../../src/platform/http/validation";
+import { parseIsoDateTime } from "../../src/platform/lib/time";
 
 function fieldsOf(
 	input: unknown,

@@ -1,0 +1,227 @@
+import { type Context, Hono, type MiddlewareHandler } from "hono";
+import { validator } from "hono/validator";
+import { assertScope, requireScope } from "../../accounts/auth";
+import {
+	admissionPending,
+	countedBeforeIdempotency,
+	settleAdmission,
+} from "../../accounts/rate-limit-middleware";
+import { idempotent } from "../../idempotency/middleware";
+import { getDb } from "../../platform/db/client";
+import type { AppBindings } from "../../platform/http/context";
+import { ok, okList, okWithoutMeta } from "../../platform/http/envelope";
+import { validationError } from "../../platform/http/errors";
+import { appUrl } from "../../platform/http/urls";
+import { noQuery, validate, validateJson } from "../../platform/http/validation";
+import { decodeCursor, encodeCursor } from "../../platform/lib/cursor";
+import { randomBase62 } from "../../platform/lib/random";
+import { parseIsoDateTime } from "../../platform/lib/time";
+import { listInterviews } from "../db/interviews-repo";
+import { recordingLinks } from "../recordings/recordings";
+import { commandInterview, createInterview, loadOwnedInterview, scheduledAtOf } from "../service";
+import { bulkRoutes } from "./bulk-routes";
+import { interviewReadAhead } from "./read-ahead";
+import { cancelQuery, fetchQuery, listQuery, updateInterviewBody } from "./schemas";
+import { parseCreateRequest } from "./setup-guide";
+import { setupGuideRoutes } from "./setup-guide-routes";
+import { cancelledView, createdView, fullView, listItemView, updatedView } from "./views";
+
+export const interviewRoutes = new Hono<AppBindings>();
+
+/**
+ * Both create bodies, parsed before idempotency (the order of checks puts validation first), with
+ * `scheduled_at` resolved against the request's time: a time in the past is a validation error.
+ */
+const createRequest = validator("json", (value, c: Context<AppBindings>) => {
+	const request = parseCreateRequest(value, { acceptSetupGuide: c.req.path.startsWith("/api/") });
+	return { ...request, scheduledAt: scheduledAtOf(request.body.scheduled_at, c.get("now")) };
+});
+
+/** An update's body; a new `scheduled_at` in the past is refused here, before idempotency. */
+const updateRequest = validateJson(updateInterviewBody, (body, c) => {
+	if (body.scheduled_at !== undefined) scheduledAtOf(body.scheduled_at, c.get("now"));
+	return body;
+});
+
+interviewRoutes.post(
+	"/",
+	requireScope("interviews:write"),
+	validate("query", noQuery),
+	createRequest,
+	countedBeforeIdempotency,
+	idempotent,
+	async (c) => {
+		const now = c.get("now");
+		const setupGuidePrefix = c.req.path.startsWith("/api/");
+		const request = c.req.valid("json");
+		const urls = { appUrl: appUrl(c) };
+		const auth = c.get("auth");
+		const state = await createInterview(
+			c.env,
+			auth,
+			request.body,
+			{
+				scheduledAt: request.scheduledAt,
+				now,
+				appUrl: urls.appUrl,
+				...(request.kind === "setup_guide" ? { job: request.job } : {}),
+			},
+			admissionPending(c)
+				? {
+						limit: auth.limits.requests_per_minute,
+						version: c.get("authVersion"),
+						settle: async (answer) => {
+							await settleAdmission(c, answer);
+							return c.get("auth");
+						},
+					}
+				: undefined,
+		);
+		const created = createdView(state, urls);
+		if (!setupGuidePrefix) return ok(c, created, 201);
+		// The setup guide names the id and the link its own way, whichever body it was sent.
+		return ok(c, { ...created, session_id: created.id, candidate_link: created.interview_url }, 201);
+	},
+);
+
+interviewRoutes.get("/", requireScope("interviews:read"), validate("query", listQuery), async (c) => {
+	const q = c.req.valid("query");
+	const auth = c.get("auth");
+	const cursor = q.cursor === undefined ? null : decodeCursor("interviews", q.cursor);
+	if (q.cursor !== undefined && cursor === null) {
+		throw validationError({
+			cursor: "Not a cursor from this list; pass pagination.next_cursor unchanged",
+		});
+	}
+	const time = (v: string | undefined) => (v === undefined ? undefined : (parseIsoDateTime(v) as number));
+	const { rows, total } = await listInterviews(
+		getDb(c.env.DB),
+		auth.accountId,
+		auth.dataEnvironment,
+		{
+			status: q.status,
+			candidateEmail: q.candidate_email,
+			position: q.position,
+			createdAfter: time(q.created_after),
+			createdBefore: time(q.created_before),
+			scheduledAfter: time(q.scheduled_after),
+			scheduledBefore: time(q.scheduled_before),
+		},
+		q.limit,
+		cursor,
+	);
+	const hasMore = rows.length > q.limit;
+	const page = hasMore ? rows.slice(0, q.limit) : rows;
+	const last = page.at(-1);
+	return okList(
+		c,
+		page.map((row) => listItemView(row, q.include_results)),
+		{
+			next_cursor:
+				hasMore && last ? encodeCursor("interviews", { createdAt: last.createdAt, id: last.id }) : null,
+			has_more: hasMore,
+			total_count: total,
+		},
+	);
+});
+
+/**
+ * `include_recordings=true` needs `interviews:read_recordings` too, checked before the query is
+ * validated (scope comes before validation): the flag alone decides, whatever else is wrong.
+ */
+const recordingsScope: MiddlewareHandler<AppBindings> = async (c, next) => {
+	if (c.req.query("include_recordings") === "true") assertScope(c.get("auth"), "interviews:read_recordings");
+	await next();
+};
+
+interviewRoutes.get(
+	"/:id",
+	requireScope("interviews:read"),
+	recordingsScope,
+	validate("query", fetchQuery),
+	async (c) => {
+		const q = c.req.valid("query");
+		const id = c.req.param("id");
+		const state = await loadOwnedInterview(c.env, c.get("auth"), id, interviewReadAhead(c, id));
+		const recordings = q.include_recordings
+			? await recordingLinks(c.env, state.id, appUrl(c), c.get("now"))
+			: undefined;
+		return okWithoutMeta(
+			c,
+			fullView(
+				state,
+				{ appUrl: appUrl(c) },
+				{ includeResults: q.include_results, includeTranscript: q.include_transcript, recordings },
+			),
+		);
+	},
+);
+
+interviewRoutes.patch(
+	"/:id",
+	requireScope("interviews:write"),
+	validate("query", noQuery),
+	updateRequest,
+	idempotent,
+	async (c) => {
+		const body = c.req.valid("json");
+		const time = (v: string | undefined) => (v === undefined ? undefined : (parseIsoDateTime(v) as number));
+		const result = await commandInterview(
+			c.env,
+			c.get("auth"),
+			c.req.param("id"),
+			{
+				type: "update",
+				changes: {
+					scheduled_at: time(body.scheduled_at),
+					candidate_email: body.candidate_email,
+					position: body.position,
+					skills: body.skills,
+					duration_minutes: body.duration_minutes,
+					difficulty: body.difficulty,
+					company_name: body.company_name,
+					instructions: body.instructions,
+				},
+				sendNotification: body.send_notification && notifies(c),
+				rescheduleReason: body.reschedule_reason ?? null,
+				newJoinToken: randomBase62(32),
+			},
+			c.get("now"),
+		);
+		return ok(c, updatedView(result.interview, result.notificationQueued));
+	},
+);
+
+/**
+ * Only live keys e-mail candidates: a test key never does ("no candidate notifications"), also
+ * when it changes or cancels a live interview; dev interviews are test-mode anyway.
+ */
+function notifies(c: Context<AppBindings>): boolean {
+	return c.get("auth").keyEnvironment === "live";
+}
+
+interviewRoutes.delete(
+	"/:id",
+	requireScope("interviews:delete"),
+	validate("query", cancelQuery),
+	idempotent,
+	async (c) => {
+		const q = c.req.valid("query");
+		const result = await commandInterview(
+			c.env,
+			c.get("auth"),
+			c.req.param("id"),
+			{
+				type: "cancel",
+				reason: q.reason ?? null,
+				sendNotification: q.send_notification && notifies(c),
+				refundCredits: q.refund_credits,
+			},
+			c.get("now"),
+		);
+		return ok(c, cancelledView(result.interview, result.creditsRefunded, result.notificationQueued));
+	},
+);
+
+interviewRoutes.route("/", bulkRoutes);
+interviewRoutes.route("/", setupGuideRoutes);

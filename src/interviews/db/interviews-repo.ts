@@ -1,0 +1,207 @@
+import { and, count, desc, eq, getTableColumns, gte, lt, lte, or, type SQL, sql } from "drizzle-orm";
+import type { DataEnvironment } from "../../accounts/keys";
+import type { Db } from "../../platform/db/client";
+import { interviewCounts, interviews } from "../../platform/db/schema";
+import { type Bound, RowsTemplate } from "../../platform/db/templates";
+import { chunks } from "../../platform/lib/chunks";
+import type { InterviewState, InterviewStatus } from "../core/model";
+
+export type InterviewRow = typeof interviews.$inferSelect;
+
+export function projectionRow(state: InterviewState): typeof interviews.$inferInsert {
+	return {
+		id: state.id,
+		accountId: state.accountId,
+		environment: state.environment,
+		testMode: state.testMode,
+		status: state.status,
+		candidateEmail: state.candidateEmail,
+		candidateEmailLower: state.candidateEmail.toLowerCase(),
+		candidateName: state.candidateName,
+		position: state.position,
+		positionLower: state.position.toLowerCase(),
+		skills: state.skills,
+		difficulty: state.difficulty,
+		durationMinutes: state.durationMinutes,
+		companyName: state.companyName,
+		scheduledAt: state.scheduledAt,
+		startedAt: state.startedAt,
+		completedAt: state.completedAt,
+		cancelledAt: state.cancelledAt,
+		overallScore: state.analyzedAt === null ? null : (state.results?.overall_score ?? null),
+		recommendation: state.analyzedAt === null ? null : (state.results?.recommendation ?? null),
+		createdAt: state.createdAt,
+		updatedAt: state.updatedAt,
+		version: state.version,
+	};
+}
+
+/**
+ * Whether `next` changes what the projection shows. Its `updated_at` and `version` are not shown
+ * anywhere, so a change that touches only the object's own fields (an answer, the next question)
+ * leaves the projection as it is; the next shown change writes the newest state anyway.
+ */
+export function projectionChanged(before: InterviewState | null, next: InterviewState): boolean {
+	if (before === null) return true;
+	const a = projectionRow(before);
+	const b = projectionRow(next);
+	for (const key of Object.keys(b) as (keyof typeof b)[]) {
+		if (key === "updatedAt" || key === "version") continue;
+		const x = a[key];
+		const y = b[key];
+		if (Array.isArray(x) && Array.isArray(y)) {
+			if (x.length !== y.length || x.some((v, i) => v !== y[i])) return true;
+		} else if (x !== y) return true;
+	}
+	return false;
+}
+
+/** Upsert of the projection that never lets an older version overwrite a newer one. */
+export function upsertProjection(db: Db, state: InterviewState): Bound {
+	return projectionRows.bind(db, [projectionRow(state)]);
+}
+
+/** Columns bound per projection row (every column of `interviews`). */
+const PROJECTION_COLUMNS = Object.keys(getTableColumns(interviews)) as (keyof InterviewRow)[];
+const PROJECTION_PARAMS = PROJECTION_COLUMNS.length;
+export const PROJECTIONS_PER_STATEMENT = Math.floor(100 / PROJECTION_PARAMS);
+
+/** The projections of many interviews, in statements within D1's 100 parameters. */
+export function upsertProjections(db: Db, states: readonly InterviewState[]): Bound[] {
+	return chunks(states.map(projectionRow), PROJECTIONS_PER_STATEMENT).map((rows) =>
+		projectionRows.bind(db, rows),
+	);
+}
+
+/** Columns an upsert overwrites: all but the identity and the creation time. */
+const CHANGING_COLUMNS = PROJECTION_COLUMNS.filter(
+	(key) => !["id", "accountId", "environment", "createdAt"].includes(key),
+);
+
+const projectionRows = new RowsTemplate<typeof interviews.$inferInsert, keyof InterviewRow>(
+	PROJECTIONS_PER_STATEMENT,
+	PROJECTION_COLUMNS,
+	(db, rows) =>
+		db
+			.insert(interviews)
+			.values(rows)
+			.onConflictDoUpdate({
+				target: interviews.id,
+				set: Object.fromEntries(
+					CHANGING_COLUMNS.map((key) => [key, sql.raw(`excluded.${interviews[key].name}`)]),
+				),
+				setWhere: sql`excluded.version > ${interviews.version}`,
+			}),
+);
+
+export interface ListFilters {
+	status?: InterviewStatus;
+	candidateEmail?: string;
+	position?: string;
+	createdAfter?: number;
+	createdBefore?: number;
+	scheduledAfter?: number;
+	scheduledBefore?: number;
+}
+
+export interface ListCursor {
+	createdAt: number;
+	id: string;
+}
+
+function filterConditions(accountId: string, environment: DataEnvironment, f: ListFilters): SQL[] {
+	const conditions: (SQL | undefined)[] = [
+		eq(interviews.accountId, accountId),
+		eq(interviews.environment, environment),
+		f.status ? eq(interviews.status, f.status) : undefined,
+		f.candidateEmail ? eq(interviews.candidateEmailLower, f.candidateEmail.toLowerCase()) : undefined,
+		f.position
+			? sql`${interviews.positionLower} LIKE ${`%${escapeLike(f.position.toLowerCase())}%`} ESCAPE '\\'`
+			: undefined,
+		f.createdAfter !== undefined ? gte(interviews.createdAt, f.createdAfter) : undefined,
+		f.createdBefore !== undefined ? lte(interviews.createdAt, f.createdBefore) : undefined,
+		f.scheduledAfter !== undefined ? gte(interviews.scheduledAt, f.scheduledAfter) : undefined,
+		f.scheduledBefore !== undefined ? lte(interviews.scheduledAt, f.scheduledBefore) : undefined,
+	];
+	return conditions.filter((c): c is SQL => c !== undefined);
+}
+
+function escapeLike(value: string): string {
+	return value.replace(/[\\%_]/g, (m) => `\\${m}`);
+}
+
+/** Whether the projection holds this interview (every created interview has its row). */
+export async function interviewExists(db: Db, id: string): Promise<boolean> {
+	const row = await db.select({ id: interviews.id }).from(interviews).where(eq(interviews.id, id)).get();
+	return row !== undefined;
+}
+
+/** Filters that the per-status counters answer: none but the status. */
+export function countedByCounters(f: ListFilters): boolean {
+	return (
+		f.candidateEmail === undefined &&
+		f.position === undefined &&
+		f.createdAfter === undefined &&
+		f.createdBefore === undefined &&
+		f.scheduledAfter === undefined &&
+		f.scheduledBefore === undefined
+	);
+}
+
+/**
+ * The number of interviews matching the filters: from the counters kept by triggers with the
+ * projection when only the status filters (constant time however many interviews the account
+ * has), otherwise by counting the matching rows.
+ */
+function totalQuery(db: Db, accountId: string, environment: DataEnvironment, f: ListFilters, base: SQL[]) {
+	if (!countedByCounters(f)) {
+		return db
+			.select({ total: count() })
+			.from(interviews)
+			.where(and(...base));
+	}
+	return db
+		.select({ total: sql<number>`coalesce(sum(${interviewCounts.count}), 0)` })
+		.from(interviewCounts)
+		.where(
+			and(
+				eq(interviewCounts.accountId, accountId),
+				eq(interviewCounts.environment, environment),
+				f.status ? eq(interviewCounts.status, f.status) : undefined,
+			),
+		);
+}
+
+/**
+ * One page of interviews, newest first (created_at, then id, both descending), and the count of
+ * all interviews matching the filters. Keyset pagination: a page costs the same wherever it is.
+ */
+export async function listInterviews(
+	db: Db,
+	accountId: string,
+	environment: DataEnvironment,
+	filters: ListFilters,
+	limit: number,
+	cursor: ListCursor | null,
+): Promise<{ rows: InterviewRow[]; total: number }> {
+	const base = filterConditions(accountId, environment, filters);
+	const page = cursor
+		? [
+				...base,
+				or(
+					lt(interviews.createdAt, cursor.createdAt),
+					and(eq(interviews.createdAt, cursor.createdAt), lt(interviews.id, cursor.id)),
+				) as SQL,
+			]
+		: base;
+	const [rows, totals] = await db.batch([
+		db
+			.select()
+			.from(interviews)
+			.where(and(...page))
+			.orderBy(desc(interviews.createdAt), desc(interviews.id))
+			.limit(limit + 1),
+		totalQuery(db, accountId, environment, filters, base),
+	]);
+	return { rows, total: Number(totals[0]?.total ?? 0) };
+}

@@ -1,0 +1,116 @@
+import { html, raw } from "hono/html";
+import type { InterviewState } from "../core/model";
+
+/** The candidate's pages: server-rendered, accessible, usable on a phone, no third-party assets. */
+
+const STYLE = `
+:root{color-scheme:light;--fg:#1a1a1a;--muted:#4a4a4a;--accent:#0b57d0;--bg:#fff;--panel:#f4f6fa;--border:#c7ccd6}
+*{box-sizing:border-box}body{margin:0;font:16px/1.55 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--fg);background:var(--bg)}
+main{max-width:44rem;margin:0 auto;padding:1.25rem}h1{font-size:1.5rem;margin:.5rem 0}h2{font-size:1.25rem}
+.panel{background:var(--panel);border:1px solid var(--border);border-radius:.5rem;padding:1rem;margin:1rem 0}
+.muted{color:var(--muted)}ul.skills{display:flex;flex-wrap:wrap;gap:.5rem;padding:0;list-style:none}
+ul.skills li{border:1px solid var(--border);border-radius:1rem;padding:.1rem .7rem;background:#fff}
+button{font:inherit;padding:.7rem 1.2rem;border-radius:.4rem;border:2px solid var(--accent);background:var(--accent);color:#fff;cursor:pointer;min-height:44px}
+button.secondary{background:#fff;color:var(--accent)}button:disabled{opacity:.55;cursor:not-allowed}
+button:focus-visible,textarea:focus-visible{outline:3px solid #f29900;outline-offset:2px}
+textarea{width:100%;min-height:10rem;font:inherit;padding:.6rem;border:1px solid var(--border);border-radius:.4rem}
+label{font-weight:600;display:block;margin:.75rem 0 .25rem}.row{display:flex;gap:.75rem;flex-wrap:wrap;align-items:center;justify-content:space-between}
+progress{width:100%;height:.6rem}#question-text{font-size:1.15rem}`;
+
+function layout(title: string, body: ReturnType<typeof html>) {
+	return html`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>${title}</title>
+<style>${raw(STYLE)}</style>
+</head>
+<body><main>${body}</main></body>
+</html>`;
+}
+
+export function messagePage(title: string, text: string) {
+	return layout(
+		title,
+		html`<h1>${title}</h1>
+<p>${text}</p>`,
+	);
+}
+
+export interface JoinPageOptions {
+	token: string;
+	wsUrl: string;
+	recordUrl: string;
+	opensAt: number;
+	now: number;
+}
+
+export function joinPage(state: InterviewState, options: JoinPageOptions) {
+	const config = JSON.stringify({
+		interviewId: state.id,
+		token: options.token,
+		wsUrl: options.wsUrl,
+		recordUrl: options.recordUrl,
+	}).replace(/</g, "\\u003c");
+	const company = state.companyName ?? "the hiring team";
+	// Only the first join waits for the window: a candidate who joined comes back at any time.
+	const notOpen = state.joinedAt === null && options.now < options.opensAt;
+	const opens = new Date(options.opensAt).toISOString();
+	return layout(
+		`Interview: ${state.position}`,
+		html`<header>
+<p class="muted">${company}</p>
+<h1>${state.position}</h1>
+</header>
+<p id="status-line" role="status" aria-live="polite" class="muted"></p>
+<section data-section="intro" aria-labelledby="intro-title">
+<h2 id="intro-title" tabindex="-1">Your interview</h2>
+<div class="panel">
+<p>About ${state.durationMinutes} minutes with an AI interviewer, covering:</p>
+<ul class="skills">${state.skills.map((s) => html`<li>${s}</li>`)}</ul>
+</div>
+<h2>How it works</h2>
+<ol>
+<li>Press <strong>Start the interview</strong> when you are ready. The clock starts then.</li>
+<li>You get one question at a time. Write your answer in the box and send it.</li>
+<li>Explain your reasoning and give examples: depth matters more than length.</li>
+<li>If your connection drops or you reload the page, you continue where you left off.</li>
+<li>If your browser asks, you may allow the microphone so your answers can be recorded; it is optional.</li>
+</ol>
+${
+	notOpen
+		? html`<p class="panel">The interview opens 15 minutes before its scheduled time, at <time datetime="${opens}">${opens}</time> (UTC).</p>`
+		: html`<button id="start" type="button">Start the interview</button>`
+}
+</section>
+<section data-section="waiting" hidden aria-labelledby="waiting-title">
+<h2 id="waiting-title" tabindex="-1">Almost ready</h2>
+<p>Your interview starts as soon as an interviewer is free. Keep this page open; you do not need to do anything.</p>
+</section>
+<section data-section="question" hidden aria-labelledby="question-title">
+<div class="row"><h2 id="question-title" tabindex="-1">Question</h2><span id="time-left" class="muted" aria-live="off"></span></div>
+<p id="progress" class="muted"></p>
+<progress id="progress-bar" value="0" max="1" aria-label="Questions answered"></progress>
+<p id="question-meta" class="muted"></p>
+<p id="question-text"></p>
+<form id="answer-form">
+<label for="answer">Your answer</label>
+<textarea id="answer" name="answer" required></textarea>
+<div class="row"><button id="submit" type="submit">Send answer</button><button id="end" type="button" class="secondary">End interview</button></div>
+</form>
+<p id="recording" hidden class="muted">Recording audio.</p>
+</section>
+<section data-section="thanks" hidden aria-labelledby="thanks-title">
+<h2 id="thanks-title" tabindex="-1">Thank you!</h2>
+<p>Your interview is complete. ${company} will be in touch about the next steps. You can close this page.</p>
+</section>
+<section data-section="cancelled" hidden aria-labelledby="cancelled-title">
+<h2 id="cancelled-title" tabindex="-1">This interview was cancelled</h2>
+<p>Please contact ${company} if you have questions.</p>
+</section>
+<script id="room-config" type="application/json">${raw(config)}</script>
+${notOpen ? "" : html`<script src="/room.js" defer></script>`}`,
+	);
+}

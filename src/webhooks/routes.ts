@@ -1,0 +1,270 @@
+import { Hono } from "hono";
+import { type AuthContext, requireScope } from "../accounts/auth";
+import { idempotent } from "../idempotency/middleware";
+import { getDb } from "../platform/db/client";
+import type { AppBindings } from "../platform/http/context";
+import { ok, okList } from "../platform/http/envelope";
+import { AppError, validationError } from "../platform/http/errors";
+import { noQuery, validate, validateJson } from "../platform/http/validation";
+import { type CursorList, decodeCursor, encodeCursor } from "../platform/lib/cursor";
+import { newId } from "../platform/lib/random";
+import { iso } from "../platform/lib/time";
+import { listDeliveries } from "./deliveries-repo";
+import { deleteEndpoint, insertEndpointWithin, listEndpoints, updateEndpoint } from "./endpoints-repo";
+import {
+	createWebhookBody,
+	emptyBody,
+	listDeliveriesQuery,
+	listWebhooksQuery,
+	updateWebhookBody,
+} from "./schemas";
+import { rotateWebhookSecret } from "./secrets";
+import {
+	acceptedUrl,
+	loadDelivery,
+	loadOwnedEndpoint,
+	MAX_ENDPOINTS,
+	ownerOf,
+	redeliver,
+	reload,
+	sendTestEvent,
+} from "./service";
+import { deliveryView, endpointView } from "./views";
+
+/** `/v1/webhooks`: endpoints, their delivery log, redelivery, test events and secret rotation. */
+export const webhookRoutes = new Hono<AppBindings>();
+
+function cursorFrom(list: CursorList, value: string | undefined) {
+	if (value === undefined) return null;
+	const cursor = decodeCursor(list, value);
+	if (!cursor)
+		throw validationError({ cursor: "Not a cursor from this list; pass pagination.next_cursor unchanged" });
+	return cursor;
+}
+
+function page<T extends { createdAt: number; id: string }>(list: CursorList, rows: T[], limit: number) {
+	const hasMore = rows.length > limit;
+	const items = hasMore ? rows.slice(0, limit) : rows;
+	const last = items.at(-1);
+	return {
+		items,
+		hasMore,
+		nextCursor: hasMore && last ? encodeCursor(list, { createdAt: last.createdAt, id: last.id }) : null,
+	};
+}
+
+/**
+ * The webhook secret is the account's and signs its production deliveries: a dev (sandbox) key
+ * may not replace it (docs/webhooks.md). Checked with the scope, before validation.
+ */
+function productionKeyOnly(auth: AuthContext): void {
+	if (auth.keyEnvironment === "dev") {
+		throw new AppError(
+			"INSUFFICIENT_PERMISSIONS",
+			"Dev keys cannot rotate the webhook secret: it signs the account's production deliveries. Use a live or test key.",
+			{
+				required_permission: "webhooks:write",
+				current_permissions: auth.permissions,
+				key_environment: "dev",
+			},
+		);
+	}
+}
+
+webhookRoutes.post(
+	"/secret/rotate",
+	requireScope("webhooks:write", productionKeyOnly),
+	validate("query", noQuery),
+	validate("json", emptyBody),
+	idempotent,
+	async (c) => {
+		const now = c.get("now");
+		const result = await rotateWebhookSecret(c.env.DB, c.get("auth").accountId, now);
+		switch (result.status) {
+			case "ok":
+				return ok(c, {
+					webhook_secret: result.secret,
+					rotated_at: iso(now),
+					previous_secret_expires_at: iso(result.previousExpiresAt),
+				});
+			case "conflict":
+				throw new AppError("INVALID_OPERATION", "Another rotation happened at the same moment; try again.");
+			case "not_found":
+				throw new AppError("INTERNAL_ERROR", "The account of this key was not found.", {
+					request_id: c.get("requestId"),
+				});
+		}
+	},
+);
+
+webhookRoutes.get("/", requireScope("webhooks:read"), validate("query", listWebhooksQuery), async (c) => {
+	const q = c.req.valid("query");
+	const { rows, total } = await listEndpoints(
+		getDb(c.env.DB),
+		ownerOf(c.get("auth")),
+		q.limit,
+		cursorFrom("webhooks", q.cursor),
+	);
+	const p = page("webhooks", rows, q.limit);
+	return okList(c, p.items.map(endpointView), {
+		next_cursor: p.nextCursor,
+		has_more: p.hasMore,
+		total_count: total,
+	});
+});
+
+webhookRoutes.post(
+	"/",
+	requireScope("webhooks:write"),
+	validate("query", noQuery),
+	validateJson(createWebhookBody, (body, c) => ({ ...body, url: acceptedUrl(c.env, body.url) })),
+	idempotent,
+	async (c) => {
+		const body = c.req.valid("json");
+		const url = body.url;
+		const owner = ownerOf(c.get("auth"));
+		const db = getDb(c.env.DB);
+		const now = c.get("now");
+		const row = {
+			id: newId("wh"),
+			...owner,
+			url,
+			events: body.events,
+			active: body.active,
+			consecutiveFailures: 0,
+			failingSince: null,
+			failedAttempts: 0,
+			succeededAttempts: 0,
+			lastAttemptAt: null,
+			lastAttemptOutcome: null,
+			lastAttemptStatusCode: null,
+			disabledReason: null,
+			disabledAt: null,
+			disabledEventId: null,
+			disabledEventPublished: false,
+			createdAt: now,
+			updatedAt: now,
+		};
+		if (!(await insertEndpointWithin(db, row, MAX_ENDPOINTS))) {
+			throw new AppError(
+				"INVALID_OPERATION",
+				`An account may have at most ${MAX_ENDPOINTS} webhook endpoints per environment.`,
+				{ limit: MAX_ENDPOINTS },
+			);
+		}
+		return ok(c, endpointView(row), 201);
+	},
+);
+
+webhookRoutes.get("/:id", requireScope("webhooks:read"), validate("query", noQuery), async (c) => {
+	return ok(c, endpointView(await loadOwnedEndpoint(c.env, c.get("auth"), c.req.param("id"))));
+});
+
+webhookRoutes.patch(
+	"/:id",
+	requireScope("webhooks:write"),
+	validate("query", noQuery),
+	validateJson(updateWebhookBody, (body, c) =>
+		body.url === undefined ? body : { ...body, url: acceptedUrl(c.env, body.url) },
+	),
+	idempotent,
+	async (c) => {
+		const body = c.req.valid("json");
+		const url = body.url;
+		const endpoint = await loadOwnedEndpoint(c.env, c.get("auth"), c.req.param("id"));
+		const now = c.get("now");
+		// Enabling an endpoint starts its failure run afresh.
+		const enabling = body.active === true && !endpoint.active;
+		const updated = await updateEndpoint(getDb(c.env.DB), endpoint.id, {
+			...(url === undefined ? {} : { url }),
+			...(body.events === undefined ? {} : { events: body.events }),
+			...(body.active === undefined ? {} : { active: body.active }),
+			...(enabling
+				? {
+						consecutiveFailures: 0,
+						failingSince: null,
+						disabledReason: null,
+						disabledAt: null,
+						disabledEventId: null,
+						disabledEventPublished: false,
+					}
+				: {}),
+			updatedAt: now,
+		});
+		return ok(c, endpointView(updated ?? endpoint));
+	},
+);
+
+webhookRoutes.delete(
+	"/:id",
+	requireScope("webhooks:write"),
+	validate("query", noQuery),
+	idempotent,
+	async (c) => {
+		const endpoint = await loadOwnedEndpoint(c.env, c.get("auth"), c.req.param("id"));
+		await deleteEndpoint(getDb(c.env.DB), endpoint.id);
+		return ok(c, { id: endpoint.id, deleted: true });
+	},
+);
+
+webhookRoutes.post(
+	"/:id/test",
+	requireScope("webhooks:write"),
+	validate("query", noQuery),
+	validate("json", emptyBody),
+	idempotent,
+	async (c) => {
+		const endpoint = await loadOwnedEndpoint(c.env, c.get("auth"), c.req.param("id"));
+		const { row, attempts } = await sendTestEvent(c.env, endpoint, c.get("now"));
+		return ok(c, deliveryView(row, attempts));
+	},
+);
+
+webhookRoutes.get(
+	"/:id/deliveries",
+	requireScope("webhooks:read"),
+	validate("query", listDeliveriesQuery),
+	async (c) => {
+		const q = c.req.valid("query");
+		const cursor = cursorFrom("deliveries", q.cursor);
+		const endpoint = await loadOwnedEndpoint(c.env, c.get("auth"), c.req.param("id"));
+		const { rows, attempts, total } = await listDeliveries(
+			getDb(c.env.DB),
+			endpoint.id,
+			q.outcome,
+			q.limit,
+			cursor,
+		);
+		const p = page("deliveries", rows, q.limit);
+		return okList(
+			c,
+			p.items.map((row) => deliveryView(row, attempts)),
+			{ next_cursor: p.nextCursor, has_more: p.hasMore, total_count: total },
+		);
+	},
+);
+
+webhookRoutes.get(
+	"/:id/deliveries/:deliveryId",
+	requireScope("webhooks:read"),
+	validate("query", noQuery),
+	async (c) => {
+		const endpoint = await loadOwnedEndpoint(c.env, c.get("auth"), c.req.param("id"));
+		const { row, attempts } = await reload(c.env, endpoint, c.req.param("deliveryId"));
+		return ok(c, deliveryView(row, attempts));
+	},
+);
+
+webhookRoutes.post(
+	"/:id/deliveries/:deliveryId/redeliver",
+	requireScope("webhooks:write"),
+	validate("query", noQuery),
+	validate("json", emptyBody),
+	idempotent,
+	async (c) => {
+		const endpoint = await loadOwnedEndpoint(c.env, c.get("auth"), c.req.param("id"));
+		const original = await loadDelivery(c.env, endpoint, c.req.param("deliveryId"));
+		const { row, attempts } = await redeliver(c.env, endpoint, original, c.get("now"));
+		return ok(c, deliveryView(row, attempts));
+	},
+);
