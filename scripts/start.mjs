@@ -2,17 +2,24 @@
 // `npm start`: migrate the local D1, make sure local secrets exist, serve the whole service on
 // workerd (no account, no network), and on the first run create a demo account with keys.
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
 import { join } from "node:path";
+import { createInterface } from "node:readline";
 import { adminRequest, DEV_VARS, ensureDevVars, ROOT, waitForHealth } from "./lib.mjs";
 import { wranglerEnv } from "./wrangler-env.mjs";
+import { wranglerOutputFilter } from "./wrangler-output.mjs";
 
 const port = Number(process.env.PORT ?? 8787);
 const baseUrl = `http://localhost:${port}`;
 const persistTo = process.env.PERSIST_TO ?? join(ROOT, ".wrangler", "state");
 const demoMarker = join(persistTo, "demo-account.json");
 const wrangler = join(ROOT, "node_modules", ".bin", "wrangler");
-const quietEnv = wranglerEnv(process.env);
+const color = Boolean(process.stdout.isTTY) && !process.env.NO_COLOR;
+const quietEnv = { ...wranglerEnv(process.env), ...(color ? {} : { NO_COLOR: "1", FORCE_COLOR: "0" }) };
+const cronSeconds = Number(process.env.CRON_INTERVAL_S ?? 60);
+
+await ensurePortFree(port);
 
 // DEV_VARS_FILE lets a test run keep its own secrets file beside its own state.
 const devVarsFile = process.env.DEV_VARS_FILE ?? DEV_VARS;
@@ -54,23 +61,78 @@ const server = spawn(
 		...(process.env.INSPECTOR_PORT ? ["--inspector-port", process.env.INSPECTOR_PORT] : []),
 		...process.argv.slice(2),
 	],
-	{ cwd: ROOT, stdio: "inherit", env: quietEnv },
+	{ cwd: ROOT, stdio: ["inherit", "pipe", "pipe"], env: quietEnv },
 );
+const filter = wranglerOutputFilter({
+	color,
+	cronNote:
+		cronSeconds > 0
+			? `npm start runs the scheduled work (the cron's housekeeping) every ${cronSeconds} s itself (CRON_INTERVAL_S).`
+			: "The scheduled work is off (CRON_INTERVAL_S=0).",
+});
+for (const [stream, out] of [
+	[server.stdout, process.stdout],
+	[server.stderr, process.stderr],
+]) {
+	createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY }).on("line", (line) => {
+		const kept = filter(line);
+		if (kept !== null) out.write(`${kept}\n`);
+	});
+}
 let exited = false;
-server.on("exit", (code) => {
+let failed = false;
+server.on("exit", (code, signal) => {
 	exited = true;
-	process.exit(code ?? 0);
+	process.exit(failed ? 1 : (code ?? (signal === "SIGINT" || signal === "SIGTERM" ? 0 : 1)));
 });
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
 
 try {
 	await waitForHealth(baseUrl, { timeoutMs: 90_000, isAlive: () => !exited });
-	if (!existsSync(demoMarker)) await createDemoAccount();
+	if (existsSync(demoMarker)) printReturningStart();
+	else await createDemoAccount();
 	console.log(`\nInterview Assessment Service is running on ${baseUrl}\n`);
 	runCronLocally();
 } catch (error) {
-	console.error(String(error));
+	console.error(`npm start failed: ${String(error)}`);
+	failed = true;
 	server.kill("SIGTERM");
+}
+
+/**
+ * Refuses a port something else already listens on, before anything starts: wrangler would fail
+ * later, or (worse) a health check would find the other process and call it ours.
+ */
+async function ensurePortFree(port) {
+	const error = await new Promise((resolve) => {
+		const probe = createServer();
+		probe.once("error", resolve);
+		probe.listen(port, "127.0.0.1", () => probe.close(() => resolve(null)));
+	});
+	if (!error) return;
+	const why =
+		error.code === "EADDRINUSE"
+			? "is already in use (is another npm start running?)"
+			: `cannot be used (${error.code ?? error})`;
+	console.error(`Port ${port} ${why}. Stop that process, or choose another port: PORT=${port + 1} npm start`);
+	process.exit(1);
+}
+
+/** A start on existing state: the demo keys were shown once, on the first start. */
+function printReturningStart() {
+	let accountId = "acc_...";
+	try {
+		accountId = JSON.parse(readFileSync(demoMarker, "utf8")).account_id ?? accountId;
+	} catch {
+		// An unreadable marker still means the demo account exists; the placeholder will do.
+	}
+	console.log(`
+Using the existing local state in ${persistTo} (delete that folder to start from scratch).
+The demo account ${accountId} was created on the first start, and its keys were shown then only.
+To make another key:
+
+  npm run admin -- create-key --account ${accountId} --env test --permissions interviews:read,interviews:write
+`);
 }
 
 /**
@@ -79,7 +141,7 @@ try {
  * local scheduled endpoint. CRON_INTERVAL_S changes the period; 0 turns it off.
  */
 function runCronLocally() {
-	const seconds = Number(process.env.CRON_INTERVAL_S ?? 60);
+	const seconds = cronSeconds;
 	if (!(seconds > 0)) return;
 	const timer = setInterval(() => {
 		fetch(`${baseUrl}/cdn-cgi/local/scheduled?cron=${encodeURIComponent("*/15 * * * *")}`, {
