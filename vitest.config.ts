@@ -35,8 +35,12 @@ export default defineConfig(async () => {
 			}),
 		],
 		test: {
-			include: ["test/unit/**/*.test.ts", "test/integration/**/*.test.ts"],
+			// Tests mirror src/ (test/<module>/...); the end-to-end suite has its own config.
+			include: ["test/**/*.test.ts"],
+			exclude: ["test/e2e/**", "test/faults/**", "**/node_modules/**"],
 			setupFiles: ["./test/setup/apply-migrations.ts"],
+			// Generous: a loaded two-core machine runs a burst of 80 requests slower than the default 5 s.
+			testTimeout: 30_000,
 			globalSetup: ["./test/setup/webhook-receiver.ts"],
 		},
 	};

@@ -5,7 +5,7 @@ import { env } from "cloudflare:workers";
 import { type ConsumerConfig, consumeWebhookBatch } from "../../src/webhooks/consumer";
 import { deliveryMessage } from "../../src/webhooks/message";
 import worker from "../../src/worker";
-import { call } from "../integration/helpers";
+import { call } from "./helpers";
 
 export interface PendingDelivery {
 	id: string;

@@ -1,0 +1,109 @@
+import { describe, expect, it } from "vitest";
+import { createInterviewBody, listQuery } from "../../../src/interviews/api/schemas";
+import { issueFields } from "../../../src/platform/http/validation";
+import { parseIsoDateTime } from "../../../src/platform/lib/time";
+
+function fieldsOf(
+	input: unknown,
+	schema: typeof createInterviewBody | typeof listQuery = createInterviewBody,
+) {
+	const result = schema.safeParse(input);
+	return result.success ? {} : issueFields(result.error.issues);
+}
+
+const valid = { candidate_email: "ada@example.com", position: "Engineer", skills: ["Go"] };
+
+describe("create-interview validation", () => {
+	it("applies the contract's defaults", () => {
+		expect(createInterviewBody.parse(valid)).toMatchObject({
+			duration_minutes: 30,
+			difficulty: "intermediate",
+			send_invitation: true,
+			test_mode: false,
+		});
+	});
+
+	it("names each missing required field", () => {
+		expect(fieldsOf({})).toEqual({ candidate_email: "Required", position: "Required", skills: "Required" });
+	});
+
+	it("checks e-mail format", () => {
+		for (const email of ["plainaddress", "a@", "@b.com", "a b@c.com", "a@b"]) {
+			expect(fieldsOf({ ...valid, candidate_email: email })).toHaveProperty("candidate_email");
+		}
+		expect(fieldsOf({ ...valid, candidate_email: "first.last+tag@sub.example.co.uk" })).toEqual({});
+	});
+
+	it("keeps durations within 15 to 90 whole minutes", () => {
+		for (const d of [14, 91, 30.5, "30", -1]) {
+			expect(fieldsOf({ ...valid, duration_minutes: d })).toEqual({
+				duration_minutes: "Must be an integer from 15 to 90",
+			});
+		}
+		for (const d of [15, 90]) expect(fieldsOf({ ...valid, duration_minutes: d })).toEqual({});
+	});
+
+	it("accepts only the four difficulty levels", () => {
+		expect(fieldsOf({ ...valid, difficulty: "principal" })).toHaveProperty("difficulty");
+	});
+
+	it("names wrong types, nested paths and unknown fields", () => {
+		expect(fieldsOf({ ...valid, skills: ["Go", 7], send_invitation: "yes", extra: 1 })).toEqual({
+			"skills.1": expect.any(String),
+			send_invitation: "Must be a boolean",
+			extra: "Unknown field",
+		});
+	});
+
+	it("uses `body` for a body that is not an object", () => {
+		expect(fieldsOf([1, 2])).toEqual({ body: "Must be a JSON object" });
+	});
+
+	it("requires scheduled_at to carry a time zone", () => {
+		expect(fieldsOf({ ...valid, scheduled_at: "2030-01-01T10:00:00" })).toHaveProperty("scheduled_at");
+		expect(fieldsOf({ ...valid, scheduled_at: "2030-01-01T10:00:00+02:00" })).toEqual({});
+	});
+});
+
+describe("list query validation", () => {
+	it("keeps limit within 1 to 100", () => {
+		expect(fieldsOf({ limit: "0" }, listQuery)).toHaveProperty("limit");
+		expect(fieldsOf({ limit: "101" }, listQuery)).toHaveProperty("limit");
+		expect(fieldsOf({ limit: "ten" }, listQuery)).toHaveProperty("limit");
+		expect(listQuery.parse({ limit: "100" }).limit).toBe(100);
+		expect(listQuery.parse({}).limit).toBe(25);
+	});
+});
+
+describe("ISO 8601 date-times", () => {
+	it("reads what the calendar has, zone designators and fractions included", () => {
+		expect(parseIsoDateTime("2028-02-29T10:00:00Z")).toBe(Date.UTC(2028, 1, 29, 10));
+		expect(parseIsoDateTime("2027-12-31T23:59:59.999+01:00")).toBe(Date.UTC(2027, 11, 31, 22, 59, 59, 999));
+		expect(parseIsoDateTime("2027-01-15T14:00-0530")).toBe(Date.UTC(2027, 0, 15, 19, 30));
+		expect(parseIsoDateTime("0050-06-01T00:00:00Z")).toBe(Date.parse("0050-06-01T00:00:00Z"));
+	});
+
+	it("refuses dates and times that do not exist instead of rolling them over", () => {
+		for (const value of [
+			"2099-02-30T10:00:00Z",
+			"2027-02-29T10:00:00Z",
+			"2027-04-31T10:00:00Z",
+			"2027-13-01T10:00:00Z",
+			"2027-00-10T10:00:00Z",
+			"2027-01-00T10:00:00Z",
+			"2027-01-15T24:00:00Z",
+			"2027-01-15T10:60:00Z",
+			"2027-01-15T10:00:60Z",
+			"2027-01-15T10:00:00+24:00",
+			"2027-01-15T10:00:00",
+		]) {
+			expect(parseIsoDateTime(value), value).toBeNull();
+		}
+	});
+
+	it("names scheduled_at for an impossible date in a create body", () => {
+		expect(fieldsOf({ ...valid, scheduled_at: "2099-02-30T10:00:00Z" })).toEqual({
+			scheduled_at: "Must be an ISO 8601 date-time with a time zone, e.g. 2026-01-15T14:00:00Z",
+		});
+	});
+});

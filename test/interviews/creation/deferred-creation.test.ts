@@ -1,0 +1,278 @@
+import {
+	createExecutionContext,
+	createMessageBatch,
+	getQueueResult,
+	runDurableObjectAlarm,
+	runInDurableObject,
+} from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { NO_SHOW_AFTER_MS } from "../../../src/interviews/core/state-machine";
+import {
+	handleWakeBatch,
+	WAKE_HORIZON_MS,
+	WAKE_LEAD_MS,
+	WAKE_QUEUE_NAME,
+} from "../../../src/interviews/creation/wake";
+import { markSeedsDue, seedsWaking } from "../../../src/interviews/db/seeds-repo";
+import { getDb } from "../../../src/platform/db/client";
+import { queueUpcomingWakes, wakeOverdueSeeds } from "../../../src/scheduled";
+import { call, newAccount, validInterview, withTableRenamed } from "../../support/helpers";
+import { countRows, profile } from "../../support/limits-helpers";
+import { createWebhook, deliveriesOf, deliveryRow } from "../../support/webhooks";
+
+const HOUR = 60 * 60_000;
+
+function stubOf(id: string) {
+	return env.INTERVIEW.get(env.INTERVIEW.idFromName(id));
+}
+
+/** What the interview's object holds: its state row (if adopted) and its alarm. */
+async function objectHolds(id: string): Promise<{ adopted: boolean; alarm: number | null }> {
+	return runInDurableObject(stubOf(id), async (_instance, state) => ({
+		adopted:
+			state.storage.sql
+				.exec<{ n: number }>(
+					"SELECT count(*) AS n FROM sqlite_master m WHERE m.name = 'interview' AND EXISTS (SELECT 1 FROM interview)",
+				)
+				.one().n === 1,
+		alarm: await state.storage.getAlarm(),
+	}));
+}
+
+async function seedOf(id: string): Promise<{ wake_at: number } | null> {
+	return env.DB.prepare("SELECT wake_at FROM interview_seeds WHERE id = ?")
+		.bind(id)
+		.first<{ wake_at: number }>();
+}
+
+async function create(key: string, overrides: Record<string, unknown> = {}) {
+	const res = await call("POST", "/v1/interviews", { key, body: validInterview(overrides) });
+	expect(res.status).toBe(201);
+	return res.body.data as { id: string; scheduled_at: string; position: string };
+}
+
+async function wakeBatch(id: string, wakeAt: number, now: number) {
+	const batch = createMessageBatch(WAKE_QUEUE_NAME, [
+		{
+			id: `msg-${id}`,
+			timestamp: new Date(),
+			attempts: 1,
+			body: { kind: "wake_interview", id, wake_at: wakeAt },
+		},
+	]);
+	const ctx = createExecutionContext();
+	await handleWakeBatch(batch, env, now);
+	return getQueueResult(batch, ctx);
+}
+
+describe("deferred creation: an interview is a seed in D1 until its object is first used", () => {
+	it("is listed and has its event at once, without opening its object; the first fetch adopts the seed", async () => {
+		const account = await newAccount();
+		const scheduledAt = Date.now() + 2 * HOUR;
+		const created = await create(account.live, { scheduled_at: new Date(scheduledAt).toISOString() });
+
+		expect((await seedOf(created.id))?.wake_at).toBe(scheduledAt + NO_SHOW_AFTER_MS);
+		expect(await countRows("SELECT count(*) AS n FROM interviews WHERE id = ?", created.id)).toBe(1);
+		expect(
+			await countRows(
+				"SELECT count(*) AS n FROM events WHERE interview_id = ? AND type = 'interview.scheduled'",
+				created.id,
+			),
+		).toBe(1);
+		const listed = await call("GET", "/v1/interviews", { key: account.live });
+		expect(listed.body.data.map((i: { id: string }) => i.id)).toEqual([created.id]);
+		expect(await objectHolds(created.id)).toEqual({ adopted: false, alarm: null });
+
+		const fetched = await call("GET", `/v1/interviews/${created.id}`, { key: account.live });
+		expect(fetched.status).toBe(200);
+		expect(fetched.body.data).toMatchObject({
+			id: created.id,
+			status: "scheduled",
+			position: created.position,
+		});
+		expect(await seedOf(created.id)).toBeNull();
+		const held = await objectHolds(created.id);
+		expect(held.adopted).toBe(true);
+		// The replay is written; the alarm waits for the no-show timer.
+		expect(held.alarm).toBe(scheduledAt + NO_SHOW_AFTER_MS);
+		// Replaying creation's outbox wrote nothing twice.
+		expect(await countRows("SELECT count(*) AS n FROM events WHERE interview_id = ?", created.id)).toBe(1);
+	});
+
+	it("moves the object's alarm with every timer change, and only then", async () => {
+		const account = await newAccount();
+		const first = Date.now() + 2 * HOUR;
+		const created = await create(account.live, { scheduled_at: new Date(first).toISOString() });
+		await call("GET", `/v1/interviews/${created.id}`, { key: account.live });
+		expect((await objectHolds(created.id)).alarm).toBe(first + NO_SHOW_AFTER_MS);
+		// A change that sets no timer leaves the alarm where it is.
+		const renamed = await call("PATCH", `/v1/interviews/${created.id}`, {
+			key: account.live,
+			body: { position: "Staff Engineer" },
+		});
+		expect(renamed.status).toBe(200);
+		expect((await objectHolds(created.id)).alarm).toBe(first + NO_SHOW_AFTER_MS);
+		for (const hours of [5, 3]) {
+			const at = Date.now() + hours * HOUR;
+			const moved = await call("PATCH", `/v1/interviews/${created.id}`, {
+				key: account.live,
+				body: { scheduled_at: new Date(at).toISOString() },
+			});
+			expect(moved.status).toBe(200);
+			expect((await objectHolds(created.id)).alarm).toBe(at + NO_SHOW_AFTER_MS);
+		}
+	});
+
+	it("another account's key does not adopt or see the seed", async () => {
+		const owner = await newAccount();
+		const other = await newAccount();
+		const created = await create(owner.live);
+		expect((await call("GET", `/v1/interviews/${created.id}`, { key: other.live })).status).toBe(404);
+		expect((await call("DELETE", `/v1/interviews/${created.id}`, { key: other.live })).status).toBe(404);
+		expect((await call("GET", `/v1/interviews/${created.id}`, { key: owner.live })).body.data.status).toBe(
+			"scheduled",
+		);
+	});
+
+	it("parallel commands on an unopened interview adopt it once and leave exactly one outcome", async () => {
+		const account = await newAccount();
+		const created = await create(account.live);
+		const results = await Promise.all([
+			...Array.from({ length: 4 }, () =>
+				call("DELETE", `/v1/interviews/${created.id}`, { key: account.live }),
+			),
+			...Array.from({ length: 4 }, () => call("GET", `/v1/interviews/${created.id}`, { key: account.live })),
+		]);
+		const cancels = results.slice(0, 4);
+		expect(cancels.filter((r) => r.status === 200)).toHaveLength(1);
+		expect(cancels.filter((r) => r.body.error?.code === "INTERVIEW_ALREADY_CANCELLED")).toHaveLength(3);
+		for (const read of results.slice(4)) expect(read.status).toBe(200);
+		const types = await env.DB.prepare("SELECT type FROM events WHERE interview_id = ?")
+			.bind(created.id)
+			.all<{ type: string }>();
+		expect(types.results.map((r) => r.type).sort()).toEqual([
+			"credits.refunded",
+			"interview.cancelled",
+			"interview.scheduled",
+		]);
+		expect(await seedOf(created.id)).toBeNull();
+	});
+
+	it("fires the no-show timer of an interview nobody opened, once the wake message has opened it", async () => {
+		const account = await newAccount();
+		const scheduledAt = Date.now() + 3 * HOUR;
+		const created = await create(account.live, { scheduled_at: new Date(scheduledAt).toISOString() });
+		const wakeAt = scheduledAt + NO_SHOW_AFTER_MS;
+
+		// Early: sent on with the delay left, the object stays closed.
+		const early = await wakeBatch(created.id, wakeAt, Date.now());
+		expect(early.explicitAcks).toEqual([`msg-${created.id}`]);
+		expect((await objectHolds(created.id)).adopted).toBe(false);
+
+		// Due (a minute before the timer): opened, with its alarm at the timer's time.
+		await wakeBatch(created.id, wakeAt, wakeAt - WAKE_LEAD_MS);
+		expect(await objectHolds(created.id)).toEqual({ adopted: true, alarm: wakeAt });
+
+		await runInDurableObject(stubOf(created.id), (instance: { clock: () => number }) => {
+			instance.clock = () => wakeAt;
+		});
+		expect(await runDurableObjectAlarm(stubOf(created.id))).toBe(true);
+		expect(
+			await countRows(
+				"SELECT count(*) AS n FROM events WHERE interview_id = ? AND type = 'candidate.no_show'",
+				created.id,
+			),
+		).toBe(1);
+	});
+
+	it("the housekeeping sweep opens interviews still seeds at their wake time, and only those", async () => {
+		const account = await newAccount();
+		const due = await create(account.live);
+		const later = await create(account.live, { scheduled_at: new Date(Date.now() + 5 * HOUR).toISOString() });
+		await markSeedsDue(getDb(env.DB), [due.id], Date.now() - 1000);
+
+		expect(await wakeOverdueSeeds(env, Date.now())).toBeGreaterThanOrEqual(1);
+
+		expect(await seedOf(due.id)).toBeNull();
+		expect((await objectHolds(due.id)).adopted).toBe(true);
+		expect(await seedOf(later.id)).not.toBeNull();
+		expect((await objectHolds(later.id)).adopted).toBe(false);
+	});
+
+	it("the cron sends wake messages for the seeds coming into the next half hour, not for later ones", async () => {
+		const account = await newAccount();
+		const soon = await create(account.live, {
+			scheduled_at: new Date(Date.now() + 40 * 60_000).toISOString(),
+		});
+		const later = await create(account.live, { scheduled_at: new Date(Date.now() + 3 * HOUR).toISOString() });
+		const inWindow = async (now: number) =>
+			(await seedsWaking(getDb(env.DB), now, now + WAKE_HORIZON_MS, 1000)).map((s) => s.id);
+		// At creation neither was within the horizon (their no-show timers are 55 min and 3 h 15 min out).
+		expect(await inWindow(Date.now())).not.toContain(soon.id);
+		const cronAt = Date.now() + 30 * 60_000;
+		expect(await inWindow(cronAt)).toContain(soon.id);
+		expect(await inWindow(cronAt)).not.toContain(later.id);
+		expect(await queueUpcomingWakes(env, cronAt)).toBeGreaterThanOrEqual(1);
+	});
+
+	it("a failed D1 write creates nothing and gives the credit and the monthly count back", async () => {
+		const account = await newAccount({ plan: "starter", credits: 3 });
+		const before = await profile(account.live);
+		const failed = await withTableRenamed("interview_seeds", () =>
+			call("POST", "/v1/interviews", { key: account.live, body: validInterview() }),
+		);
+		expect(failed.status).toBe(500);
+		expect(failed.body.error.code).toBe("INTERNAL_ERROR");
+		expect(failed.body.error.details).toEqual({ request_id: failed.headers.get("X-Request-Id") });
+		expect(JSON.stringify(failed.body)).not.toMatch(/interview_seeds|D1_ERROR|\.ts:\d+/);
+		expect(await countRows("SELECT count(*) AS n FROM interviews WHERE account_id = ?", account.id)).toBe(0);
+		expect(await countRows("SELECT count(*) AS n FROM events WHERE account_id = ?", account.id)).toBe(0);
+		const after = await profile(account.live);
+		expect(after.credits_balance).toBe(before.credits_balance);
+		expect(after.usage).toEqual(before.usage);
+	});
+
+	it("a creation whose sending fails after the write still creates, and the opened object delivers it later", async () => {
+		const account = await newAccount();
+		const endpoint = await createWebhook(account.live, {
+			url: "http://127.0.0.1:9/deferred",
+			events: ["interview.scheduled"],
+		});
+		// The invitation's e-mail record fails after the batch, before the webhook is sent.
+		const created = await withTableRenamed("candidate_emails", () =>
+			call("POST", "/v1/interviews", { key: account.live, body: validInterview() }),
+		);
+		expect(created.status).toBe(201);
+		const id = created.body.data.id as string;
+		// The delivery was recorded with the event, and not sent.
+		const [recorded] = await deliveriesOf(endpoint.id);
+		expect((await deliveryRow(recorded!.id))?.enqueued_at).toBeNull();
+		// The failure opened the object at once: it owns the replay and retries it on its alarm.
+		expect(await seedOf(id)).toBeNull();
+		expect((await objectHolds(id)).adopted).toBe(true);
+
+		expect(await runDurableObjectAlarm(stubOf(id))).toBe(true);
+		const deliveries = await deliveriesOf(endpoint.id);
+		expect(deliveries.map((d) => d.id)).toEqual([recorded!.id]);
+		expect((await deliveryRow(recorded!.id))?.enqueued_at).not.toBeNull();
+		const event = await env.DB.prepare("SELECT id FROM events WHERE interview_id = ?")
+			.bind(id)
+			.first<{ id: string }>();
+		expect(deliveries[0]?.eventId).toBe(event?.id);
+	});
+
+	it("a creation that cannot record its webhook deliveries creates nothing and gives back what it took", async () => {
+		const account = await newAccount({ credits: 5 });
+		await createWebhook(account.live, { url: "http://127.0.0.1:9/none", events: ["*"] });
+		const refused = await withTableRenamed("webhook_deliveries", () =>
+			call("POST", "/v1/interviews", { key: account.live, body: validInterview() }),
+		);
+		expect(refused.status).toBe(500);
+		expect(await countRows("SELECT COUNT(*) AS n FROM interviews WHERE account_id = ?", account.id)).toBe(0);
+		expect(await countRows("SELECT COUNT(*) AS n FROM events WHERE account_id = ?", account.id)).toBe(0);
+		const after = await profile(account.live);
+		expect(after.usage.monthly_interviews_used).toBe(0);
+		expect(after.credits_balance).toBe(5);
+	});
+});
