@@ -10,7 +10,7 @@ import { purgeExpiredKeys } from "./idempotency/idempotency-repo";
 import { sendWakeMessages, WAKE_HORIZON_MS } from "./interviews/creation/wake";
 import { markSeedsDue, overdueSeeds, seedsOwingNotice, seedsWaking } from "./interviews/db/seeds-repo";
 import { deleteRecordings } from "./interviews/recordings/recordings";
-import { interviewStub } from "./interviews/service";
+import { interviewStub } from "./interviews/stub";
 import { getDb } from "./platform/db/client";
 import { chunks } from "./platform/lib/chunks";
 import { failAbandonedDeliveries, staleUnsentDeliveries } from "./webhooks/deliveries-repo";

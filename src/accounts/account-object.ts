@@ -1,6 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
 import { type CreationWrite, writeCreations } from "../interviews/creation/creation";
-import { interviewStub } from "../interviews/service";
+import { interviewStub } from "../interviews/stub";
 import { getDb } from "../platform/db/client";
 import type { PendingDelivery } from "../webhooks/deliveries-repo";
 import {

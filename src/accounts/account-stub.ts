@@ -53,19 +53,7 @@ export interface CreateAtOnceOutcome {
 	commit?: CommitOutcome<PendingDelivery[]>;
 }
 
-/** The account object's RPC surface, typed plainly. */
-export interface AccountApi {
-	hit(limit: number): Promise<RateDecision>;
-	admit(limit: number, version: number | null): Promise<Admission>;
-	createAtOnce(request: CreateAtOnceRequest): Promise<CreateAtOnceOutcome>;
-	beginAuthChange(): Promise<void>;
-	endAuthChange(): Promise<void>;
-	usage(): Promise<number>;
-	acquireSlot(accountId: string, interviewId: string): Promise<SlotResult>;
-	releaseSlot(accountId: string, interviewId: string): Promise<{ released: boolean }>;
-	slotUsage(): Promise<SlotUsage>;
-}
-
-export function accountStub(env: Env, accountId: string): AccountApi {
-	return env.ACCOUNT.get(env.ACCOUNT.idFromName(accountId)) as unknown as AccountApi;
+/** The account's Durable Object (typed from the generated `ACCOUNT` namespace). */
+export function accountStub(env: Env, accountId: string) {
+	return env.ACCOUNT.get(env.ACCOUNT.idFromName(accountId));
 }

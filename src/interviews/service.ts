@@ -13,29 +13,12 @@ import { AppError, assertNever, validationError } from "../platform/http/errors"
 import { hasIdShape, newId } from "../platform/lib/random";
 import { iso, parseIsoDateTime } from "../platform/lib/time";
 import type { CreateInterviewBody } from "./api/schemas";
-import type { CompletionReason, InterviewState } from "./core/model";
+import type { InterviewState } from "./core/model";
 import type { Command, TransitionError } from "./core/state-machine";
 import type { AdvanceTarget } from "./core/transitions/test-advance";
 import { type CommitCreation, NothingWritten, plantInterviews } from "./creation/creation";
 import type { CommandResult, Owner } from "./object/interview-object";
-
-/** The interview object's RPC surface, typed plainly (its inferred stub type is too deep for tsc). */
-export interface InterviewApi {
-	get(): Promise<InterviewState | null>;
-	execute(command: Command, now: number, owner?: Owner): Promise<CommandResult>;
-	join(token: string, now: number): Promise<CommandResult>;
-	answer(questionId: string, response: string, now: number): Promise<CommandResult>;
-	finish(reason: CompletionReason, now: number): Promise<CommandResult>;
-	startFromWaitingRoom(now: number): Promise<{ status: "started" | "not_waiting" }>;
-	testAdvance(to: AdvanceTarget, now: number, owner: Owner): Promise<CommandResult>;
-	purge(): Promise<void>;
-	wake(): Promise<{ status: "awake" | "absent" }>;
-	reserveRecording(bytes: number): Promise<{ ok: boolean }>;
-}
-
-export function interviewStub(env: Env, id: string): InterviewApi {
-	return env.INTERVIEW.get(env.INTERVIEW.idFromName(id)) as unknown as InterviewApi;
-}
+import { interviewStub } from "./stub";
 
 export function notFound(id: string): AppError {
 	return new AppError("INTERVIEW_NOT_FOUND", `No interview with id '${id}' exists.`, { id });

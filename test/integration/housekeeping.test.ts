@@ -6,7 +6,7 @@ import {
 } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { interviewStub } from "../../src/interviews/service";
+import { interviewStub } from "../../src/interviews/stub";
 import {
 	DELIVERY_ABANDONED_MS,
 	DELIVERY_UNSENT_STALE_MS,

@@ -2,7 +2,7 @@ import type { Context } from "hono";
 import type { AppBindings } from "../../platform/http/context";
 import { hasIdShape } from "../../platform/lib/random";
 import type { InterviewState } from "../core/model";
-import { interviewStub } from "../service";
+import { interviewStub } from "../stub";
 
 /** `GET {/v1,/api/v1}/interviews/{id}`, the single fetch. */
 const SINGLE_FETCH = /^\/(?:api\/)?v1\/interviews\/([^/]+)\/?$/;

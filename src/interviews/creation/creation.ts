@@ -15,7 +15,8 @@ import { interviewExists, upsertProjections } from "../db/interviews-repo";
 import { insertSeeds, markSeedsDue, type Seed } from "../db/seeds-repo";
 import { eventRecord, outboxItem, settleOutbox } from "../object/outbox";
 import type { OutboxItem } from "../object/storage";
-import { type CreateOptions, interviewStub, type Reservation } from "../service";
+import type { CreateOptions, Reservation } from "../service";
+import { interviewStub } from "../stub";
 import { sendWakeMessages } from "./wake";
 
 /**
