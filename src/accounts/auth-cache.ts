@@ -1,4 +1,4 @@
-import type { AuthContext } from "./auth";
+import type { AuthContext } from "./auth-context";
 
 /**
  * The isolate's cache of resolved API keys, so that most requests skip the D1 key lookup.

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { AuthContext } from "../../accounts/auth";
+import type { AuthContext } from "../../accounts/auth-context";
 import { hasIdShape } from "../../platform/lib/random";
 import type { InterviewState } from "../core/model";
 import { interviewStub } from "../stub";

@@ -149,7 +149,7 @@ export type Transition =
  * Live interviews (not test mode, not the dev sandbox) count toward the monthly limit and take
  * the account's concurrent slots.
  */
-export function isLive(state: InterviewState): boolean {
+export function isLive(state: Pick<InterviewState, "testMode" | "environment">): boolean {
 	return !state.testMode && state.environment === "production";
 }
 
