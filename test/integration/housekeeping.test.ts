@@ -6,15 +6,15 @@ import {
 } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { DEV_DATA_TTL_MS } from "../../src/accounts/sweeps";
 import { interviewStub } from "../../src/interviews/stub";
+import { UNSETTLED_AFTER_MS } from "../../src/interviews/sweeps";
+import { runHousekeeping } from "../../src/scheduled";
 import {
 	DELIVERY_ABANDONED_MS,
 	DELIVERY_UNSENT_STALE_MS,
-	DEV_DATA_TTL_MS,
-	runHousekeeping,
 	TEST_DELIVERY_ABANDONED_MS,
-	UNSETTLED_AFTER_MS,
-} from "../../src/scheduled";
+} from "../../src/webhooks/sweeps";
 import worker from "../../src/worker";
 import { createWebhook, deliveriesOf, deliveryRow } from "../support/webhooks";
 import { BASE, call, newAccount } from "./helpers";

@@ -159,7 +159,7 @@ export async function plantInterviews(
 		}
 		if (created === null) {
 			// Nobody can say: nothing is given back and nothing is settled here. If the interviews
-			// exist, housekeeping sends what they owe (`wakeUnsettledSeeds`); the answer is kept
+			// exist, housekeeping sends what they owe (`sweepUnsettledSeeds`, src/interviews/sweeps.ts); the answer is kept
 			// for the Idempotency-Key so that a retry cannot create them twice.
 			console.error(
 				JSON.stringify({
