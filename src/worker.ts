@@ -1,9 +1,21 @@
+import { AccountObject } from "./accounts/account-object";
 import { createApp } from "./app";
+import { writeCreations } from "./interviews/creation/creation";
+import { interviewStub } from "./interviews/stub";
+import { getDb } from "./platform/db/client";
 import { handleQueueBatch } from "./queues";
 import { runHousekeeping } from "./scheduled";
 
-export { AccountObject } from "./accounts/account-object";
+// The account object writes single creates and starts waiting interviews through interviews/,
+// which accounts/ does not import: handed over here, before any object is constructed.
+AccountObject.configure({
+	commitCreates: (env, writes) => writeCreations(getDb(env.DB), writes),
+	interviewsIn: (write) => write.seeds.length,
+	startWaiting: (env, interviewId, now) => interviewStub(env, interviewId).startFromWaitingRoom(now),
+});
+
 export { InterviewObject } from "./interviews/object/interview-object";
+export { AccountObject };
 
 const app = createApp();
 

@@ -1,4 +1,5 @@
-import type { InterviewState } from "../src/interviews/core/model";
+import type { AnswerScore, PlannedQuestion } from "../src/interviewer/types";
+import type { InterviewState, Question } from "../src/interviews/core/model";
 
 /** A scheduled interview's state, for unit tests of pure code. */
 export function interviewState(overrides: Partial<InterviewState> = {}): InterviewState {
@@ -37,6 +38,55 @@ export function interviewState(overrides: Partial<InterviewState> = {}): Intervi
 		createdAt: 1_799_000_000_000,
 		updatedAt: 1_799_000_000_000,
 		version: 1,
+		...overrides,
+	};
+}
+
+/** The interviewer's full question behind `question` (rubric and follow-ups), for transcript entries. */
+export function plannedQuestion(
+	question: Question,
+	overrides: Partial<PlannedQuestion> = {},
+): PlannedQuestion {
+	return {
+		...question,
+		bank_id: "sql-indexes",
+		topic: "indexes",
+		category: "technical",
+		concepts: [{ name: "b-tree", keywords: ["b-tree"] }],
+		follow_ups: ["When would you not add an index?"],
+		time_budget_seconds: 300,
+		expected_words: 120,
+		...overrides,
+	};
+}
+
+/** The interviewer's assessment of an answer to `question` scored `score`, for transcript entries. */
+export function answerScore(
+	question: Question,
+	score: number,
+	overrides: Partial<AnswerScore> = {},
+): AnswerScore {
+	return {
+		question_id: question.id,
+		skill: question.skill,
+		difficulty: question.difficulty,
+		score,
+		components: {
+			coverage: 0.8,
+			depth: 0.8,
+			structure: 0.8,
+			timing: 0.8,
+			relevance: 0.8,
+			communication: 0.8,
+		},
+		matched: [],
+		missed: [],
+		word_count: 40,
+		response_seconds: 5,
+		follow_up: null,
+		excerpt: "",
+		source: "offline",
+		feedback: null,
 		...overrides,
 	};
 }

@@ -1,8 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
-import { type CreationWrite, writeCreations } from "../interviews/creation/creation";
-import { interviewStub } from "../interviews/service";
 import { getDb } from "../platform/db/client";
-import type { PendingDelivery } from "../webhooks/deliveries-repo";
 import {
 	type AuthVersion,
 	confirmSlot,
@@ -23,9 +20,11 @@ import {
 	writeAuthVersion,
 } from "./account-storage";
 import type {
-	Admission,
+	CountAnswer,
 	CreateAtOnceOutcome,
 	CreateAtOnceRequest,
+	CreateWrite,
+	CreateWritten,
 	SlotResult,
 	SlotUsage,
 } from "./account-stub";
@@ -47,6 +46,27 @@ const AUTH_CHANGE_TIMEOUT_MS = 5 * 60_000;
 const MAX_INTERVIEWS_PER_COMMIT = 100;
 
 /**
+ * What the account object does through the modules above accounts, which accounts does not
+ * import: the composition (src/worker.ts) hands it over with `AccountObject.configure` when the
+ * Worker's module loads, before any object is constructed.
+ */
+export interface AccountObjectDeps {
+	/** Commits single creates' writes in one batch (one transaction); one result per write, in order. */
+	commitCreates(env: Env, writes: CreateWrite[]): Promise<CreateWritten[]>;
+	/** Interviews one write holds: a group commit stays within MAX_INTERVIEWS_PER_COMMIT. */
+	interviewsIn(write: CreateWrite): number;
+	/** Starts a live interview just given a slot; `not_waiting` when it no longer waits. */
+	startWaiting(env: Env, interviewId: string, now: number): Promise<{ status: "started" | "not_waiting" }>;
+}
+
+let configured: AccountObjectDeps | null = null;
+
+function deps(): AccountObjectDeps {
+	if (!configured) throw new Error("AccountObject.configure was not called (src/worker.ts calls it)");
+	return configured;
+}
+
+/**
  * One per account: the serialisation point for per-account limits.
  * - Rate limit: the timestamps of the requests counted in the last 60 seconds (in memory,
  *   mirrored to SQLite so an eviction loses nothing), which makes the sliding window exact.
@@ -56,6 +76,11 @@ const MAX_INTERVIEWS_PER_COMMIT = 100;
  *   concurrent creates committed to D1 together (group commit).
  */
 export class AccountObject extends DurableObject<Env> {
+	/** Hands over what the object needs from higher modules (see `AccountObjectDeps`). */
+	static configure(given: AccountObjectDeps): void {
+		configured = given;
+	}
+
 	/** This object's clock; tests move it instead of waiting. */
 	clock: () => number = Date.now;
 	private hits: number[] = [];
@@ -64,9 +89,9 @@ export class AccountObject extends DurableObject<Env> {
 	private lastSqlPrune = 0;
 	private auth: AuthVersion = { version: 0, pending: 0, pendingSince: 0 };
 	/** Single creates' D1 writes, those that arrive while one is in flight committed together. */
-	readonly creations = new GroupCommit<CreationWrite, PendingDelivery[]>({
-		run: (writes) => writeCreations(getDb(this.env.DB), writes),
-		size: (write) => write.seeds.length,
+	readonly creations = new GroupCommit<CreateWrite, CreateWritten>({
+		run: (writes) => deps().commitCreates(this.env, writes),
+		size: (write) => deps().interviewsIn(write),
 		maxSize: MAX_INTERVIEWS_PER_COMMIT,
 	});
 
@@ -85,7 +110,7 @@ export class AccountObject extends DurableObject<Env> {
 	 * version the Worker's cached key was confirmed at; null for a key just read from D1) is no
 	 * longer current, in which case nothing is counted and the Worker reads the key again.
 	 */
-	async admit(limit: number, version: number | null): Promise<Admission> {
+	async countRequest(limit: number, version: number | null): Promise<CountAnswer> {
 		this.expireAbandonedChange();
 		const cacheable = this.auth.pending === 0;
 		if (version !== null && (version !== this.auth.version || !cacheable)) {
@@ -95,7 +120,7 @@ export class AccountObject extends DurableObject<Env> {
 	}
 
 	/**
-	 * A single create in one call: the request is counted as `admit` counts it; if it is allowed,
+	 * A single create in one call: the request is counted as `countRequest` counts it; if it is allowed,
 	 * a live interview is admitted to the monthly quota and debited its credit (one D1 batch, as
 	 * `admitLiveInterviews` does it for the Worker), and then it is written with the creates that
 	 * arrived meanwhile (one D1 batch for them all). Stops at the first step that does not go
@@ -103,17 +128,17 @@ export class AccountObject extends DurableObject<Env> {
 	 * unhandled rejection), it reports it.
 	 */
 	async createAtOnce(request: CreateAtOnceRequest): Promise<CreateAtOnceOutcome> {
-		const admission = await this.admit(request.limit, request.version);
-		if (admission.status !== "counted" || !admission.decision.allowed) return { admission };
+		const count = await this.countRequest(request.limit, request.version);
+		if (count.status !== "counted" || !count.decision.allowed) return { count };
 		if (request.admissions.length > 0) {
 			try {
 				const quota = await admitLiveInterviews(getDb(this.env.DB), request.admissions);
-				if (quota.some((outcome) => !outcome.admitted)) return { admission, quota };
+				if (quota.some((outcome) => !outcome.admitted)) return { count, quota };
 			} catch (error) {
-				return { admission, commit: { status: "failed", error: String(error) } };
+				return { count, commit: { status: "failed", error: String(error) } };
 			}
 		}
-		return { admission, commit: await this.creations.commit(request.write) };
+		return { count, commit: await this.creations.commit(request.write) };
 	}
 
 	/**
@@ -240,7 +265,7 @@ export class AccountObject extends DurableObject<Env> {
 			const id = queue.shift() as string;
 			let outcome: { status: "started" | "not_waiting" };
 			try {
-				outcome = await interviewStub(this.env, id).startFromWaitingRoom(this.clock());
+				outcome = await deps().startWaiting(this.env, id, this.clock());
 			} catch (error) {
 				console.error(
 					JSON.stringify({ message: "slot start failed", interview_id: id, error: String(error) }),

@@ -1,7 +1,5 @@
-import type { CreationWrite } from "../interviews/creation/creation";
-import type { PendingDelivery } from "../webhooks/deliveries-repo";
 import type { CommitOutcome } from "./group-commit";
-import type { AdmissionRequest, Admission as QuotaAdmission } from "./quota-repo";
+import type { AdmissionOutcome, AdmissionRequest } from "./quota-repo";
 import type { RateDecision } from "./rate-limit";
 
 /** The outcome of asking for a concurrent-interview slot. */
@@ -19,26 +17,36 @@ export interface SlotUsage {
 }
 
 /**
- * The answer to `admit`: the request was counted (or refused) against the rate limit, or the
- * caller's cached view of the account's keys and limits is out of date and nothing was counted.
- * `version` is the account's key-cache version when the object answered; `cacheable` is false
- * while a change of keys or limits is in progress (nobody may cache then).
+ * The answer to `countRequest`: the request was counted (or refused) against the rate limit, or
+ * the caller's cached view of the account's keys and limits is out of date and nothing was
+ * counted. `version` is the account's key-cache version when the object answered; `cacheable` is
+ * false while a change of keys or limits is in progress (nobody may cache then).
  */
-export type Admission =
+export type CountAnswer =
 	| { status: "counted"; decision: RateDecision; version: number; cacheable: boolean }
 	| { status: "stale"; version: number; cacheable: boolean };
 
 /**
+ * What a single create writes (`write`) and what its committed write returns (`written`). The
+ * module that writes interviews declares them by augmenting this interface
+ * (src/interviews/creation/creation.ts); accounts only carries them.
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: filled in by module augmentation
+export interface CreatePayloads {}
+export type CreateWrite = CreatePayloads extends { write: infer W } ? W : unknown;
+export type CreateWritten = CreatePayloads extends { written: infer R } ? R : unknown;
+
+/**
  * A single create in one call (`createAtOnce`): the request's rate-limit count (`limit`,
- * `version` as for `admit`), a live interview's admission to the monthly quota and credits, and
- * the write itself.
+ * `version` as for `countRequest`), a live interview's admission to the monthly quota and
+ * credits, and the write itself.
  */
 export interface CreateAtOnceRequest {
 	limit: number;
 	version: number | null;
 	/** Empty unless the interview is live. */
 	admissions: AdmissionRequest[];
-	write: CreationWrite;
+	write: CreateWrite;
 }
 
 /**
@@ -48,24 +56,12 @@ export interface CreateAtOnceRequest {
  * batch is reported there too).
  */
 export interface CreateAtOnceOutcome {
-	admission: Admission;
-	quota?: QuotaAdmission[];
-	commit?: CommitOutcome<PendingDelivery[]>;
+	count: CountAnswer;
+	quota?: AdmissionOutcome[];
+	commit?: CommitOutcome<CreateWritten>;
 }
 
-/** The account object's RPC surface, typed plainly. */
-export interface AccountApi {
-	hit(limit: number): Promise<RateDecision>;
-	admit(limit: number, version: number | null): Promise<Admission>;
-	createAtOnce(request: CreateAtOnceRequest): Promise<CreateAtOnceOutcome>;
-	beginAuthChange(): Promise<void>;
-	endAuthChange(): Promise<void>;
-	usage(): Promise<number>;
-	acquireSlot(accountId: string, interviewId: string): Promise<SlotResult>;
-	releaseSlot(accountId: string, interviewId: string): Promise<{ released: boolean }>;
-	slotUsage(): Promise<SlotUsage>;
-}
-
-export function accountStub(env: Env, accountId: string): AccountApi {
-	return env.ACCOUNT.get(env.ACCOUNT.idFromName(accountId)) as unknown as AccountApi;
+/** The account's Durable Object (typed from the generated `ACCOUNT` namespace). */
+export function accountStub(env: Env, accountId: string) {
+	return env.ACCOUNT.get(env.ACCOUNT.idFromName(accountId));
 }

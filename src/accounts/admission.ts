@@ -1,17 +1,9 @@
 import type { Db } from "../platform/db/client";
 import { AppError } from "../platform/http/errors";
 import { iso } from "../platform/lib/time";
-import type { AuthContext } from "./auth";
+import type { AuthContext } from "./auth-context";
 import { monthPeriod, monthResetsAt } from "./quota";
 import { type AdmissionRequest, admitLiveInterviews } from "./quota-repo";
-
-/**
- * Live interviews count toward the monthly limit and cost credits; test-mode and dev interviews
- * do neither (decisions.md).
- */
-export function isLiveCreation(auth: AuthContext, testMode: boolean): boolean {
-	return !testMode && auth.dataEnvironment === "production";
-}
 
 export const CREDITS_PER_INTERVIEW = 1;
 

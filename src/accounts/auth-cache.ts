@@ -1,10 +1,10 @@
-import type { AuthContext } from "./auth";
+import type { AuthContext } from "./auth-context";
 
 /**
  * The isolate's cache of resolved API keys, so that most requests skip the D1 key lookup.
  *
  * An entry is only used after the account's Durable Object confirms it: every request already
- * calls that object for the rate limit (`admit`), and passes the key-cache version its entry was
+ * calls that object for the rate limit (`countRequest`), and passes the key-cache version its entry was
  * cached at. The object counts the request only if that version is still current; any change of
  * the account's keys, plan, limits or name bumps the version before and after D1 changes
  * (`beginAuthChange`/`endAuthChange`), so a revoked key is refused by the very next request.

@@ -8,26 +8,20 @@ import { appUrl } from "../platform/http/urls";
 import { jsonBodyGuard } from "../platform/http/validation";
 import { constantTimeEqual } from "../platform/lib/crypto";
 import { authCache } from "./auth-cache";
-import {
-	type DataEnvironment,
-	dataEnvironmentOf,
-	hashApiKey,
-	type KeyEnvironment,
-	parseApiKey,
-} from "./keys";
-import { effectiveLimits, type PlanId, type PlanLimits } from "./plans";
+import type { AuthContext } from "./auth-context";
+import { dataEnvironmentOf, hashApiKey, parseApiKey } from "./keys";
+import { effectiveLimits, type PlanId } from "./plans";
 import type { Scope } from "./scopes";
 
-export interface AuthContext {
-	accountId: string;
-	companyName: string;
-	plan: PlanId;
-	limits: PlanLimits;
-	keyId: string;
-	keyEnvironment: KeyEnvironment;
-	dataEnvironment: DataEnvironment;
-	permissions: Scope[];
-	expiresAt: number | null;
+declare module "hono" {
+	interface ContextVariableMap {
+		/** The request's API key as authenticated: its account, plan limits and permissions. */
+		auth: AuthContext;
+		/** The request's API key and its SHA-256 (set by authentication). */
+		apiKey: { token: string; hash: string };
+		/** Key-cache version `auth` was cached at, or null when it was just read from D1 uncached. */
+		authVersion: number | null;
+	}
 }
 
 /** `Bearer <token>`; anything else counts as a missing header, as decisions.md says. */
@@ -128,15 +122,19 @@ export function assertScope(auth: AuthContext, scope: Scope): void {
 
 /**
  * The scope check, the last before validation (decisions.md orders route, authentication, rate
- * limit, scope, validation); validation begins here with the body's size and media type, so a
- * request refused for its key, its rate or its scope is refused for that whatever its body.
- * `alsoCheck` is a route's own refusal of the key (it throws), made with the scope.
+ * limit, scope, validation). The request is counted against the rate limit first, unless its
+ * route sends the count with its write (`countWithWrite`, src/accounts/rate-limit-middleware.ts).
+ * Validation begins here with the body's size and media type, so a request refused for its key,
+ * its rate or its scope is refused for that whatever its body. `alsoCheck` is a route's own
+ * refusal of the key (it throws), made with the scope.
  */
 export function requireScope(
 	scope: Scope,
 	alsoCheck?: (auth: AuthContext) => void,
 ): MiddlewareHandler<AppBindings> {
 	return async (c, next) => {
+		const count = c.get("requestCount");
+		if (!count.goesWithWrite) await count.counted();
 		assertScope(c.get("auth"), scope);
 		alsoCheck?.(c.get("auth"));
 		await jsonBodyGuard(c, next);

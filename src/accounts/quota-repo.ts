@@ -14,7 +14,7 @@ export interface AdmissionRequest {
 	now: number;
 }
 
-export interface Admission {
+export interface AdmissionOutcome {
 	admitted: boolean;
 	/** Interviews counted in the period after this attempt (this one included when admitted). */
 	used: number;
@@ -36,7 +36,7 @@ export interface Admission {
 export async function admitLiveInterviews(
 	db: Db,
 	requests: readonly AdmissionRequest[],
-): Promise<Admission[]> {
+): Promise<AdmissionOutcome[]> {
 	if (requests.length === 0) return [];
 	// Raw statements: drizzle cannot batch raw SQL on D1, and this must be one batch (one transaction).
 	const d1 = db.$client;

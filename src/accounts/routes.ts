@@ -6,9 +6,10 @@ import { noQuery, validate } from "../platform/http/validation";
 import { iso, isoOrNull } from "../platform/lib/time";
 import { accountStub } from "./account-stub";
 import { creditBalance } from "./accounts-repo";
-import type { AuthContext } from "./auth";
+import type { AuthContext } from "./auth-context";
 import { monthPeriod, monthResetsAt } from "./quota";
 import { monthlyInterviewsUsed } from "./quota-repo";
+import { counted } from "./rate-limit-middleware";
 
 /** Any valid key may read these: they exist so callers can check a key and what it may do. */
 export const accountRoutes = new Hono<AppBindings>();
@@ -22,7 +23,7 @@ function keyInfo(auth: AuthContext) {
 	};
 }
 
-accountRoutes.get("/account/profile", validate("query", noQuery), async (c) => {
+accountRoutes.get("/account/profile", counted, validate("query", noQuery), async (c) => {
 	const auth = c.get("auth");
 	const now = c.get("now");
 	const db = getDb(c.env.DB);
@@ -51,7 +52,7 @@ accountRoutes.get("/account/profile", validate("query", noQuery), async (c) => {
 	});
 });
 
-accountRoutes.get("/auth/verify", validate("query", noQuery), (c) => {
+accountRoutes.get("/auth/verify", counted, validate("query", noQuery), (c) => {
 	const auth = c.get("auth");
 	return ok(c, {
 		valid: true,
@@ -64,7 +65,7 @@ accountRoutes.get("/auth/verify", validate("query", noQuery), (c) => {
 	});
 });
 
-accountRoutes.get("/auth/permissions", validate("query", noQuery), (c) => {
+accountRoutes.get("/auth/permissions", counted, validate("query", noQuery), (c) => {
 	const auth = c.get("auth");
 	return ok(c, { permissions: auth.permissions, key: keyInfo(auth) });
 });

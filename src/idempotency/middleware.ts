@@ -12,6 +12,17 @@ import {
 } from "./fingerprint";
 import { claimKey, completeKey, findKey, type KeyScope, releaseKey } from "./idempotency-repo";
 
+declare module "hono" {
+	interface ContextVariableMap {
+		/**
+		 * Set when a response that is not a 5xx still reports a failure of ours (a bulk's items
+		 * refused with INTERNAL_ERROR): the idempotency key is released, not bound to it, so a
+		 * retry with the same key runs again.
+		 */
+		idempotencyTransient: boolean;
+	}
+}
+
 export const IDEMPOTENCY_HEADER = "Idempotency-Key";
 
 /**

@@ -1,41 +1,25 @@
-import { type Admission, accountStub } from "../accounts/account-stub";
-import {
-	admissionRequests,
-	admitMany,
-	isLiveCreation,
-	type LiveAdmission,
-	refusals,
-} from "../accounts/admission";
-import { type AuthContext, assertScope } from "../accounts/auth";
+import { admissionRequests, admitMany, type LiveAdmission, refusals } from "../accounts/admission";
+import { assertScope } from "../accounts/auth";
+import type { AuthContext } from "../accounts/auth-context";
 import { revokeAdmission } from "../accounts/quota-repo";
+import type { RequestCount } from "../accounts/rate-limit-middleware";
 import { getDb } from "../platform/db/client";
 import { AppError, assertNever, validationError } from "../platform/http/errors";
 import { hasIdShape, newId } from "../platform/lib/random";
 import { iso, parseIsoDateTime } from "../platform/lib/time";
 import type { CreateInterviewBody } from "./api/schemas";
-import type { CompletionReason, InterviewState } from "./core/model";
-import type { Command, TransitionError } from "./core/state-machine";
+import type { InterviewState } from "./core/model";
+import { type Command, isLive, type TransitionError } from "./core/state-machine";
 import type { AdvanceTarget } from "./core/transitions/test-advance";
-import { type CommitCreation, NothingWritten, plantInterviews } from "./creation/creation";
+import {
+	type CommitCreation,
+	type CreateOptions,
+	type NewInterview,
+	NothingWritten,
+	plantInterviews,
+} from "./creation/creation";
 import type { CommandResult, Owner } from "./object/interview-object";
-
-/** The interview object's RPC surface, typed plainly (its inferred stub type is too deep for tsc). */
-export interface InterviewApi {
-	get(): Promise<InterviewState | null>;
-	execute(command: Command, now: number, owner?: Owner): Promise<CommandResult>;
-	join(token: string, now: number): Promise<CommandResult>;
-	answer(questionId: string, response: string, now: number): Promise<CommandResult>;
-	finish(reason: CompletionReason, now: number): Promise<CommandResult>;
-	startFromWaitingRoom(now: number): Promise<{ status: "started" | "not_waiting" }>;
-	testAdvance(to: AdvanceTarget, now: number, owner: Owner): Promise<CommandResult>;
-	purge(): Promise<void>;
-	wake(): Promise<{ status: "awake" | "absent" }>;
-	reserveRecording(bytes: number): Promise<{ ok: boolean }>;
-}
-
-export function interviewStub(env: Env, id: string): InterviewApi {
-	return env.INTERVIEW.get(env.INTERVIEW.idFromName(id)) as unknown as InterviewApi;
-}
+import { interviewStub } from "./stub";
 
 export function notFound(id: string): AppError {
 	return new AppError("INTERVIEW_NOT_FOUND", `No interview with id '${id}' exists.`, { id });
@@ -100,111 +84,87 @@ export function transitionError(id: string, error: TransitionError): AppError {
 	}
 }
 
-export interface CreateOptions {
-	scheduledAt: number;
-	now: number;
-	appUrl: string;
-	/** The job's description and requirements (setup-guide create), kept for the interviewer. */
-	job?: { description: string | null; requirements: string | null };
-}
-
-/** What creation holds before the interview exists: its id and whether it was admitted as live. */
-export interface Reservation {
-	id: string;
-	testMode: boolean;
-	live: boolean;
-	debitId: string;
-}
-
 /**
  * The account-wide checks of one creation, taken atomically for one interview: a live interview
- * is counted toward the monthly limit and debited its credit before it exists. Single and bulk
- * creation both come through here (`reserveInterviews`).
+ * is admitted (counted toward the monthly limit and debited its credit) before it exists. Single
+ * and bulk creation both come through here (`admitInterviews`).
  */
-export async function reserveInterview(
+export async function admitInterview(
 	env: Env,
 	auth: AuthContext,
 	body: Pick<CreateInterviewBody, "test_mode">,
 	now: number,
-): Promise<Reservation> {
-	const [reservation] = await reserveInterviews(env, auth, [body], now);
-	if (reservation instanceof AppError) throw reservation;
-	return reservation as Reservation;
+): Promise<NewInterview> {
+	const [admitted] = await admitInterviews(env, auth, [body], now);
+	if (admitted instanceof AppError) throw admitted;
+	return admitted as NewInterview;
 }
 
 /**
- * Reservations for several interviews in request order, the live ones admitted in one D1 batch
- * (each sees those before it, so an over-limit tail is refused while the head is admitted).
- * Each element is the reservation or the refusal (QUOTA_EXCEEDED, INSUFFICIENT_CREDITS).
+ * New interviews in request order, the live ones admitted in one D1 batch (each sees those
+ * before it, so an over-limit tail is refused while the head is admitted). Each element is the
+ * new interview or the refusal (QUOTA_EXCEEDED, INSUFFICIENT_CREDITS).
  */
-export async function reserveInterviews(
+export async function admitInterviews(
 	env: Env,
 	auth: AuthContext,
 	bodies: readonly Pick<CreateInterviewBody, "test_mode">[],
 	now: number,
-): Promise<(Reservation | AppError)[]> {
-	const reservations = bodies.map((body) => newReservation(auth, body));
-	const live = reservations.filter((r) => r.live);
+): Promise<(NewInterview | AppError)[]> {
+	const interviews = bodies.map((body) => newInterview(auth, body));
+	const live = interviews.filter((i) => i.live);
 	const refusals = await admitMany(
 		getDb(env.DB),
 		auth,
-		live.map((r) => liveAdmission(r, now)),
+		live.map((i) => liveAdmission(i, now)),
 	);
-	const refused = new Map(live.map((r, i) => [r.id, refusals[i] ?? null]));
-	return reservations.map((r) => refused.get(r.id) ?? r);
+	const refused = new Map(live.map((i, n) => [i.id, refusals[n] ?? null]));
+	return interviews.map((i) => refused.get(i.id) ?? i);
 }
 
-/** A new interview's id and whether it is live (nothing taken yet). */
-function newReservation(auth: AuthContext, body: Pick<CreateInterviewBody, "test_mode">): Reservation {
+/** A new interview's id and whether it is live (nothing admitted yet). */
+function newInterview(auth: AuthContext, body: Pick<CreateInterviewBody, "test_mode">): NewInterview {
 	const testMode = body.test_mode || auth.keyEnvironment !== "live";
-	return { id: newId("int"), testMode, live: isLiveCreation(auth, testMode), debitId: newId("msg") };
+	return {
+		id: newId("int"),
+		testMode,
+		live: isLive({ testMode, environment: auth.dataEnvironment }),
+		debitId: newId("msg"),
+	};
 }
 
-function liveAdmission(reservation: Reservation, now: number): LiveAdmission {
-	return { interviewId: reservation.id, debitId: reservation.debitId, now };
+function liveAdmission(interview: NewInterview, now: number): LiveAdmission {
+	return { interviewId: interview.id, debitId: interview.debitId, now };
 }
 
-/** Gives back what a reservation took when its interview was not created. */
-export async function releaseReservation(env: Env, reservation: Reservation): Promise<void> {
-	if (reservation.live) await revokeAdmission(getDb(env.DB), reservation.id, reservation.debitId);
-}
-
-/**
- * The request's rate-limit count, not yet taken: a single create sends it with its write
- * (src/accounts/rate-limit-middleware.ts). `settle` applies the account object's answer (429 when
- * refused; after a stale answer it reads the key again and counts the request with it) and
- * returns the key's authentication as it then stands.
- */
-export interface PendingCount {
-	limit: number;
-	version: number | null;
-	settle(answer: Admission): Promise<AuthContext>;
+/** Gives back a live interview's admission when the interview was not created. */
+export async function releaseAdmission(env: Env, interview: NewInterview): Promise<void> {
+	if (interview.live) await revokeAdmission(getDb(env.DB), interview.id, interview.debitId);
 }
 
 /**
- * Creates one interview: every check of `reserveInterview`, then the interview itself as a seed
+ * Creates one interview: every check of `admitInterview`, then the interview itself as a seed
  * that its Durable Object adopts on first use (`plantInterviews`, src/interviews/creation/creation.ts).
- * With `pendingCount`, the rate-limit count, a live interview's admission and the write are one
- * call to the account's object (`createAtOnce`) instead of three round trips.
+ * With the request's `count` still pending, the rate-limit count, a live interview's admission
+ * and the write are one call to the account's object (`RequestCount.withCreate`) instead of
+ * three round trips.
  */
 export async function createInterview(
 	env: Env,
 	auth: AuthContext,
 	body: CreateInterviewBody,
 	options: CreateOptions,
-	pendingCount?: PendingCount,
+	count?: RequestCount,
 ): Promise<InterviewState> {
-	const reservation = pendingCount
-		? newReservation(auth, body)
-		: await reserveInterview(env, auth, body, options.now);
-	const commit = pendingCount ? commitAtOnce(env, auth, reservation, options.now, pendingCount) : undefined;
+	const interview = count ? newInterview(auth, body) : await admitInterview(env, auth, body, options.now);
+	const commit = count ? commitAtOnce(auth, interview, options.now, count) : undefined;
 	try {
 		const [state] = await plantInterviews(
 			env,
 			auth,
-			[{ body, reservation, options }],
+			[{ body, interview, options }],
 			options.now,
-			(r) => releaseReservation(env, r),
+			(i) => releaseAdmission(env, i),
 			commit,
 		);
 		return state as InterviewState;
@@ -227,25 +187,18 @@ class KeyReread extends NothingWritten {
  * The write of a create whose count is pending: one call to the account object counts the
  * request, admits a live interview and writes it; a refusal at any step throws before anything is
  * written. When the object finds the Worker's cached key out of date it does nothing: the request
- * is counted with the key read again (`settle`) and created the usual way with that key.
+ * is counted with the key read again and created the usual way with that key.
  */
 function commitAtOnce(
-	env: Env,
 	auth: AuthContext,
-	reservation: Reservation,
+	interview: NewInterview,
 	now: number,
-	pendingCount: PendingCount,
+	count: RequestCount,
 ): CommitCreation {
 	return async (write) => {
-		const admissions = reservation.live ? [liveAdmission(reservation, now)] : [];
-		const outcome = await accountStub(env, auth.accountId).createAtOnce({
-			limit: pendingCount.limit,
-			version: pendingCount.version,
-			admissions: admissionRequests(auth, admissions),
-			write,
-		});
-		const current = await pendingCount.settle(outcome.admission);
-		if (outcome.admission.status === "stale") throw new KeyReread(current);
+		const admissions = interview.live ? [liveAdmission(interview, now)] : [];
+		const outcome = await count.withCreate({ admissions: admissionRequests(auth, admissions), write });
+		if (outcome.count.status === "stale") throw new KeyReread(outcome.auth);
 		const [refusal] = outcome.quota ? refusals(auth, admissions, outcome.quota) : [];
 		if (refusal) throw refusal;
 		if (outcome.commit?.status !== "committed") {

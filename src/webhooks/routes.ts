@@ -1,5 +1,6 @@
 import { Hono } from "hono";
-import { type AuthContext, requireScope } from "../accounts/auth";
+import { requireScope } from "../accounts/auth";
+import type { AuthContext } from "../accounts/auth-context";
 import { idempotent } from "../idempotency/middleware";
 import { getDb } from "../platform/db/client";
 import type { AppBindings } from "../platform/http/context";

@@ -1,4 +1,4 @@
-import type { AuthContext } from "../accounts/auth";
+import type { AuthContext } from "../accounts/auth-context";
 import { getDb } from "../platform/db/client";
 import { AppError, validationError } from "../platform/http/errors";
 import { hasIdShape, newId } from "../platform/lib/random";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { AuthContext } from "../../src/accounts/auth";
 import { AuthCache } from "../../src/accounts/auth-cache";
+import type { AuthContext } from "../../src/accounts/auth-context";
 import { effectiveLimits } from "../../src/accounts/plans";
 
 const auth = (accountId: string, expiresAt: number | null = null): AuthContext => ({

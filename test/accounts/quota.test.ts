@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { AuthContext } from "../../src/accounts/auth";
+import type { AuthContext } from "../../src/accounts/auth-context";
 import { effectiveLimits } from "../../src/accounts/plans";
 import { revokeAdmission } from "../../src/accounts/quota-repo";
 import { createInterviewBody } from "../../src/interviews/api/schemas";

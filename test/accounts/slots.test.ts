@@ -2,7 +2,7 @@ import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { accountStub } from "../../src/accounts/account-stub";
-import { interviewStub } from "../../src/interviews/service";
+import { interviewStub } from "../../src/interviews/stub";
 import { call, newAccount, withTableRenamed } from "../support/helpers";
 import { createInterview, eventsOf, fireAlarmAt, startInterview } from "../support/lifecycle-helpers";
 import { accountObject, countRows, profile, setLimits } from "../support/limits-helpers";

@@ -8,16 +8,16 @@ import type { CandidateEmailRequest, EmailQueueMessage } from "../../src/email/m
 import { notifiedEventId } from "../../src/email/notified-event";
 import { queueCandidateEmail } from "../../src/email/queue-email";
 import type { OutgoingEmail } from "../../src/email/sender";
-import { getDb } from "../../src/platform/db/client";
-import { events } from "../../src/platform/db/schema";
-import { newId } from "../../src/platform/lib/random";
-import { handleQueueBatch } from "../../src/queues";
 import {
 	EMAIL_GIVE_UP_MS,
 	EMAIL_NEVER_TRIED_MS,
 	EMAIL_STALE_MS,
-	resendStaleEmails,
-} from "../../src/scheduled";
+	sweepStaleEmails,
+} from "../../src/email/sweeps";
+import { getDb } from "../../src/platform/db/client";
+import { events } from "../../src/platform/db/schema";
+import { newId } from "../../src/platform/lib/random";
+import { handleQueueBatch } from "../../src/queues";
 import { parseIcs, parseMime, SCHEDULED_AT } from "../support/email";
 
 const NOW = Date.UTC(2026, 10, 21, 10, 0, 0);
@@ -452,16 +452,16 @@ describe("the housekeeping's resend of e-mails nothing is sending", () => {
 			.bind(request.messageId)
 			.run();
 		const early = batchRecordingEnv();
-		await resendStaleEmails(early.env, NOW + EMAIL_STALE_MS - 1_000);
+		await sweepStaleEmails(early.env, NOW + EMAIL_STALE_MS - 1_000);
 		expect(early.resent).not.toContain(request.messageId);
 		const later = batchRecordingEnv();
 		const at = NOW + EMAIL_STALE_MS + 1_000;
-		const report = await resendStaleEmails(later.env, at);
+		const report = await sweepStaleEmails(later.env, at);
 		expect(later.resent).toContain(request.messageId);
 		expect(report.resent).toBeGreaterThanOrEqual(1);
 		expect((await getCandidateEmail(db, request.messageId))?.updatedAt).toBe(at);
 		const again = batchRecordingEnv();
-		await resendStaleEmails(again.env, at + 60_000);
+		await sweepStaleEmails(again.env, at + 60_000);
 		expect(again.resent).not.toContain(request.messageId);
 		// The resent message is sent by the consumer as any other.
 		const sender = capturingSender();
@@ -485,10 +485,10 @@ describe("the housekeeping's resend of e-mails nothing is sending", () => {
 		const request = emailRequest();
 		await queueCandidateEmail(recordingQueueEnv().env, request, NOW);
 		const early = batchRecordingEnv();
-		await resendStaleEmails(early.env, NOW + EMAIL_NEVER_TRIED_MS - 1_000);
+		await sweepStaleEmails(early.env, NOW + EMAIL_NEVER_TRIED_MS - 1_000);
 		expect(early.resent).not.toContain(request.messageId);
 		const later = batchRecordingEnv();
-		await resendStaleEmails(later.env, NOW + EMAIL_NEVER_TRIED_MS + 1_000);
+		await sweepStaleEmails(later.env, NOW + EMAIL_NEVER_TRIED_MS + 1_000);
 		expect(later.resent).toContain(request.messageId);
 	});
 
@@ -502,11 +502,11 @@ describe("the housekeeping's resend of e-mails nothing is sending", () => {
 			await claimCandidateEmail(db, held.messageId, at - SEND_LEASE_MS / 2, SEND_LEASE_MS),
 		).not.toBeNull();
 		const run = batchRecordingEnv();
-		await resendStaleEmails(run.env, at);
+		await sweepStaleEmails(run.env, at);
 		expect(run.resent).not.toContain(held.messageId);
 		expect(run.resent).toContain(old.messageId);
 		const dayLater = batchRecordingEnv();
-		const report = await resendStaleEmails(dayLater.env, NOW + EMAIL_GIVE_UP_MS + 1_000);
+		const report = await sweepStaleEmails(dayLater.env, NOW + EMAIL_GIVE_UP_MS + 1_000);
 		expect(report.givenUp).toBeGreaterThanOrEqual(2);
 		expect(dayLater.resent).not.toContain(old.messageId);
 		const failed = await getCandidateEmail(db, old.messageId);

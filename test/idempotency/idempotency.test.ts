@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
-import type { AuthContext } from "../../src/accounts/auth";
+import type { AuthContext } from "../../src/accounts/auth-context";
 import { createApp, unrouted } from "../../src/app";
 import { idempotent } from "../../src/idempotency/middleware";
 import type { AppBindings } from "../../src/platform/http/context";

@@ -6,15 +6,15 @@ import {
 } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { interviewStub } from "../../src/interviews/service";
+import { DEV_DATA_TTL_MS } from "../../src/accounts/sweeps";
+import { interviewStub } from "../../src/interviews/stub";
+import { UNSETTLED_AFTER_MS } from "../../src/interviews/sweeps";
+import { runHousekeeping } from "../../src/scheduled";
 import {
 	DELIVERY_ABANDONED_MS,
 	DELIVERY_UNSENT_STALE_MS,
-	DEV_DATA_TTL_MS,
-	runHousekeeping,
 	TEST_DELIVERY_ABANDONED_MS,
-	UNSETTLED_AFTER_MS,
-} from "../../src/scheduled";
+} from "../../src/webhooks/sweeps";
 import worker from "../../src/worker";
 import { BASE, call, newAccount } from "../support/helpers";
 import { createInterview, startInterview, stubOf } from "../support/lifecycle-helpers";

@@ -1,7 +1,7 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import type { InterviewObject } from "../../src/interviews/object/interview-object";
-import { interviewStub } from "../../src/interviews/service";
+import { interviewStub } from "../../src/interviews/stub";
 import { call, validInterview } from "./helpers";
 
 export function stubOf(id: string) {

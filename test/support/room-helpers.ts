@@ -1,5 +1,5 @@
 import { env, exports } from "cloudflare:workers";
-import { interviewStub } from "../../src/interviews/service";
+import { interviewStub } from "../../src/interviews/stub";
 import { BASE } from "./helpers";
 
 export interface Room {

@@ -1,8 +1,8 @@
 import { z } from "zod";
-import type { AuthContext } from "../../accounts/auth";
+import type { AuthContext } from "../../accounts/auth-context";
 import { hasIdShape } from "../../platform/lib/random";
 import type { InterviewState } from "../core/model";
-import { interviewStub } from "../service";
+import { interviewStub } from "../stub";
 import { fields, message } from "./schemas";
 
 export const MAX_BULK_RESULT_IDS = 100;

@@ -1,29 +1,35 @@
-import type { Context } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import type { AppBindings } from "../../platform/http/context";
 import { hasIdShape } from "../../platform/lib/random";
 import type { InterviewState } from "../core/model";
-import { interviewStub } from "../service";
+import { interviewStub } from "../stub";
 
-/** `GET {/v1,/api/v1}/interviews/{id}`, the single fetch. */
-const SINGLE_FETCH = /^\/(?:api\/)?v1\/interviews\/([^/]+)\/?$/;
-
-/**
- * The single fetch's read of the interview's object, started while the request's rate-limit call
- * is in flight so that the two calls overlap. The read changes nothing and its result is used only
- * by the handler, after authentication, the rate limit, the scope and validation have passed in
- * their order; a refused request simply drops it. Ownership is checked on the result as always.
- */
-export function startInterviewReadAhead(c: Context<AppBindings>): void {
-	if (c.req.method !== "GET") return;
-	const id = SINGLE_FETCH.exec(c.req.path)?.[1];
-	if (!id || !hasIdShape(id, "int")) return;
-	const state = interviewStub(c.env, id).get();
-	// Dropped when the request is refused before its handler: never an unhandled rejection.
-	state.catch(() => undefined);
-	c.set("interviewReadAhead", { id, state });
+declare module "hono" {
+	interface ContextVariableMap {
+		/** The single fetch's read of the interview, started before the request's rate-limit count. */
+		interviewReadAhead: { id: string; state: Promise<InterviewState | null> };
+	}
 }
 
-/** The read started for `id` by `startInterviewReadAhead`, if any. */
+/**
+ * Mounted first on the single fetch (`GET /interviews/:id`): starts the read of the interview's
+ * object before the request is counted against the rate limit (by the scope check that follows),
+ * so that the two calls overlap. The read changes nothing and its result is used only by the
+ * handler, after the rate limit, the scope and validation have passed in their order; a refused
+ * request simply drops it. Ownership is checked on the result as always.
+ */
+export const readAhead: MiddlewareHandler<AppBindings> = async (c, next) => {
+	const id = c.req.param("id");
+	if (id && hasIdShape(id, "int")) {
+		const state = interviewStub(c.env, id).get();
+		// Dropped when the request is refused before its handler: never an unhandled rejection.
+		state.catch(() => undefined);
+		c.set("interviewReadAhead", { id, state });
+	}
+	await next();
+};
+
+/** The read started for `id` by `readAhead`, if any. */
 export function interviewReadAhead(
 	c: Context<AppBindings>,
 	id: string,

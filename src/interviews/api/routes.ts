@@ -1,12 +1,8 @@
 import { type Context, Hono, type MiddlewareHandler } from "hono";
 import { validator } from "hono/validator";
 import { assertScope, requireScope } from "../../accounts/auth";
-import {
-	admissionPending,
-	countedBeforeIdempotency,
-	settleAdmission,
-} from "../../accounts/rate-limit-middleware";
-import { idempotent } from "../../idempotency/middleware";
+import { countWithWrite } from "../../accounts/rate-limit-middleware";
+import { IDEMPOTENCY_HEADER, idempotent } from "../../idempotency/middleware";
 import { getDb } from "../../platform/db/client";
 import type { AppBindings } from "../../platform/http/context";
 import { ok, okList, okWithoutMeta } from "../../platform/http/envelope";
@@ -20,7 +16,7 @@ import { listInterviews } from "../db/interviews-repo";
 import { recordingLinks } from "../recordings/recordings";
 import { commandInterview, createInterview, loadOwnedInterview, scheduledAtOf } from "../service";
 import { bulkRoutes } from "./bulk-routes";
-import { interviewReadAhead } from "./read-ahead";
+import { interviewReadAhead, readAhead } from "./read-ahead";
 import { cancelQuery, fetchQuery, listQuery, updateInterviewBody } from "./schemas";
 import { parseCreateRequest } from "./setup-guide";
 import { setupGuideRoutes } from "./setup-guide-routes";
@@ -43,8 +39,20 @@ const updateRequest = validateJson(updateInterviewBody, (body, c) => {
 	return body;
 });
 
+/** A create with an Idempotency-Key takes the key in D1: it is counted before that, as usual. */
+const countedBeforeIdempotency: MiddlewareHandler<AppBindings> = async (c, next) => {
+	if (c.req.header(IDEMPOTENCY_HEADER) !== undefined) await c.get("requestCount").counted();
+	await next();
+};
+
+/**
+ * A single create sends its rate-limit count with its write: one call to the account object
+ * counts the request, admits a live interview and writes it (`RequestCount.withCreate`), unless
+ * the request was counted already (a refusal, an Idempotency-Key).
+ */
 interviewRoutes.post(
 	"/",
+	countWithWrite,
 	requireScope("interviews:write"),
 	validate("query", noQuery),
 	createRequest,
@@ -55,10 +63,10 @@ interviewRoutes.post(
 		const setupGuidePrefix = c.req.path.startsWith("/api/");
 		const request = c.req.valid("json");
 		const urls = { appUrl: appUrl(c) };
-		const auth = c.get("auth");
+		const count = c.get("requestCount");
 		const state = await createInterview(
 			c.env,
-			auth,
+			c.get("auth"),
 			request.body,
 			{
 				scheduledAt: request.scheduledAt,
@@ -66,16 +74,7 @@ interviewRoutes.post(
 				appUrl: urls.appUrl,
 				...(request.kind === "setup_guide" ? { job: request.job } : {}),
 			},
-			admissionPending(c)
-				? {
-						limit: auth.limits.requests_per_minute,
-						version: c.get("authVersion"),
-						settle: async (answer) => {
-							await settleAdmission(c, answer);
-							return c.get("auth");
-						},
-					}
-				: undefined,
+			count.pending ? count : undefined,
 		);
 		const created = createdView(state, urls);
 		if (!setupGuidePrefix) return ok(c, created, 201);
@@ -136,6 +135,7 @@ const recordingsScope: MiddlewareHandler<AppBindings> = async (c, next) => {
 
 interviewRoutes.get(
 	"/:id",
+	readAhead,
 	requireScope("interviews:read"),
 	recordingsScope,
 	validate("query", fetchQuery),

@@ -1,6 +1,7 @@
 import { Hono, type MiddlewareHandler } from "hono";
 import { z } from "zod";
 import { requireScope } from "../../accounts/auth";
+import { counted } from "../../accounts/rate-limit-middleware";
 import { idempotent } from "../../idempotency/middleware";
 import type { AppBindings } from "../../platform/http/context";
 import { ok } from "../../platform/http/envelope";
@@ -35,6 +36,7 @@ const advanceBody = z.strictObject(
 
 testHelperRoutes.post(
 	"/:id/test/advance",
+	counted,
 	testKeysOnly,
 	requireScope("interviews:write"),
 	validate("query", noQuery),

@@ -1,5 +1,5 @@
 import type { Analytics, InterviewState, Results } from "./model";
-import { recommendationFor } from "./setup-guide-results";
+import { recommendationFor } from "./recommendation";
 
 /** FNV-1a: a small stable hash, so the same interview always gets the same mock results. */
 function hash(text: string): number {

@@ -17,6 +17,7 @@ export {
 } from "../../interviewer/model";
 
 import type { Analytics, Difficulty, Results } from "../../interviewer/model";
+import type { AnswerScore, InterviewPlan, PlannedQuestion } from "../../interviewer/types";
 
 /** A question as the candidate sees it (decisions.md, real-time channel). */
 export interface Question {
@@ -36,9 +37,9 @@ export interface TranscriptEntry {
 	answered_at: number | null;
 	score: number | null;
 	/** The interviewer's full question (rubric, follow-ups): never sent to the candidate. */
-	planned: { [key: string]: Json } | null;
+	planned: PlannedQuestion | null;
 	/** The interviewer's evidence for the score (concepts covered and missed, and so on). */
-	assessment: { [key: string]: Json } | null;
+	assessment: AnswerScore | null;
 }
 
 export type CompletionReason = "questions_answered" | "candidate_ended" | "duration_elapsed" | "test_helper";
@@ -74,8 +75,8 @@ export interface InterviewState {
 	/** Credits debited at creation (1 for a live interview, 0 for test and dev); refunded at most once. */
 	creditsCharged: number;
 	creditsRefunded: number;
-	/** The interviewer's plan, opaque to the state machine. */
-	plan: Json | null;
+	/** The interviewer's plan, kept for the interviewer (the state machine does not read it). */
+	plan: InterviewPlan | null;
 	currentQuestion: Question | null;
 	transcript: TranscriptEntry[];
 	completionReason: CompletionReason | null;

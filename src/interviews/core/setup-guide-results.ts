@@ -1,26 +1,10 @@
-import {
-	HIRE_MIN_ANSWERED,
-	HIRE_MIN_OVERALL,
-	HIRE_MIN_SKILL,
-	MAYBE_MIN_OVERALL,
-} from "../../interviewer/assessment";
+import { HIRE_MIN_ANSWERED, HIRE_MIN_SKILL } from "../../interviewer/assessment";
 import { mockResults } from "./mock-results";
 import type { InterviewState, Recommendation, Results } from "./model";
+import { HIRE_FROM, MAYBE_FROM } from "./recommendation";
 
-/**
- * Score bands of the recommendation, the interviewer's own (docs/interviewer.md): `hire` from 70,
- * `maybe` from 50, `no_hire` below. The interviewer also holds a `hire` back to `maybe` when a
- * skill is weak or too few questions were answered, so a `maybe` may sit in the hire band.
- */
-export const HIRE_FROM = HIRE_MIN_OVERALL;
-export const MAYBE_FROM = MAYBE_MIN_OVERALL;
 /** Points from the nearest band edge at which confidence reaches its maximum. */
 const FULL_CONFIDENCE_DISTANCE = 20;
-
-/** The recommendation of a score alone (mock results, which have no other evidence). */
-export function recommendationFor(score: number): Recommendation {
-	return score >= HIRE_FROM ? "hire" : score >= MAYBE_FROM ? "maybe" : "no_hire";
-}
 
 /** Points between the score and the nearest edge of its recommendation's band (negative outside it). */
 function distanceInsideBand(score: number, type: Recommendation): number {

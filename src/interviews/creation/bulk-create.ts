@@ -1,10 +1,10 @@
 import { z } from "zod";
-import type { AuthContext } from "../../accounts/auth";
+import type { AuthContext } from "../../accounts/auth-context";
 import { AppError, type ErrorCode, outcomeUnknown } from "../../platform/http/errors";
 import { issueFields } from "../../platform/http/validation";
 import { type CreateInterviewBody, createInterviewBody, fields, message } from "../api/schemas";
 import type { InterviewState } from "../core/model";
-import { releaseReservation, reserveInterviews, scheduledAtOf } from "../service";
+import { admitInterviews, releaseAdmission, scheduledAtOf } from "../service";
 import { type Planting, plantInterviews } from "./creation";
 
 export const MAX_BULK_INTERVIEWS = 100;
@@ -144,7 +144,7 @@ export interface BulkCreateOptions {
 
 /**
  * Creates the valid items. Quota and credits are taken item by item in request order, in one D1
- * batch (so an over-limit tail fails while the head succeeds); the reserved interviews are then
+ * batch (so an over-limit tail fails while the head succeeds); the admitted interviews are then
  * created together in one more (`plantInterviews`). Outcomes come back in request order.
  */
 export async function bulkCreate(
@@ -163,9 +163,9 @@ export async function bulkCreate(
 		if (item.ok) prepared.push({ index, body: item.body, scheduledAt: item.scheduledAt });
 		else outcomes[index] = { index, ok: false, candidateEmail: sent(index), error: item.error };
 	}
-	let reserved: Awaited<ReturnType<typeof reserveInterviews>>;
+	let admitted: Awaited<ReturnType<typeof admitInterviews>>;
 	try {
-		reserved = await reserveInterviews(
+		admitted = await admitInterviews(
 			env,
 			auth,
 			prepared.map((item) => item.body),
@@ -180,27 +180,25 @@ export async function bulkCreate(
 	}
 	const plantings: (Planting & { index: number })[] = [];
 	for (const [i, item] of prepared.entries()) {
-		const reservation = reserved[i];
-		if (reservation === undefined || reservation instanceof AppError) {
+		const interview = admitted[i];
+		if (interview === undefined || interview instanceof AppError) {
 			outcomes[item.index] = {
 				index: item.index,
 				ok: false,
 				candidateEmail: sent(item.index),
-				error: itemError(reservation, options.requestId),
+				error: itemError(interview, options.requestId),
 			};
 			continue;
 		}
 		plantings.push({
 			index: item.index,
 			body: item.body,
-			reservation,
+			interview,
 			options: { scheduledAt: item.scheduledAt, now: options.now, appUrl: options.appUrl },
 		});
 	}
 	try {
-		const states = await plantInterviews(env, auth, plantings, options.now, (r) =>
-			releaseReservation(env, r),
-		);
+		const states = await plantInterviews(env, auth, plantings, options.now, (i) => releaseAdmission(env, i));
 		for (const [i, { index }] of plantings.entries()) {
 			outcomes[index] = { index, ok: true, interview: states[i] as InterviewState };
 		}

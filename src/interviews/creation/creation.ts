@@ -1,5 +1,5 @@
 import { CREDITS_PER_INTERVIEW } from "../../accounts/admission";
-import type { AuthContext } from "../../accounts/auth";
+import type { AuthContext } from "../../accounts/auth-context";
 import { type EventRecord, insertEvents } from "../../events/events-repo";
 import { type Db, getDb } from "../../platform/db/client";
 import { AppError, OutcomeUnknownError } from "../../platform/http/errors";
@@ -15,7 +15,7 @@ import { interviewExists, upsertProjections } from "../db/interviews-repo";
 import { insertSeeds, markSeedsDue, type Seed } from "../db/seeds-repo";
 import { eventRecord, outboxItem, settleOutbox } from "../object/outbox";
 import type { OutboxItem } from "../object/storage";
-import { type CreateOptions, interviewStub, type Reservation } from "../service";
+import { interviewStub } from "../stub";
 import { sendWakeMessages } from "./wake";
 
 /**
@@ -27,10 +27,37 @@ import { sendWakeMessages } from "./wake";
  * time if nothing else has.
  */
 
-/** One interview to create: its validated body, what was reserved for it, and its options. */
+declare module "../../accounts/account-stub" {
+	/** A single create's write goes through its account's object (`createAtOnce`). */
+	interface CreatePayloads {
+		write: CreationWrite;
+		written: PendingDelivery[];
+	}
+}
+
+export interface CreateOptions {
+	scheduledAt: number;
+	now: number;
+	appUrl: string;
+	/** The job's description and requirements (setup-guide create), kept for the interviewer. */
+	job?: { description: string | null; requirements: string | null };
+}
+
+/**
+ * What creation holds before the interview exists: its id, whether it is live (admitted to the
+ * monthly quota and debited, src/accounts/admission.ts) and the id of that debit.
+ */
+export interface NewInterview {
+	id: string;
+	testMode: boolean;
+	live: boolean;
+	debitId: string;
+}
+
+/** One interview to create: its validated body, the new interview's id and admission, its options. */
 export interface Planting {
 	body: CreateInterviewBody;
-	reservation: Reservation;
+	interview: NewInterview;
 	options: CreateOptions;
 }
 
@@ -38,13 +65,13 @@ export interface Planting {
 const NOTICE_CONCURRENCY = 10;
 
 export function createCommand(auth: AuthContext, planting: Planting): CreateCommand {
-	const { body, reservation, options } = planting;
+	const { body, interview, options } = planting;
 	return {
 		type: "create",
-		id: reservation.id,
+		id: interview.id,
 		accountId: auth.accountId,
 		environment: auth.dataEnvironment,
-		testMode: reservation.testMode,
+		testMode: interview.testMode,
 		candidateEmail: body.candidate_email,
 		candidateName: body.candidate_name ?? null,
 		position: body.position,
@@ -60,7 +87,7 @@ export function createCommand(auth: AuthContext, planting: Planting): CreateComm
 		joinToken: randomBase62(32),
 		appUrl: options.appUrl,
 		sendInvitation: body.send_invitation,
-		creditsCharged: reservation.live ? CREDITS_PER_INTERVIEW : 0,
+		creditsCharged: interview.live ? CREDITS_PER_INTERVIEW : 0,
 	};
 }
 
@@ -89,7 +116,7 @@ export function seedOf(command: CreateCommand, now: number): Seed {
  * Creates the interviews of one account (one or a bulk's items) in one D1 batch, written by
  * `commit` (directly by default; a single create's goes through its account's object, which
  * counts the request, admits it and commits it with others: `createAtOnce`). If the batch
- * fails, nothing was created and every reservation is released before the error propagates.
+ * fails, nothing was created and every admission is given back before the error propagates.
  * After it, the interviews exist: e-mail, webhooks and wake messages follow, and if any of those
  * fails the seeds are made due at once, so their objects replay what is owed (a direct wake now,
  * the housekeeping sweep otherwise). Returns the states in the order given.
@@ -99,12 +126,12 @@ export async function plantInterviews(
 	auth: AuthContext,
 	plantings: Planting[],
 	now: number,
-	release: (reservation: Reservation) => Promise<void>,
+	release: (interview: NewInterview) => Promise<void>,
 	commit: CommitCreation = (write) => writeCreation(getDb(env.DB), write),
 ): Promise<InterviewState[]> {
 	if (plantings.length === 0) return [];
 	const db = getDb(env.DB);
-	const giveBack = () => Promise.allSettled(plantings.map((planting) => release(planting.reservation)));
+	const giveBack = () => Promise.allSettled(plantings.map((planting) => release(planting.interview)));
 	let seeds: Seed[];
 	try {
 		seeds = plantings.map((planting) => seedOf(createCommand(auth, planting), now));
@@ -121,7 +148,7 @@ export async function plantInterviews(
 		// written or taken: nothing to give back.
 		if (error instanceof AppError || error instanceof NothingWritten) throw error;
 		// A batch can fail after it committed (the answer lost on the way back): then the
-		// interviews exist, and they are settled as created, not given back.
+		// interviews exist, and they are taken as created, not given back.
 		const first = seeds[0]?.state.id as string;
 		const created = await whetherCreated(db, first);
 		if (created === false) {
@@ -132,7 +159,7 @@ export async function plantInterviews(
 		}
 		if (created === null) {
 			// Nobody can say: nothing is given back and nothing is settled here. If the interviews
-			// exist, housekeeping sends what they owe (`wakeUnsettledSeeds`); the answer is kept
+			// exist, housekeeping sends what they owe (`sweepUnsettledSeeds`, src/interviews/sweeps.ts); the answer is kept
 			// for the Idempotency-Key so that a retry cannot create them twice.
 			console.error(
 				JSON.stringify({

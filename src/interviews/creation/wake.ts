@@ -1,5 +1,5 @@
 import { chunks } from "../../platform/lib/chunks";
-import { interviewStub } from "../service";
+import { interviewStub } from "../stub";
 
 /**
  * Wake messages (deferred creation, docs/architecture.md): an interview whose first timer is

@@ -13,7 +13,7 @@ import { type AdvanceTarget, advanceCommand, advanceSteps } from "../core/transi
 import { projectionChanged } from "../db/interviews-repo";
 import { forgetSeed, readSeed, type Seed } from "../db/seeds-repo";
 import { RECORDING_LIMITS } from "../recordings/recordings";
-import { asJson, assessmentOf, historyOf, planOf } from "../room/conductor";
+import { assessmentOf, historyOf, planOf } from "../room/conductor";
 import { joinRefusal, parseClientFrame, upgradeRefusal } from "../room/frames";
 import type { OutgoingMessage } from "../room/protocol";
 import { roomView } from "../room/view";
@@ -293,13 +293,13 @@ export class InterviewObject extends DurableObject<Env> {
 			return this.run({ type: "answer", questionId, response, score: null, assessment: null }, now);
 		}
 		const seconds = Math.max(0, (now - entry.asked_at) / 1000);
-		const score = await this.interviewer.scoreAnswer(entry.planned as never, response, seconds);
+		const score = await this.interviewer.scoreAnswer(entry.planned, response, seconds);
 		const command: Command = {
 			type: "answer",
 			questionId,
 			response,
 			score: score.score,
-			assessment: asJson(score),
+			assessment: score,
 		};
 		if (await this.answerAndAsk(command, now)) return this.current();
 		// The answer's outbox goes to D1 with the next question's, after that question is sent: the
@@ -639,7 +639,7 @@ export class InterviewObject extends DurableObject<Env> {
 	private async nextAsk(state: InterviewState): Promise<Extract<Command, { type: "ask" }> | null> {
 		const plan = await planOf(state, this.interviewer);
 		const next = await this.interviewer.nextQuestion(plan, historyOf(state));
-		return next && { type: "ask", question: publicQuestion(next), planned: asJson(next), plan: asJson(plan) };
+		return next && { type: "ask", question: publicQuestion(next), planned: next, plan };
 	}
 
 	private current(): CommandResult {

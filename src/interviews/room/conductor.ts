@@ -4,9 +4,8 @@ import type {
 	InterviewContext,
 	Interviewer,
 	InterviewPlan,
-	PlannedQuestion,
 } from "../../interviewer";
-import type { InterviewState, Json } from "../core/model";
+import type { InterviewState } from "../core/model";
 
 /** Bridges the stored interview and the interviewer, whose data is kept as plain JSON. */
 
@@ -27,8 +26,8 @@ export function historyOf(state: InterviewState): HistoryEntry[] {
 		entry.planned
 			? [
 					{
-						question: entry.planned as unknown as PlannedQuestion,
-						score: (entry.assessment as unknown as HistoryEntry["score"]) ?? null,
+						question: entry.planned,
+						score: entry.assessment,
 					},
 				]
 			: [],
@@ -36,13 +35,9 @@ export function historyOf(state: InterviewState): HistoryEntry[] {
 }
 
 export async function planOf(state: InterviewState, interviewer: Interviewer): Promise<InterviewPlan> {
-	return (state.plan as unknown as InterviewPlan | null) ?? (await interviewer.plan(contextOf(state)));
+	return state.plan ?? (await interviewer.plan(contextOf(state)));
 }
 
 export async function assessmentOf(state: InterviewState, interviewer: Interviewer): Promise<Assessment> {
 	return interviewer.finalize(await planOf(state, interviewer), historyOf(state));
-}
-
-export function asJson<T>(value: T): { [key: string]: Json } {
-	return value as unknown as { [key: string]: Json };
 }

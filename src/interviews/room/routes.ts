@@ -10,7 +10,7 @@ import { hasIdShape } from "../../platform/lib/random";
 import { verifySignedPath } from "../../platform/lib/signing";
 import { JOIN_OPENS_BEFORE_MS } from "../core/state-machine";
 import { RECORDING_LIMITS, RECORDING_SEGMENT, recordingFile } from "../recordings/recordings";
-import { interviewStub } from "../service";
+import { interviewStub } from "../stub";
 import { CLIENT_JS } from "./client-bundle";
 import { joinPage, messagePage } from "./page";
 

@@ -2,9 +2,9 @@ import { describe, expect, it } from "vitest";
 import { bulkCreatedView, completedTranscript, resultsStatus } from "../../../src/interviews/api/bulk-views";
 import { parseCreateRequest } from "../../../src/interviews/api/setup-guide";
 import { mockResults } from "../../../src/interviews/core/mock-results";
+import { recommendationFor } from "../../../src/interviews/core/recommendation";
 import {
 	confidenceFor,
-	recommendationFor,
 	recommendationFrom,
 	setupGuideResultsView,
 } from "../../../src/interviews/core/setup-guide-results";
@@ -15,7 +15,7 @@ import {
 	withDefaults,
 } from "../../../src/interviews/creation/bulk-create";
 import { limiter } from "../../../src/platform/lib/limit";
-import { interviewState } from "../../fixtures";
+import { answerScore, interviewState, plannedQuestion } from "../../fixtures";
 
 const NOW = 1_800_000_000_000;
 const item = (overrides: Record<string, unknown> = {}) => ({
@@ -156,14 +156,22 @@ describe("results views", () => {
 	});
 
 	it("shows a transcript only for completed interviews and never the interviewer's private fields", () => {
+		const question = {
+			id: "q1",
+			text: "Why?",
+			skill: "SQL",
+			difficulty: "senior" as const,
+			index: 0,
+			total: 1,
+		};
 		const entry = {
-			question: { id: "q1", text: "Why?", skill: "SQL", difficulty: "senior" as const, index: 0, total: 1 },
+			question,
 			asked_at: NOW,
 			answer: "Because",
 			answered_at: NOW + 5000,
 			score: 80,
-			planned: { rubric: "secret" },
-			assessment: { rubric: "secret" },
+			planned: plannedQuestion(question, { topic: "secret" }),
+			assessment: answerScore(question, 80, { feedback: "secret" }),
 		};
 		expect(completedTranscript(interviewState({ status: "in_progress", transcript: [entry] }))).toBeNull();
 		expect(completedTranscript(interviewState({ status: "completed", transcript: [entry] }))).toEqual([

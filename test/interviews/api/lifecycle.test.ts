@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { interviewStub } from "../../../src/interviews/service";
+import { interviewStub } from "../../../src/interviews/stub";
 import { call, newAccount } from "../../support/helpers";
 import {
 	completeInterview,

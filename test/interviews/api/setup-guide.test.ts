@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { ANALYSIS_DELAY_MS } from "../../../src/interviews/core/state-machine";
-import { interviewStub } from "../../../src/interviews/service";
+import { interviewStub } from "../../../src/interviews/stub";
 import { call, newAccount, validInterview } from "../../support/helpers";
 import { createInterview, fireAlarmAt } from "../../support/lifecycle-helpers";
 

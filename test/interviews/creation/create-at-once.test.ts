@@ -1,7 +1,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { AccountObject } from "../../../src/accounts/account-object";
-import type { AuthContext } from "../../../src/accounts/auth";
+import type { AuthContext } from "../../../src/accounts/auth-context";
 import { effectiveLimits } from "../../../src/accounts/plans";
 import { createInterviewBody } from "../../../src/interviews/api/schemas";
 import {
@@ -37,7 +37,7 @@ function creationWrite(accountId: string, email: string): CreationWrite {
 	const seed = seedOf(
 		createCommand(auth, {
 			body: createInterviewBody.parse(validInterview({ candidate_email: email, send_invitation: false })),
-			reservation: { id: newId("int"), testMode: true, live: false, debitId: newId("msg") },
+			interview: { id: newId("int"), testMode: true, live: false, debitId: newId("msg") },
 			options: { scheduledAt: now + 86_400_000, now, appUrl: "http://service.test" },
 		}),
 		now,
@@ -161,7 +161,7 @@ describe("a single create in one call to the account object", () => {
 			await instance.endAuthChange();
 			return instance.createAtOnce({ limit: 100, version: 0, admissions: [], write });
 		});
-		expect(outcome.admission.status).toBe("stale");
+		expect(outcome.count.status).toBe("stale");
 		expect(outcome.commit).toBeUndefined();
 		expect(await written(idOf(write))).toEqual({ interviews: 0, seeds: 0, events: 0 });
 	});

@@ -15,11 +15,11 @@ import {
 	WAKE_QUEUE_NAME,
 } from "../../../src/interviews/creation/wake";
 import { markSeedsDue, seedsWaking } from "../../../src/interviews/db/seeds-repo";
+import { sweepOverdueSeeds, sweepUpcomingWakes } from "../../../src/interviews/sweeps";
 import { getDb } from "../../../src/platform/db/client";
-import { queueUpcomingWakes, wakeOverdueSeeds } from "../../../src/scheduled";
+import { createWebhook, deliveriesOf, deliveryRow } from "../../support/webhooks";
 import { call, newAccount, validInterview, withTableRenamed } from "../../support/helpers";
 import { countRows, profile } from "../../support/limits-helpers";
-import { createWebhook, deliveriesOf, deliveryRow } from "../../support/webhooks";
 
 const HOUR = 60 * 60_000;
 
@@ -192,7 +192,7 @@ describe("deferred creation: an interview is a seed in D1 until its object is fi
 		const later = await create(account.live, { scheduled_at: new Date(Date.now() + 5 * HOUR).toISOString() });
 		await markSeedsDue(getDb(env.DB), [due.id], Date.now() - 1000);
 
-		expect(await wakeOverdueSeeds(env, Date.now())).toBeGreaterThanOrEqual(1);
+		expect(await sweepOverdueSeeds(env, Date.now())).toBeGreaterThanOrEqual(1);
 
 		expect(await seedOf(due.id)).toBeNull();
 		expect((await objectHolds(due.id)).adopted).toBe(true);
@@ -213,7 +213,7 @@ describe("deferred creation: an interview is a seed in D1 until its object is fi
 		const cronAt = Date.now() + 30 * 60_000;
 		expect(await inWindow(cronAt)).toContain(soon.id);
 		expect(await inWindow(cronAt)).not.toContain(later.id);
-		expect(await queueUpcomingWakes(env, cronAt)).toBeGreaterThanOrEqual(1);
+		expect(await sweepUpcomingWakes(env, cronAt)).toBeGreaterThanOrEqual(1);
 	});
 
 	it("a failed D1 write creates nothing and gives the credit and the monthly count back", async () => {

@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { DEV_DATA_TTL_MS, runHousekeeping } from "../../../src/scheduled";
+import { DEV_DATA_TTL_MS } from "../../../src/accounts/sweeps";
+import { runHousekeeping } from "../../../src/scheduled";
 import { call, newAccount, type TestAccount, validInterview } from "../../support/helpers";
 
 const STATUSES = ["scheduled", "in_progress", "completed", "cancelled"] as const;

@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { projectionRow } from "../../../src/interviews/db/interviews-repo";
-import { interviewStub } from "../../../src/interviews/service";
+import { interviewStub } from "../../../src/interviews/stub";
 import { getDb } from "../../../src/platform/db/client";
 import { interviews as projections } from "../../../src/platform/db/schema";
 import { call, newAccount } from "../../support/helpers";

@@ -1,7 +1,7 @@
 import { evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { interviewStub } from "../../../src/interviews/service";
+import { interviewStub } from "../../../src/interviews/stub";
 import { call, newAccount, validInterview, withTableRenamed } from "../../support/helpers";
 
 /** Opened and read once (adopted), so that only a later command's own outbox is left to write. */

@@ -1,15 +1,6 @@
-import { iso } from "../../../platform/lib/time";
+import { iso, isoOrNull } from "../../../platform/lib/time";
+import { bump, type CancelCommand, type Effect, event, fail, isLive, type Transition } from "../commands";
 import type { InterviewState } from "../model";
-import {
-	bump,
-	type CancelCommand,
-	type Effect,
-	event,
-	fail,
-	isLive,
-	isoOrNull,
-	type Transition,
-} from "../state-machine";
 
 export const REFUND_REASON = "Interview cancelled before it started";
 

@@ -1,13 +1,6 @@
 import { iso } from "../../../platform/lib/time";
+import { type CreateCommand, type Effect, event, fail, NO_SHOW_AFTER_MS, type Transition } from "../commands";
 import type { InterviewState } from "../model";
-import {
-	type CreateCommand,
-	type Effect,
-	event,
-	fail,
-	NO_SHOW_AFTER_MS,
-	type Transition,
-} from "../state-machine";
 
 export function create(state: InterviewState | null, cmd: CreateCommand, now: number): Transition {
 	if (state) return fail({ code: "ALREADY_EXISTS" });

@@ -1,5 +1,4 @@
-import { iso } from "../../../platform/lib/time";
-import type { CompletionReason, InterviewState } from "../model";
+import { iso, isoOrNull } from "../../../platform/lib/time";
 import {
 	ANALYSIS_DELAY_MS,
 	bump,
@@ -7,12 +6,12 @@ import {
 	event,
 	fail,
 	isLive,
-	isoOrNull,
 	JOIN_OPENS_BEFORE_MS,
 	NO_SHOW_AFTER_MS,
 	type Transition,
 	unchanged,
-} from "../state-machine";
+} from "../commands";
+import type { CompletionReason, InterviewState } from "../model";
 
 function closed(state: InterviewState): Transition {
 	return fail({

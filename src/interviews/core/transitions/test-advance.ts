@@ -1,6 +1,7 @@
+import { isoOrNull } from "../../../platform/lib/time";
+import type { Command, TransitionError } from "../commands";
 import { mockResults } from "../mock-results";
 import type { InterviewState } from "../model";
-import { type Command, isoOrNull, type TransitionError } from "../state-machine";
 
 export const ADVANCE_TARGETS = ["in_progress", "completed", "no_show"] as const;
 export type AdvanceTarget = (typeof ADVANCE_TARGETS)[number];

@@ -1,11 +1,9 @@
-import { iso } from "../../../platform/lib/time";
-import type { InterviewState, Json } from "../model";
+import { iso, isoOrNull } from "../../../platform/lib/time";
 import {
 	bump,
 	type Effect,
 	event,
 	fail,
-	isoOrNull,
 	NO_SHOW_AFTER_MS,
 	type Transition,
 	UPDATABLE_FIELDS,
@@ -13,7 +11,8 @@ import {
 	type UpdateChanges,
 	type UpdateCommand,
 	unchanged,
-} from "../state-machine";
+} from "../commands";
+import type { InterviewState, Json } from "../model";
 
 /** While in progress only these may change, and `instructions` only by extension. */
 export const IN_PROGRESS_UPDATES = ["company_name", "instructions"] as const;

@@ -1,0 +1,42 @@
+import { getDb } from "../platform/db/client";
+import { releaseOrphanAdmissions } from "./quota-repo";
+import { deleteDevLeftovers } from "./sandbox-purge-repo";
+
+/** Dev (sandbox) data lives this long (decisions.md). */
+export const DEV_DATA_TTL_MS = 7 * 24 * 60 * 60_000;
+
+/** Admissions examined per sweep step, and steps per cron run. */
+const ORPHAN_SWEEP_ROWS = 5_000;
+const MAX_ORPHAN_SWEEP_STEPS = 10;
+
+/** Dev rows per kind per step of the leftovers' purge, and steps per cron run. */
+const LEFTOVER_BATCH = 500;
+const MAX_LEFTOVER_BATCHES = 10;
+
+/** Gives back admissions whose interview was never created (see `releaseOrphanAdmissions`). */
+export async function sweepOrphanAdmissions(env: Env, now: number): Promise<number> {
+	const db = getDb(env.DB);
+	let released = 0;
+	for (let step = 0; step < MAX_ORPHAN_SWEEP_STEPS; step++) {
+		const result = await releaseOrphanAdmissions(db, now, ORPHAN_SWEEP_ROWS);
+		released += result.released;
+		if (result.done) break;
+	}
+	return released;
+}
+
+/**
+ * The rest of the dev data older than 7 days, which belongs to no interview: deliveries to dev
+ * endpoints with their attempts, and dev events about no interview. Returns the rows deleted.
+ * (Dev interviews themselves are purged by interviews/sweeps.ts, which opens their objects.)
+ */
+export async function sweepDevLeftovers(env: Env, now: number): Promise<number> {
+	const db = getDb(env.DB);
+	let purged = 0;
+	for (let batch = 0; batch < MAX_LEFTOVER_BATCHES; batch++) {
+		const n = await deleteDevLeftovers(db, now - DEV_DATA_TTL_MS, LEFTOVER_BATCH);
+		purged += n;
+		if (n === 0) break;
+	}
+	return purged;
+}

@@ -1,0 +1,104 @@
+import { deleteDevInterviewRows, devInterviewsCreatedBefore } from "../accounts/sandbox-purge-repo";
+import { DEV_DATA_TTL_MS } from "../accounts/sweeps";
+import { getDb } from "../platform/db/client";
+import { sendWakeMessages, WAKE_HORIZON_MS } from "./creation/wake";
+import { markSeedsDue, overdueSeeds, seedsOwingNotice, seedsWaking } from "./db/seeds-repo";
+import { deleteRecordings } from "./recordings/recordings";
+import { interviewStub } from "./stub";
+
+/** Interviews per D1 batch: keeps every statement far below D1's 100 bound parameters. */
+const PURGE_BATCH = 50;
+/** Work per cron run is bounded; what is left waits for the next run (every 15 minutes). */
+const MAX_PURGE_BATCHES = 10;
+
+/**
+ * Creations not settled (the Worker stopped between the batch and the notices) are looked for
+ * among seeds created between these ages: old enough that their request is over, and seen by
+ * several runs (every 15 minutes).
+ */
+export const UNSETTLED_AFTER_MS = 5 * 60_000;
+const UNSETTLED_WITHIN_MS = 2 * 60 * 60_000;
+const MAX_UNSETTLED = 100;
+
+/** Overdue seeds woken per batch, and batches per cron run. */
+const WAKE_BATCH = 100;
+const MAX_WAKE_BATCHES = 10;
+
+/** Seeds given a wake message per cron run, at most (the rest are woken when overdue). */
+const MAX_WAKE_MESSAGES = 1_000;
+
+/**
+ * Opens the objects of interviews still seeds at their wake time (their wake message was lost,
+ * or settling their creation failed and made them due): each adopts its seed, replays what
+ * creation owed and arms its alarm. Returns how many were opened.
+ */
+export async function sweepOverdueSeeds(env: Env, now: number): Promise<number> {
+	const db = getDb(env.DB);
+	let woken = 0;
+	for (let batch = 0; batch < MAX_WAKE_BATCHES; batch++) {
+		const ids = await overdueSeeds(db, now, WAKE_BATCH);
+		if (ids.length === 0) break;
+		const outcomes = await Promise.allSettled(ids.map((id) => interviewStub(env, id).wake()));
+		const failed = outcomes.filter((o) => o.status === "rejected").length;
+		woken += ids.length - failed;
+		if (failed > 0 || ids.length < WAKE_BATCH) {
+			if (failed > 0) console.error(JSON.stringify({ message: "waking overdue seeds incomplete", failed }));
+			break;
+		}
+	}
+	return woken;
+}
+
+/**
+ * Sends wake messages for the seeds waking within the horizon (creation sent them only for
+ * interviews already that close). A seed may get a second message from the next run; opening an
+ * object twice is harmless. Returns how many were sent.
+ */
+export async function sweepUpcomingWakes(env: Env, now: number): Promise<number> {
+	const seeds = await seedsWaking(getDb(env.DB), now, now + WAKE_HORIZON_MS, MAX_WAKE_MESSAGES);
+	await sendWakeMessages(env, seeds, now);
+	return seeds.length;
+}
+
+/**
+ * Creations whose notices were never sent (their Worker stopped between the D1 batch and
+ * settling): their seeds are made due and their objects opened, which replays what creation
+ * owed, the invitation among it, instead of waiting for the first timer (after the start).
+ */
+export async function sweepUnsettledSeeds(env: Env, now: number): Promise<number> {
+	const db = getDb(env.DB);
+	const ids = await seedsOwingNotice(db, now - UNSETTLED_WITHIN_MS, now - UNSETTLED_AFTER_MS, MAX_UNSETTLED);
+	if (ids.length === 0) return 0;
+	await markSeedsDue(db, ids, now);
+	const outcomes = await Promise.allSettled(ids.map((id) => interviewStub(env, id).wake()));
+	return outcomes.filter((o) => o.status === "fulfilled").length;
+}
+
+/**
+ * Deletes dev interviews older than 7 days: each interview's Durable Object storage, alarm and
+ * recordings first, then its rows in D1 (events, e-mails, projection). In that order, a failure
+ * leaves the projection row in place, so the next run finds the interview and finishes the job.
+ */
+export async function sweepDevInterviews(env: Env, now: number): Promise<number> {
+	const db = getDb(env.DB);
+	const cutoff = now - DEV_DATA_TTL_MS;
+	let purged = 0;
+	for (let batch = 0; batch < MAX_PURGE_BATCHES; batch++) {
+		const ids = await devInterviewsCreatedBefore(db, cutoff, PURGE_BATCH);
+		if (ids.length === 0) break;
+		const outcomes = await Promise.allSettled(
+			ids.map(async (id) => {
+				await interviewStub(env, id).purge();
+				await deleteRecordings(env, id);
+			}),
+		);
+		const done = ids.filter((_, i) => outcomes[i]?.status === "fulfilled");
+		await deleteDevInterviewRows(db, done);
+		purged += done.length;
+		if (done.length < ids.length) {
+			console.error(JSON.stringify({ message: "dev purge incomplete", failed: ids.length - done.length }));
+			break;
+		}
+	}
+	return purged;
+}
