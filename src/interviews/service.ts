@@ -17,7 +17,7 @@ import type { CompletionReason, InterviewState } from "./core/model";
 import type { Command, TransitionError } from "./core/state-machine";
 import type { AdvanceTarget } from "./core/transitions/test-advance";
 import { type CommitCreation, NothingWritten, plantInterviews } from "./creation/creation";
-import type { CommandResult, Owner } from "./object/interview-object";
+import type { CommandResult, Owner } from "./object/command-result";
 
 /** The interview object's RPC surface, typed plainly (its inferred stub type is too deep for tsc). */
 export interface InterviewApi {
