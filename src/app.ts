@@ -99,11 +99,12 @@ const SHADOWED_PATHS = ["/interviews/bulk", "/interviews/bulk-results"];
 /** Each shadowed path's own methods (taken from the built app's routes), by full path. */
 const shadowedMethods = new Map<string, string[]>();
 
-/** Registers `unrouted` for the other methods of each shadowed path, and notes its own methods. */
+/** Registers `unrouted` for the other methods of each shadowed path (before `/:id` is mounted). */
 function shadow(app: Hono<AppBindings>, prefix: string): void {
 	for (const path of SHADOWED_PATHS) app.on(["GET", "PUT", "PATCH", "DELETE"], `${prefix}${path}`, unrouted);
 }
 
+/** Notes each shadowed path's own methods, once the app's routes are all registered. */
 function noteShadowed(app: Hono<AppBindings>): void {
 	for (const prefix of ["/v1", "/api/v1"]) {
 		for (const path of SHADOWED_PATHS) {
