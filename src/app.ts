@@ -1,5 +1,7 @@
 import { type Context, Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
+import { methodNotAllowed } from "hono/method-not-allowed";
+import { routePath } from "hono/route";
 import { adminRoutes } from "./accounts/admin-routes";
 import { authenticate } from "./accounts/auth";
 import { rateLimit } from "./accounts/rate-limit-middleware";
@@ -11,7 +13,7 @@ import { roomRoutes } from "./interviews/room/routes";
 import type { AppBindings } from "./platform/http/context";
 import { errorBody, ok } from "./platform/http/envelope";
 import { AppError } from "./platform/http/errors";
-import { type Clock, requestContext, whenRouted } from "./platform/http/middleware";
+import { type Clock, requestContext, requestIdentity, whenRouted } from "./platform/http/middleware";
 import { webhookRoutes } from "./webhooks/routes";
 
 export interface AppOptions {
@@ -32,7 +34,12 @@ function apiV1() {
 
 export function createApp(options: AppOptions = {}) {
 	const app = new Hono<AppBindings>({ strict: false });
-	app.use("*", requestContext(options.clock ?? Date.now));
+	app.use(
+		"*",
+		requestIdentity,
+		requestContext(options.clock ?? Date.now),
+		methodNotAllowed({ app, onMethodNotAllowed: wrongMethod }),
+	);
 	app.route("/", roomRoutes);
 
 	app.get("/api/v1/health", (c) =>
@@ -44,13 +51,11 @@ export function createApp(options: AppOptions = {}) {
 		}),
 	);
 	app.route("/admin", adminRoutes);
-	for (const prefix of ["/v1", "/api/v1"]) {
-		for (const path of SHADOWED_PATHS)
-			app.on(["GET", "PUT", "PATCH", "DELETE"], `${prefix}${path}`, unrouted);
-	}
+	for (const prefix of ["/v1", "/api/v1"]) shadow(app, prefix);
 	const api = apiV1();
 	app.route("/v1", api);
 	app.route("/api/v1", api);
+	noteShadowed(app);
 
 	app.notFound(unrouted);
 
@@ -91,51 +96,47 @@ export function createApp(options: AppOptions = {}) {
  */
 const SHADOWED_PATHS = ["/interviews/bulk", "/interviews/bulk-results"];
 
-/** No route for the method and path: 405 with the allowed methods if the path is known, else 404. */
+/** Each shadowed path's own methods (taken from the built app's routes), by full path. */
+const shadowedMethods = new Map<string, string[]>();
+
+/** Registers `unrouted` for the other methods of each shadowed path (before `/:id` is mounted). */
+function shadow(app: Hono<AppBindings>, prefix: string): void {
+	for (const path of SHADOWED_PATHS) app.on(["GET", "PUT", "PATCH", "DELETE"], `${prefix}${path}`, unrouted);
+}
+
+/** Notes each shadowed path's own methods, once the app's routes are all registered. */
+function noteShadowed(app: Hono<AppBindings>): void {
+	for (const prefix of ["/v1", "/api/v1"]) {
+		for (const path of SHADOWED_PATHS) {
+			const full = `${prefix}${path}`;
+			const own = app.routes.filter((r) => r.path === full && r.method !== "ALL" && r.handler !== unrouted);
+			shadowedMethods.set(full, [...new Set(own.map((r) => r.method))]);
+		}
+	}
+}
+
+/**
+ * No route for the method and path: 404 NOT_FOUND, which hono's method-not-allowed middleware
+ * turns into a 405 when another method is routed on the path. On a shadowed path (registered
+ * here for its other methods) it is the 405 itself.
+ */
 export function unrouted(c: Context<AppBindings>): Response {
-	const path = new URL(c.req.url).pathname;
-	const allowed = allowedMethods(path);
-	const error =
-		allowed.length > 0
-			? new AppError(
-					"METHOD_NOT_ALLOWED",
-					`${c.req.method} is not allowed here; use ${allowed.join(", ")}.`,
-					{
-						allowed_methods: allowed,
-					},
-				)
-			: new AppError("NOT_FOUND", `No route for ${c.req.method} ${path}.`);
-	if (allowed.length > 0) c.header("Allow", allowed.join(", "));
+	const allowed = shadowedMethods.get(routePath(c));
+	if (allowed?.length) return wrongMethod(c, allowed);
+	const error = new AppError("NOT_FOUND", `No route for ${c.req.method} ${new URL(c.req.url).pathname}.`);
 	return c.json(errorBody(error, c.get("requestId"), c.get("now")), error.status);
 }
 
-interface RoutePattern {
-	method: string;
-	literal: boolean;
-	pattern: RegExp;
-}
-
-let routePatterns: RoutePattern[] | undefined;
-
-/**
- * Methods registered for a path, so a wrong method answers 405 rather than 404. A path that is
- * a route written out (`/v1/interviews/bulk`) is that route alone, not also a `:id`.
- */
-function allowedMethods(path: string): string[] {
-	routePatterns ??= createApp()
-		.routes.filter((r) => r.method !== "ALL" && !r.path.includes("*") && r.handler !== unrouted)
-		.map((r) => ({
-			method: r.method,
-			literal: !r.path.includes(":"),
-			pattern: new RegExp(
-				`^${r.path
-					.replace(/\/+$/, "")
-					.replace(/[.+?^${}()|[\]\\]/g, "\\$&")
-					.replace(/:[^/]+/g, "[^/]+")}/?$`,
-			),
-		}));
-	const normalised = path.length > 1 ? path.replace(/\/+$/, "") : path;
-	const matching = routePatterns.filter((p) => p.pattern.test(normalised));
-	const chosen = matching.some((p) => p.literal) ? matching.filter((p) => p.literal) : matching;
-	return [...new Set(chosen.map((p) => p.method))];
+/** 405 METHOD_NOT_ALLOWED with the methods routed on the path (HEAD goes with GET, unnamed). */
+function wrongMethod(c: Context<AppBindings>, methods: string[]): Response {
+	const allowed = methods.filter((m) => m !== "HEAD");
+	const error = new AppError(
+		"METHOD_NOT_ALLOWED",
+		`${c.req.method} is not allowed here; use ${allowed.join(", ")}.`,
+		{
+			allowed_methods: allowed,
+		},
+	);
+	c.header("Allow", allowed.join(", "));
+	return c.json(errorBody(error, c.get("requestId"), c.get("now")), error.status);
 }

@@ -18,7 +18,7 @@ import {
 	NothingWritten,
 	plantInterviews,
 } from "./creation/creation";
-import type { CommandResult, Owner } from "./object/interview-object";
+import type { CommandResult, Owner } from "./object/command-result";
 import { interviewStub } from "./stub";
 
 export function notFound(id: string): AppError {

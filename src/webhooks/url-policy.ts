@@ -3,6 +3,8 @@
 // in a loopback, private, link-local, CGNAT, unique-local, multicast, unspecified or reserved
 // range in any spelling the URL parser accepts; no userinfo. Hostnames are never resolved.
 
+import ipaddr from "ipaddr.js";
+
 export type UrlVerdict = { ok: true; url: string } | { ok: false; reason: string };
 
 export const MAX_URL_LENGTH = 2048;
@@ -100,84 +102,77 @@ export function hostProblem(hostname: string): string | null {
 
 /** The URL parser has already turned every IPv4 spelling (decimal, octal, hex, short) into a.b.c.d. */
 function parseDottedIpv4(host: string): number | null {
-	const match = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(host);
-	if (!match) return null;
-	const parts = match.slice(1).map(Number);
-	if (parts.some((p) => p > 255)) return null;
-	return (((parts[0] ?? 0) << 24) | ((parts[1] ?? 0) << 16) | ((parts[2] ?? 0) << 8) | (parts[3] ?? 0)) >>> 0;
+	if (!/^\d{1,3}(?:\.\d{1,3}){3}$/.test(host) || !ipaddr.IPv4.isValidFourPartDecimal(host)) return null;
+	const [a = 0, b = 0, c = 0, d = 0] = ipaddr.IPv4.parse(host).octets;
+	return ((a << 24) | (b << 16) | (c << 8) | d) >>> 0;
 }
 
-const IPV4_REFUSED: [string, string, string][] = [
-	["0.0.0.0", "8", "an unspecified"],
-	["10.0.0.0", "8", "a private"],
-	["100.64.0.0", "10", "a carrier-grade NAT"],
-	["127.0.0.0", "8", "a loopback"],
-	["169.254.0.0", "16", "a link-local (cloud metadata)"],
-	["172.16.0.0", "12", "a private"],
-	["192.0.0.0", "24", "a reserved"],
-	["192.0.2.0", "24", "a documentation"],
-	["192.88.99.0", "24", "a reserved"],
-	["192.168.0.0", "16", "a private"],
-	["198.18.0.0", "15", "a benchmarking"],
-	["198.51.100.0", "24", "a documentation"],
-	["203.0.113.0", "24", "a documentation"],
-	["224.0.0.0", "4", "a multicast"],
-	["240.0.0.0", "4", "a reserved or broadcast"],
-];
+/** Address ranges by label, as `ipaddr.subnetMatch` takes them. */
+type Ranges<T> = Record<string, [T, number][]>;
 
-const IPV4_RANGES = IPV4_REFUSED.map(([base, bits, label]) => {
-	const prefix = Number(bits);
-	const mask = prefix === 0 ? 0 : (0xffffffff << (32 - prefix)) >>> 0;
-	return { base: (parseDottedIpv4(base) ?? 0) & mask, mask, label };
+/** Refused ranges by the label the refusal names; the first label whose range matches is named. */
+const IPV4_REFUSED: Ranges<ipaddr.IPv4> = cidrs({
+	"an unspecified": ["0.0.0.0/8"],
+	"a private": ["10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16"],
+	"a carrier-grade NAT": ["100.64.0.0/10"],
+	"a loopback": ["127.0.0.0/8"],
+	"a link-local (cloud metadata)": ["169.254.0.0/16"],
+	"a reserved": ["192.0.0.0/24", "192.88.99.0/24"],
+	"a documentation": ["192.0.2.0/24", "198.51.100.0/24", "203.0.113.0/24"],
+	"a benchmarking": ["198.18.0.0/15"],
+	"a multicast": ["224.0.0.0/4"],
+	"a reserved or broadcast": ["240.0.0.0/4"],
 });
 
+/**
+ * Only global unicast (2000::/3) outside its special-purpose blocks may receive webhooks. Order
+ * matters where ranges nest: `::` and `::1` before the IPv4-compatible `::/96`, and every named
+ * block outside 2000::/3 before "a reserved", which is all the rest of it.
+ */
+const IPV6_REFUSED: Ranges<ipaddr.IPv6> = cidrs({
+	"an unspecified": ["::/128"],
+	"a loopback": ["::1/128"],
+	"an IPv4-mapped": ["::ffff:0:0/96"],
+	"an IPv4-compatible": ["::/96"],
+	"a unique-local": ["fc00::/7"],
+	"a link-local": ["fe80::/10"],
+	"a site-local": ["fec0::/10"],
+	"a multicast": ["ff00::/8"],
+	"a NAT64": ["64:ff9b::/32"],
+	"a reserved": ["::/3", "4000::/2", "8000::/1"],
+	"a documentation": ["2001:db8::/32", "3ff0::/12"],
+	"a special-purpose (Teredo, benchmarking)": ["2001::/23"],
+	"a 6to4 (embedded IPv4)": ["2002::/16"],
+});
+
+function cidrs<T extends ipaddr.IPv4 | ipaddr.IPv6>(table: Record<string, string[]>): Ranges<T> {
+	return Object.fromEntries(
+		Object.entries(table).map(([label, ranges]) => [
+			label,
+			ranges.map((r) => ipaddr.parseCIDR(r) as [T, number]),
+		]),
+	);
+}
+
+/** The refused range an IPv4 address (as a 32-bit number) is in, or null. */
 export function refusedIpv4Range(address: number): string | null {
-	for (const range of IPV4_RANGES) {
-		if ((address & range.mask) >>> 0 === range.base >>> 0) return range.label;
-	}
-	return null;
+	const octets = [address >>> 24, (address >>> 16) & 0xff, (address >>> 8) & 0xff, address & 0xff];
+	return matched(new ipaddr.IPv4(octets), IPV4_REFUSED);
 }
 
 /** Eight 16-bit groups, or null. Accepts `::` compression and a dotted IPv4 tail. */
 export function parseIpv6(text: string): number[] | null {
-	let body = text.toLowerCase();
-	const dotted = /(\d{1,3}(?:\.\d{1,3}){3})$/.exec(body);
-	if (dotted?.[1]) {
-		const v4 = parseDottedIpv4(dotted[1]);
-		if (v4 === null) return null;
-		body = `${body.slice(0, -dotted[1].length)}${(v4 >>> 16).toString(16)}:${(v4 & 0xffff).toString(16)}`;
-	}
-	const halves = body.split("::");
-	if (halves.length > 2) return null;
-	const parse = (part: string | undefined) =>
-		part === undefined || part === ""
-			? []
-			: part.split(":").map((g) => (/^[0-9a-f]{1,4}$/.test(g) ? parseInt(g, 16) : NaN));
-	const head = parse(halves[0]);
-	const rest = halves.length === 2 ? parse(halves[1]) : [];
-	const explicit = head.length + rest.length;
-	if ([...head, ...rest].some(Number.isNaN)) return null;
-	if (halves.length === 1 && explicit !== 8) return null;
-	if (halves.length === 2 && explicit > 7) return null;
-	return [...head, ...new Array<number>(8 - explicit).fill(0), ...rest];
+	// A zone (`fe80::1%eth0`) is not an address the URL parser gives.
+	if (text.includes("%") || !ipaddr.IPv6.isValid(text)) return null;
+	return ipaddr.IPv6.parse(text).parts;
 }
 
-/** Only global unicast (2000::/3) outside its special-purpose blocks may receive webhooks. */
+/** The refused range an IPv6 address (eight groups) is in, or null. */
 export function refusedIpv6Range(groups: number[]): string | null {
-	const [g0 = 0, g1 = 0] = groups;
-	if (groups.every((g) => g === 0)) return "an unspecified";
-	if (groups.slice(0, 7).every((g) => g === 0) && groups[7] === 1) return "a loopback";
-	if (groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff) return "an IPv4-mapped";
-	if (groups.slice(0, 6).every((g) => g === 0)) return "an IPv4-compatible";
-	if ((g0 & 0xfe00) === 0xfc00) return "a unique-local";
-	if ((g0 & 0xffc0) === 0xfe80) return "a link-local";
-	if ((g0 & 0xffc0) === 0xfec0) return "a site-local";
-	if ((g0 & 0xff00) === 0xff00) return "a multicast";
-	if (g0 === 0x64 && g1 === 0xff9b) return "a NAT64";
-	if ((g0 & 0xe000) !== 0x2000) return "a reserved";
-	if (g0 === 0x2001 && g1 === 0x0db8) return "a documentation";
-	if (g0 === 0x2001 && g1 < 0x0200) return "a special-purpose (Teredo, benchmarking)";
-	if (g0 === 0x2002) return "a 6to4 (embedded IPv4)";
-	if ((g0 & 0xfff0) === 0x3ff0) return "a documentation";
-	return null;
+	return matched(new ipaddr.IPv6(groups), IPV6_REFUSED);
+}
+
+function matched<T extends ipaddr.IPv4 | ipaddr.IPv6>(address: T, ranges: Ranges<T>): string | null {
+	const label = ipaddr.subnetMatch(address, ranges, "");
+	return label === "" ? null : label;
 }

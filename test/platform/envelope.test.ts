@@ -14,6 +14,28 @@ describe("the response envelope", () => {
 		}
 	});
 
+	it("keeps a client's well-formed X-Request-Id, in the header and in meta, on success and error", async () => {
+		for (const id of ["trace-20261125_abc=", "0f3c-9a", "A", "x".repeat(128)]) {
+			const ok = await call("GET", "/api/v1/health", { headers: { "X-Request-Id": id } });
+			expect([ok.status, ok.headers.get("X-Request-Id"), ok.body.meta?.request_id]).toEqual([200, id, id]);
+			const missing = await call("GET", "/v1/nothing", { headers: { "X-Request-Id": id } });
+			expect([missing.status, missing.headers.get("X-Request-Id"), missing.body.meta?.request_id]).toEqual([
+				404,
+				id,
+				id,
+			]);
+		}
+	});
+
+	it("replaces a malformed or over-long client X-Request-Id with its own req_ id", async () => {
+		for (const id of ["has space", "semi;colon", "x".repeat(129), "dot.ted", "<script>"]) {
+			const res = await call("GET", "/api/v1/health", { headers: { "X-Request-Id": id } });
+			expect(res.status).toBe(200);
+			expect(res.body.meta?.request_id).toMatch(/^req_[A-Za-z0-9]+$/);
+			expect(res.headers.get("X-Request-Id")).toBe(res.body.meta?.request_id);
+		}
+	});
+
 	it("answers an unknown route with 404 NOT_FOUND before asking for a key", async () => {
 		for (const path of ["/v1/nothing", "/nothing", "/api/v1/interviews/x/y/z"]) {
 			const res = await call("GET", path);

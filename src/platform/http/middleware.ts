@@ -1,20 +1,27 @@
 import type { MiddlewareHandler } from "hono";
+import { requestId } from "hono/request-id";
 import { matchedRoutes } from "hono/route";
 import { newId } from "../lib/random";
 import type { AppBindings } from "./context";
 
 export type Clock = () => number;
 
-/** Request id (echoed as `X-Request-Id`) and the request's time, read once from the clock. */
+/**
+ * The request id: a client's own `X-Request-Id` when it is 1 to 128 letters, digits, `_`, `-` or
+ * `=` (hono's request-id check), otherwise a new `req_...`; read with `c.get("requestId")`.
+ */
+export const requestIdentity: MiddlewareHandler<AppBindings> = requestId({
+	limitLength: 128,
+	generator: () => newId("req"),
+});
+
+/** The request's time, read once from the clock, and the request id echoed as `X-Request-Id`. */
 export function requestContext(clock: Clock): MiddlewareHandler<AppBindings> {
 	return async (c, next) => {
-		const requestId = newId("req");
-		c.set("requestId", requestId);
 		c.set("now", clock());
-		c.header("X-Request-Id", requestId);
 		await next();
 		// A WebSocket upgrade's response headers are immutable: the room's object sets the id there.
-		if (c.res.status !== 101) c.res.headers.set("X-Request-Id", requestId);
+		if (c.res.status !== 101) c.res.headers.set("X-Request-Id", c.get("requestId"));
 	};
 }
 

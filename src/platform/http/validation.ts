@@ -1,5 +1,6 @@
 import { zValidator } from "@hono/zod-validator";
 import type { Context, MiddlewareHandler, ValidationTargets } from "hono";
+import { bodyLimit } from "hono/body-limit";
 import { validator } from "hono/validator";
 import { z } from "zod";
 import type { AppBindings } from "./context";
@@ -59,12 +60,28 @@ function isJsonMediaType(contentType: string | undefined): boolean {
 }
 
 /**
+ * At most 1 MiB of body (413 `PAYLOAD_TOO_LARGE` beyond): a larger declared length is refused
+ * before reading, a body without one is counted as it streams in (hono's body limit).
+ */
+const capBody = bodyLimit({
+	maxSize: MAX_BODY_BYTES,
+	onError: () => {
+		throw tooLarge();
+	},
+});
+
+/**
  * Reads a request body at most 1 MiB long (413 beyond) and insists on JSON, before any
  * validator sees it. The text is cached on the request so validators parse it from memory.
  */
 export const jsonBodyGuard: MiddlewareHandler<AppBindings> = async (c, next) => {
 	if (c.req.method === "GET" || c.req.method === "HEAD") return next();
-	const text = new TextDecoder().decode(await readCappedBytes(c.req.raw, MAX_BODY_BYTES, tooLarge));
+	return capBody(c, () => checkJsonBody(c, next));
+};
+
+async function checkJsonBody(c: Context<AppBindings>, next: () => Promise<void>): Promise<void> {
+	// As bytes: a form body read as text is a warning of the runtime's; it is refused below anyway.
+	const text = new TextDecoder().decode(await c.req.arrayBuffer());
 	if (c.req.method === "DELETE") {
 		// Its options are query parameters: a body would be silently ignored, so it is refused.
 		if (text.trim() !== "") {
@@ -80,7 +97,7 @@ export const jsonBodyGuard: MiddlewareHandler<AppBindings> = async (c, next) => 
 	// Hono keeps promises in its body cache; validators parse the JSON from this text.
 	(c.req.bodyCache as Record<string, unknown>).text = Promise.resolve(text.trim() === "" ? "{}" : text);
 	return next();
-};
+}
 
 /**
  * A request's body as bytes, at most `max`: a larger declared length is refused before reading;

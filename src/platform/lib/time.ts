@@ -1,5 +1,13 @@
-const ISO_DATE_TIME =
-	/^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-](\d{2}):?(\d{2}))$/i;
+import { z } from "zod";
+
+/**
+ * The ISO 8601 spellings accepted: seconds and fraction optional, `T`/`Z` in either case, an
+ * offset with or without its colon (`-05:30`, `-0530`).
+ */
+const ISO_8601 = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})(:\d{2}(?:\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i;
+
+/** zod's RFC 3339 date-time, which knows the calendar: the form every accepted spelling is written in. */
+const RFC_3339 = z.iso.datetime({ offset: true });
 
 /**
  * Parses an ISO 8601 date-time with a zone designator; returns epoch ms or null. A date or time
@@ -7,26 +15,13 @@ const ISO_DATE_TIME =
  * rolled over into the next day or month, as `Date.parse` would.
  */
 export function parseIsoDateTime(value: string): number | null {
-	const m = ISO_DATE_TIME.exec(value);
+	const m = ISO_8601.exec(value);
 	if (!m) return null;
-	const [year, month, day, hour, minute, second, offsetHours, offsetMinutes] = m
-		.slice(1)
-		.map((part) => (part === undefined ? 0 : Number(part))) as number[];
-	const date = new Date(0);
-	date.setUTCFullYear(year as number, (month as number) - 1, day as number);
-	if (
-		date.getUTCFullYear() !== year ||
-		date.getUTCMonth() !== (month as number) - 1 ||
-		date.getUTCDate() !== day ||
-		(hour as number) > 23 ||
-		(minute as number) > 59 ||
-		(second as number) > 59 ||
-		(offsetHours as number) > 23 ||
-		(offsetMinutes as number) > 59
-	) {
-		return null;
-	}
-	const ms = Date.parse(value);
+	const [, date, hhmm, seconds = ":00", zone = ""] = m;
+	const offset = zone.toUpperCase() === "Z" ? "Z" : `${zone.slice(0, 3)}:${zone.slice(-2)}`;
+	const rfc3339 = `${date}T${hhmm}${seconds}${offset}`;
+	if (!RFC_3339.safeParse(rfc3339).success) return null;
+	const ms = Date.parse(rfc3339);
 	return Number.isNaN(ms) ? null : ms;
 }
 

@@ -173,8 +173,8 @@ describe("the live interview over the WebSocket", () => {
 		expect((await admin("DELETE", `/accounts/${account.id}/keys/${revoked.id}`)).status).toBe(200);
 		// As if the last lookup were long ago, and two hours later: the expiring key has expired.
 		await runInDurableObject(stubOf(id), (instance) => {
-			const object = instance as unknown as { observerKeysCheckedAt: number; clock: () => number };
-			object.observerKeysCheckedAt = 0;
+			const object = instance as unknown as { room: { observerKeysCheckedAt: number }; clock: () => number };
+			object.room.observerKeysCheckedAt = 0;
 			object.clock = () => Date.now() + 2 * 3_600_000;
 		});
 		const patched = await call("PATCH", `/v1/interviews/${id}`, {
@@ -200,7 +200,9 @@ describe("the live interview over the WebSocket", () => {
 		const q = await room!.next((m) => m.type === "question");
 		const roles = () =>
 			runInDurableObject(stubOf(id), (instance) =>
-				[...(instance as unknown as { sockets: Map<unknown, string> }).sockets.values()].sort(),
+				[
+					...(instance as unknown as { room: { sockets: Map<unknown, string> } }).room.sockets.values(),
+				].sort(),
 			);
 		expect(await roles()).toEqual(["candidate", "observer"]);
 		watcher.room!.close();
