@@ -4,10 +4,9 @@ import {
 	type InterviewContext,
 	type Interviewer,
 	type InterviewPlan,
-	type PlannedQuestion,
 	publicQuestion,
 } from "../../interviewer";
-import type { CompletionReason, InterviewState, Json } from "../core/model";
+import type { CompletionReason, InterviewState } from "../core/model";
 import { type Command, type Effect, transition } from "../core/state-machine";
 import { roomView } from "../room/view";
 import { type CommandResult, notFound, okResult } from "./command-result";
