@@ -42,7 +42,11 @@ export function notFound(id: string): AppError {
 }
 
 export function owner(auth: AuthContext): Owner {
-	return { accountId: auth.accountId, environment: auth.dataEnvironment };
+	return {
+		accountId: auth.accountId,
+		environment: auth.dataEnvironment,
+		testKey: auth.keyEnvironment === "test",
+	};
 }
 
 /** The interview, if it exists and belongs to the caller's account and environment. */
@@ -90,7 +94,7 @@ export function transitionError(id: string, error: TransitionError): AppError {
 		case "NOT_TEST_MODE":
 			return new AppError(
 				"INVALID_OPERATION",
-				"Test helpers only advance test-mode interviews; this one is live.",
+				"A test key changes only test-mode interviews; this one is live.",
 				{ test_mode: false },
 			);
 		case "ALREADY_EXISTS":

@@ -45,6 +45,8 @@ export type CommandResult =
 export interface Owner {
 	accountId: string;
 	environment: DataEnvironment;
+	/** A `svc_test_` key: it reads live interviews but changes only test-mode ones. */
+	testKey?: boolean;
 }
 
 type Role = "candidate" | "observer";
@@ -165,6 +167,9 @@ export class InterviewObject extends DurableObject<Env> {
 		return this.opened(async () => {
 			if (owner && command.type !== "create" && !this.ownedBy(owner)) {
 				return { status: "rejected", error: { code: "NOT_FOUND" }, interview: null };
+			}
+			if (owner?.testKey && this.state && !this.state.testMode) {
+				return { status: "rejected", error: { code: "NOT_TEST_MODE" }, interview: this.state };
 			}
 			return this.run(command, now);
 		});
