@@ -14,8 +14,20 @@ export function requestContext(clock: Clock): MiddlewareHandler<AppBindings> {
 		c.header("X-Request-Id", requestId);
 		await next();
 		// A WebSocket upgrade's response headers are immutable: the room's object sets the id there.
-		if (c.res.status !== 101) c.res.headers.set("X-Request-Id", requestId);
+		if (c.res.status === 101) return;
+		c.res.headers.set("X-Request-Id", requestId);
+		if (isJson(c.res.headers.get("Content-Type"))) {
+			// API and admin answers (errors too) carry keys, secrets and join tokens: never cached,
+			// never sniffed as another type.
+			c.res.headers.set("Cache-Control", "no-store");
+			c.res.headers.set("X-Content-Type-Options", "nosniff");
+		}
 	};
+}
+
+function isJson(contentType: string | null): boolean {
+	const media = contentType?.split(";")[0]?.trim().toLowerCase() ?? "";
+	return media === "application/json" || media.endsWith("+json");
 }
 
 /**
