@@ -11,7 +11,7 @@ import { roomRoutes } from "./interviews/room/routes";
 import type { AppBindings } from "./platform/http/context";
 import { errorBody, ok } from "./platform/http/envelope";
 import { AppError } from "./platform/http/errors";
-import { type Clock, requestContext, whenRouted } from "./platform/http/middleware";
+import { type Clock, productionConfigured, requestContext, whenRouted } from "./platform/http/middleware";
 import { webhookRoutes } from "./webhooks/routes";
 
 export interface AppOptions {
@@ -33,6 +33,7 @@ function apiV1() {
 export function createApp(options: AppOptions = {}) {
 	const app = new Hono<AppBindings>({ strict: false });
 	app.use("*", requestContext(options.clock ?? Date.now));
+	app.use("*", productionConfigured);
 	app.route("/", roomRoutes);
 
 	app.get("/api/v1/health", (c) =>

@@ -1,7 +1,9 @@
 import type { MiddlewareHandler } from "hono";
 import { matchedRoutes } from "hono/route";
 import { newId } from "../lib/random";
+import { originProblems } from "../production-config";
 import type { AppBindings } from "./context";
+import { AppError } from "./errors";
 
 export type Clock = () => number;
 
@@ -48,3 +50,30 @@ export function whenRouted(...middleware: MiddlewareHandler<AppBindings>[]): Mid
 		await dispatch(0);
 	};
 }
+
+let refusalLogged = false;
+
+/**
+ * Production refuses to serve without its public origins (docs/decisions.md): links in e-mails
+ * and answers would otherwise follow the request's `Host` header. Every request is answered 500
+ * with a message that says why, and the reason is logged once per isolate.
+ */
+export const productionConfigured: MiddlewareHandler<AppBindings> = async (c, next) => {
+	if (c.env.ENVIRONMENT !== "production") return next();
+	const problems = originProblems(c.env);
+	if (problems.length === 0) return next();
+	if (!refusalLogged) {
+		refusalLogged = true;
+		console.error(
+			JSON.stringify({
+				message: "refusing to serve: production configuration incomplete",
+				problems,
+			}),
+		);
+	}
+	throw new AppError(
+		"INTERNAL_ERROR",
+		`The service is not configured for production: ${problems.join("; ")}.`,
+		{ request_id: c.get("requestId") },
+	);
+};
