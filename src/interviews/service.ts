@@ -17,6 +17,7 @@ import type { CompletionReason, InterviewState } from "./core/model";
 import type { Command, TransitionError } from "./core/state-machine";
 import type { AdvanceTarget } from "./core/transitions/test-advance";
 import { type CommitCreation, NothingWritten, plantInterviews } from "./creation/creation";
+import { interviewExists } from "./db/interviews-repo";
 import type { CommandResult, Owner } from "./object/interview-object";
 
 /** The interview object's RPC surface, typed plainly (its inferred stub type is too deep for tsc). */
@@ -35,6 +36,17 @@ export interface InterviewApi {
 
 export function interviewStub(env: Env, id: string): InterviewApi {
 	return env.INTERVIEW.get(env.INTERVIEW.idFromName(id)) as unknown as InterviewApi;
+}
+
+/**
+ * Whether `id` names an interview that was created: its projection row, written in the same batch
+ * as its seed (true as well when D1 cannot say). Checked before an interview's object is opened for a caller's id, so that ids never
+ * created open no Durable Object (an opened object has its own database, written or not).
+ */
+export async function isKnownInterview(env: Env, id: string): Promise<boolean> {
+	if (!hasIdShape(id, "int")) return false;
+	// D1 unreachable: the object, the authoritative state, answers (a known id must not fail).
+	return interviewExists(getDb(env.DB), id).catch(() => true);
 }
 
 export function notFound(id: string): AppError {
@@ -57,7 +69,8 @@ export async function loadOwnedInterview(
 	readAhead?: Promise<InterviewState | null>,
 ): Promise<InterviewState> {
 	if (!hasIdShape(id, "int")) throw notFound(id);
-	const state = await (readAhead ?? interviewStub(env, id).get());
+	const state = await (readAhead ??
+		isKnownInterview(env, id).then((known) => (known ? interviewStub(env, id).get() : null)));
 	if (!state || state.accountId !== auth.accountId || state.environment !== auth.dataEnvironment) {
 		throw notFound(id);
 	}
@@ -284,7 +297,7 @@ export async function commandInterview(
 	command: Command,
 	now: number,
 ): Promise<Extract<CommandResult, { status: "ok" }>> {
-	if (!hasIdShape(id, "int")) throw notFound(id);
+	if (!(await isKnownInterview(env, id))) throw notFound(id);
 	const result = await interviewStub(env, id).execute(command, now, owner(auth));
 	if (result.status !== "ok") throw transitionError(id, result.error);
 	return result;
@@ -298,7 +311,7 @@ export async function advanceInterview(
 	to: AdvanceTarget,
 	now: number,
 ): Promise<InterviewState> {
-	if (!hasIdShape(id, "int")) throw notFound(id);
+	if (!(await isKnownInterview(env, id))) throw notFound(id);
 	const result = await interviewStub(env, id).testAdvance(to, now, owner(auth));
 	if (result.status !== "ok") throw transitionError(id, result.error);
 	return result.interview;

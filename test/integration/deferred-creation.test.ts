@@ -30,12 +30,12 @@ function stubOf(id: string) {
 /** What the interview's object holds: its state row (if adopted) and its alarm. */
 async function objectHolds(id: string): Promise<{ adopted: boolean; alarm: number | null }> {
 	return runInDurableObject(stubOf(id), async (_instance, state) => ({
+		// An object that holds no interview has no tables at all.
 		adopted:
 			state.storage.sql
-				.exec<{ n: number }>(
-					"SELECT count(*) AS n FROM sqlite_master m WHERE m.name = 'interview' AND EXISTS (SELECT 1 FROM interview)",
-				)
-				.one().n === 1,
+				.exec<{ n: number }>("SELECT count(*) AS n FROM sqlite_master WHERE name = 'interview'")
+				.one().n === 1 &&
+			state.storage.sql.exec<{ n: number }>("SELECT count(*) AS n FROM interview").one().n === 1,
 		alarm: await state.storage.getAlarm(),
 	}));
 }

@@ -24,6 +24,7 @@ import {
 	deleteOutboxThrough,
 	dueTimers,
 	earliestTimer,
+	hasInterviewStorage,
 	hasOutbox,
 	hasTimer,
 	loadState,
@@ -103,6 +104,8 @@ export class InterviewObject extends DurableObject<Env> {
 	private candidateTurn: Promise<unknown> = Promise.resolve();
 	private readonly interviewer: Interviewer;
 	private advancing: Promise<void> | null = null;
+	/** Whether this object's tables exist: made only once it holds an interview. */
+	private storageReady = false;
 	/** Whether this instance has looked for a seed (deferred creation) in D1. */
 	private seedChecked = false;
 	/** The room's message sequence. */
@@ -131,6 +134,13 @@ export class InterviewObject extends DurableObject<Env> {
 		this.interviewer = createInterviewer(env);
 		this.seq = new SeqCounter(ctx.storage.sql);
 		ctx.blockConcurrencyWhile(async () => {
+			// An object that holds no interview writes nothing (an id never created leaves no
+			// storage behind): its tables are made when it first holds one (`prepareStorage`).
+			if (!hasInterviewStorage(ctx.storage.sql)) {
+				this.outboxPending = false;
+				return;
+			}
+			this.storageReady = true;
 			migrateInterviewStorage(ctx.storage.sql);
 			this.state = loadState(ctx.storage.sql);
 			this.guarded = hasTimer(ctx.storage.sql, OUTBOX_RETRY_TIMER);
@@ -148,6 +158,8 @@ export class InterviewObject extends DurableObject<Env> {
 	 * stored still counts: the totals only ever over-count.
 	 */
 	async reserveRecording(bytes: number): Promise<{ ok: boolean }> {
+		await this.ensure();
+		if (!this.state) return { ok: false };
 		const used = (await this.ctx.storage.get<RecordingUsage>(RECORDING_USAGE_KEY)) ?? { chunks: 0, bytes: 0 };
 		if (used.chunks + 1 > RECORDING_LIMITS.chunks || used.bytes + bytes > RECORDING_LIMITS.bytes) {
 			return { ok: false };
@@ -281,6 +293,8 @@ export class InterviewObject extends DurableObject<Env> {
 		this.earliest = undefined;
 		await this.ctx.storage.deleteAlarm();
 		await this.ctx.storage.deleteAll();
+		this.storageReady = false;
+		this.outboxPending = false;
 		this.seq.reset();
 		this.state = null;
 		if (id) {
@@ -539,6 +553,7 @@ export class InterviewObject extends DurableObject<Env> {
 		this.armedFor = undefined;
 		this.earliest = undefined;
 		await this.ensure();
+		if (!this.storageReady) return;
 		const sql = this.ctx.storage.sql;
 		const now = this.clock();
 		for (const timer of dueTimers(sql, now)) {
@@ -611,6 +626,7 @@ export class InterviewObject extends DurableObject<Env> {
 	 * idempotent, so what creation already wrote is not written twice. Other calls wait meanwhile.
 	 */
 	private adopt(seed: Seed): void {
+		this.prepareStorage();
 		const sql = this.ctx.storage.sql;
 		const now = Date.now();
 		this.ctx.storage.transactionSync(() => {
@@ -721,7 +737,15 @@ export class InterviewObject extends DurableObject<Env> {
 		};
 	}
 
+	/** Makes (or upgrades) the tables before the first write of an object that had none. */
+	private prepareStorage(): void {
+		if (this.storageReady) return;
+		migrateInterviewStorage(this.ctx.storage.sql);
+		this.storageReady = true;
+	}
+
 	private commit(next: InterviewState, effects: Effect[], now: number): void {
+		this.prepareStorage();
 		const sql = this.ctx.storage.sql;
 		this.ctx.storage.transactionSync(() => {
 			saveState(sql, this.state, next);
@@ -825,6 +849,7 @@ export class InterviewObject extends DurableObject<Env> {
 	 * a new instance, the alarm firing and a purge forget it.
 	 */
 	private async armAlarm(): Promise<void> {
+		if (!this.storageReady) return;
 		// Read again only after a timer write: most commits (an answer) touch no timer.
 		this.earliest ??= earliestTimer(this.ctx.storage.sql);
 		const next = this.earliest;

@@ -9,6 +9,14 @@ const SCHEMA_VERSION = 3;
  * tables are made by one multi-statement call (a join creates an object, so this is on the room's
  * path); an older object is brought up to date the same way, then its rows are moved.
  */
+/** Whether the object's tables exist: a read only, so an object that holds nothing stays empty. */
+export function hasInterviewStorage(sql: SqlStorage): boolean {
+	return (
+		sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'").toArray()
+			.length > 0
+	);
+}
+
 export function migrateInterviewStorage(sql: SqlStorage): void {
 	sql.exec("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)");
 	const row = sql.exec<{ version: number }>("SELECT version FROM schema_version").toArray()[0];

@@ -6,13 +6,13 @@ import { AppError } from "../../platform/http/errors";
 import { appUrl, wsUrl } from "../../platform/http/urls";
 import { readCappedBytes } from "../../platform/http/validation";
 import { constantTimeEqual } from "../../platform/lib/crypto";
-import { hasIdShape } from "../../platform/lib/random";
 import { verifySignedPath } from "../../platform/lib/signing";
 import { JOIN_OPENS_BEFORE_MS } from "../core/state-machine";
 import { RECORDING_LIMITS, RECORDING_SEGMENT, recordingFile } from "../recordings/recordings";
-import { interviewStub } from "../service";
+import { interviewStub, isKnownInterview } from "../service";
 import { CLIENT_JS } from "./client-bundle";
 import { joinPage, messagePage, newNonce, pagePolicy } from "./page";
+import { strangerLimit } from "./stranger-limit";
 
 /** A URL's origin (scheme, host and port), as a CSP source. */
 function originOf(url: string): string {
@@ -36,10 +36,14 @@ roomRoutes.get("/room.js", (c) =>
 	}),
 );
 
+roomRoutes.use("/join/:id", strangerLimit);
+roomRoutes.use("/interview/:id", strangerLimit);
+roomRoutes.use("/interview/:id/recordings", strangerLimit);
+
 roomRoutes.get("/join/:id", async (c) => {
 	const id = c.req.param("id");
 	const token = c.req.query("token") ?? "";
-	const state = hasIdShape(id, "int") ? await interviewStub(c.env, id).get() : null;
+	const state = (await isKnownInterview(c.env, id)) ? await interviewStub(c.env, id).get() : null;
 	c.header("Cache-Control", "no-store");
 	c.header("Referrer-Policy", "no-referrer");
 	// The page carries the join token: it may not be framed, nothing is sniffed or posted away, and
@@ -97,7 +101,7 @@ roomRoutes.get("/interview/:id", async (c) => {
 		throw new AppError("AUTHENTICATION_REQUIRED", "Pass the join token or an API key as `token`.", {
 			param_missing: "token",
 		});
-	if (!hasIdShape(id, "int"))
+	if (!(await isKnownInterview(c.env, id)))
 		throw new AppError("INTERVIEW_NOT_FOUND", `No interview with id '${id}' exists.`, { id });
 	const headers = new Headers(c.req.raw.headers);
 	headers.delete("X-Room-Role");
@@ -129,7 +133,7 @@ roomRoutes.post("/interview/:id/recordings", async (c) => {
 	const id = c.req.param("id");
 	const token = c.req.query("token") ?? "";
 	// The token first, then the input (authentication before validation).
-	const state = hasIdShape(id, "int") ? await interviewStub(c.env, id).get() : null;
+	const state = (await isKnownInterview(c.env, id)) ? await interviewStub(c.env, id).get() : null;
 	if (!state || !constantTimeEqual(token, state.joinToken)) {
 		throw new AppError("INVALID_TOKEN", "The join link's token is missing or wrong.");
 	}
