@@ -7,8 +7,8 @@ import {
 import { expireQueuedEmails, staleQueuedEmails, touchQueuedEmails } from "./email/email-repo";
 import { enqueueAgain } from "./email/queue-email";
 import { purgeExpiredKeys } from "./idempotency/idempotency-repo";
-import { sendWakeMessages, WAKE_HORIZON_MS } from "./interviews/creation/wake";
-import { markSeedsDue, overdueSeeds, seedsOwingNotice, seedsWaking } from "./interviews/db/seeds-repo";
+import { sendOwedWakes } from "./interviews/creation/wake";
+import { markSeedsDue, overdueSeeds, seedsOwingNotice } from "./interviews/db/seeds-repo";
 import { deleteRecordings } from "./interviews/recordings/recordings";
 import { interviewStub } from "./interviews/service";
 import { getDb } from "./platform/db/client";
@@ -111,18 +111,11 @@ export async function wakeOverdueSeeds(env: Env, now: number): Promise<number> {
 	return woken;
 }
 
-/** Seeds given a wake message per cron run, at most (the rest are woken when overdue). */
-const MAX_WAKE_MESSAGES = 1_000;
-
 /**
- * Sends wake messages for the seeds waking within the horizon (creation sent them only for
- * interviews already that close). A seed may get a second message from the next run; opening an
- * object twice is harmless. Returns how many were sent.
+ * Sends wake messages for the seeds waking within the horizon, once each (src/interviews/creation/wake.ts).
  */
 export async function queueUpcomingWakes(env: Env, now: number): Promise<number> {
-	const seeds = await seedsWaking(getDb(env.DB), now, now + WAKE_HORIZON_MS, MAX_WAKE_MESSAGES);
-	await sendWakeMessages(env, seeds, now);
-	return seeds.length;
+	return sendOwedWakes(env, now);
 }
 
 /**
