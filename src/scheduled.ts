@@ -15,6 +15,7 @@ import { getDb } from "./platform/db/client";
 import { chunks } from "./platform/lib/chunks";
 import { failAbandonedDeliveries, staleUnsentDeliveries } from "./webhooks/deliveries-repo";
 import { enqueueDeliveries } from "./webhooks/fan-out";
+import { DEFAULT_RESEND_AFTER_S, resendAfterMs, resendDueDeliveries } from "./webhooks/resend";
 
 /** Dev (sandbox) data lives this long (decisions.md). */
 export const DEV_DATA_TTL_MS = 7 * 24 * 60 * 60_000;
@@ -51,9 +52,10 @@ export const EMAIL_STALE_MS = 3 * 60 * 60_000;
  * A queued e-mail no consumer ever tried, this long after it was recorded or last handed over:
  * its hand-over to the queue was lost (the Worker stopped between recording it and sending the
  * message), since a consumer takes a message within seconds. Handed over again; a duplicate
- * reference is harmless (the consumer's lease and the row's status).
+ * reference is harmless (the consumer's lease and the row's status). This is the default;
+ * `DELIVERY_RESEND_AFTER_S` sets it, as for webhook deliveries (`resendAfterMs`).
  */
-export const EMAIL_NEVER_TRIED_MS = 10 * 60_000;
+export const EMAIL_NEVER_TRIED_MS = DEFAULT_RESEND_AFTER_S * 1000;
 /** A notice not sent within a day is given up (failed): the interview it describes has moved on. */
 export const EMAIL_GIVE_UP_MS = 24 * 60 * 60_000;
 const MAX_EMAILS_RESENT = 500;
@@ -87,6 +89,8 @@ export interface HousekeepingReport {
 	/** Seeds of creations that owe a notice nobody sent, opened so that it is sent now. */
 	unsettledSeedsWoken: number;
 	wakeMessagesSent: number;
+	/** Pending deliveries due and untouched for `DELIVERY_RESEND_AFTER_S`, handed over again. */
+	dueDeliveriesResent: number;
 }
 
 /**
@@ -200,7 +204,7 @@ export async function resendStaleEmails(env: Env, now: number): Promise<{ resent
 	const ids = await staleQueuedEmails(
 		db,
 		now - EMAIL_STALE_MS,
-		now - EMAIL_NEVER_TRIED_MS,
+		now - resendAfterMs(env),
 		now,
 		MAX_EMAILS_RESENT,
 	);
@@ -252,7 +256,7 @@ export async function wakeUnsettledSeeds(env: Env, now: number): Promise<number>
 
 /** The cron trigger's work (see wrangler.toml `[triggers]`); `scheduledTime` is "now". */
 export async function runHousekeeping(env: Env, scheduledTime: number): Promise<HousekeepingReport> {
-	const [emails, deliveries, abandoned, orphans, dev, leftovers, keys, seeds, unsettled, wakes] =
+	const [emails, deliveries, abandoned, orphans, dev, leftovers, keys, seeds, unsettled, wakes, due] =
 		await Promise.allSettled([
 			resendStaleEmails(env, scheduledTime),
 			resendUnsentDeliveries(env, scheduledTime),
@@ -264,6 +268,7 @@ export async function runHousekeeping(env: Env, scheduledTime: number): Promise<
 			wakeOverdueSeeds(env, scheduledTime),
 			wakeUnsettledSeeds(env, scheduledTime),
 			queueUpcomingWakes(env, scheduledTime),
+			resendDueDeliveries(env, scheduledTime),
 		]);
 	for (const outcome of [
 		emails,
@@ -276,6 +281,7 @@ export async function runHousekeeping(env: Env, scheduledTime: number): Promise<
 		seeds,
 		unsettled,
 		wakes,
+		due,
 	]) {
 		if (outcome.status === "rejected") {
 			console.error(JSON.stringify({ message: "housekeeping task failed", error: String(outcome.reason) }));
@@ -293,5 +299,6 @@ export async function runHousekeeping(env: Env, scheduledTime: number): Promise<
 		seedsWoken: seeds.status === "fulfilled" ? seeds.value : 0,
 		unsettledSeedsWoken: unsettled.status === "fulfilled" ? unsettled.value : 0,
 		wakeMessagesSent: wakes.status === "fulfilled" ? wakes.value : 0,
+		dueDeliveriesResent: due.status === "fulfilled" ? due.value : 0,
 	};
 }
