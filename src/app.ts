@@ -13,7 +13,13 @@ import { roomRoutes } from "./interviews/room/routes";
 import type { AppBindings } from "./platform/http/context";
 import { errorBody, ok } from "./platform/http/envelope";
 import { AppError } from "./platform/http/errors";
-import { type Clock, requestContext, requestIdentity, whenRouted } from "./platform/http/middleware";
+import {
+	type Clock,
+	productionConfigured,
+	requestContext,
+	requestIdentity,
+	whenRouted,
+} from "./platform/http/middleware";
 import { webhookRoutes } from "./webhooks/routes";
 
 export interface AppOptions {
@@ -40,6 +46,7 @@ export function createApp(options: AppOptions = {}) {
 		requestContext(options.clock ?? Date.now),
 		methodNotAllowed({ app, onMethodNotAllowed: wrongMethod }),
 	);
+	app.use("*", productionConfigured);
 	app.route("/", roomRoutes);
 
 	app.get("/api/v1/health", (c) =>

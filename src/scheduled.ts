@@ -7,6 +7,7 @@ import {
 	sweepUnsettledSeeds,
 	sweepUpcomingWakes,
 } from "./interviews/sweeps";
+import { resendDueDeliveries } from "./webhooks/resend";
 import { sweepAbandonedDeliveries, sweepUnsentDeliveries } from "./webhooks/sweeps";
 
 export interface HousekeepingReport {
@@ -23,6 +24,8 @@ export interface HousekeepingReport {
 	/** Seeds of creations that owe a notice nobody sent, opened so that it is sent now. */
 	unsettledSeedsWoken: number;
 	wakeMessagesSent: number;
+	/** Pending deliveries due and untouched for `DELIVERY_RESEND_AFTER_S`, handed over again. */
+	dueDeliveriesResent: number;
 }
 
 /**
@@ -31,7 +34,7 @@ export interface HousekeepingReport {
  * without stopping the others.
  */
 export async function runHousekeeping(env: Env, scheduledTime: number): Promise<HousekeepingReport> {
-	const [emails, deliveries, abandoned, orphans, dev, leftovers, keys, seeds, unsettled, wakes] =
+	const [emails, deliveries, abandoned, orphans, dev, leftovers, keys, seeds, unsettled, wakes, due] =
 		await Promise.allSettled([
 			sweepStaleEmails(env, scheduledTime),
 			sweepUnsentDeliveries(env, scheduledTime),
@@ -43,6 +46,7 @@ export async function runHousekeeping(env: Env, scheduledTime: number): Promise<
 			sweepOverdueSeeds(env, scheduledTime),
 			sweepUnsettledSeeds(env, scheduledTime),
 			sweepUpcomingWakes(env, scheduledTime),
+			resendDueDeliveries(env, scheduledTime),
 		]);
 	for (const outcome of [
 		emails,
@@ -55,6 +59,7 @@ export async function runHousekeeping(env: Env, scheduledTime: number): Promise<
 		seeds,
 		unsettled,
 		wakes,
+		due,
 	]) {
 		if (outcome.status === "rejected") {
 			console.error(JSON.stringify({ message: "housekeeping task failed", error: String(outcome.reason) }));
@@ -72,5 +77,6 @@ export async function runHousekeeping(env: Env, scheduledTime: number): Promise<
 		seedsWoken: seeds.status === "fulfilled" ? seeds.value : 0,
 		unsettledSeedsWoken: unsettled.status === "fulfilled" ? unsettled.value : 0,
 		wakeMessagesSent: wakes.status === "fulfilled" ? wakes.value : 0,
+		dueDeliveriesResent: due.status === "fulfilled" ? due.value : 0,
 	};
 }

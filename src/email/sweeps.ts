@@ -1,5 +1,6 @@
 import { getDb } from "../platform/db/client";
 import { chunks } from "../platform/lib/chunks";
+import { DEFAULT_RESEND_AFTER_S, resendAfterMs } from "../webhooks/resend";
 import { expireQueuedEmails, staleQueuedEmails, touchQueuedEmails } from "./email-repo";
 import { enqueueAgain } from "./queue-email";
 
@@ -12,9 +13,10 @@ export const EMAIL_STALE_MS = 3 * 60 * 60_000;
  * A queued e-mail no consumer ever tried, this long after it was recorded or last handed over:
  * its hand-over to the queue was lost (the Worker stopped between recording it and sending the
  * message), since a consumer takes a message within seconds. Handed over again; a duplicate
- * reference is harmless (the consumer's lease and the row's status).
+ * reference is harmless (the consumer's lease and the row's status). `DELIVERY_RESEND_AFTER_S`
+ * sets it, as for webhook deliveries (`resendAfterMs`); this is the default.
  */
-export const EMAIL_NEVER_TRIED_MS = 10 * 60_000;
+export const EMAIL_NEVER_TRIED_MS = DEFAULT_RESEND_AFTER_S * 1000;
 /** A notice not sent within a day is given up (failed): the interview it describes has moved on. */
 export const EMAIL_GIVE_UP_MS = 24 * 60 * 60_000;
 const MAX_EMAILS_RESENT = 500;
@@ -30,7 +32,7 @@ export async function sweepStaleEmails(env: Env, now: number): Promise<{ resent:
 	const ids = await staleQueuedEmails(
 		db,
 		now - EMAIL_STALE_MS,
-		now - EMAIL_NEVER_TRIED_MS,
+		now - resendAfterMs(env),
 		now,
 		MAX_EMAILS_RESENT,
 	);

@@ -19,14 +19,18 @@ import {
 	plantInterviews,
 } from "./creation/creation";
 import type { CommandResult, Owner } from "./object/command-result";
-import { interviewStub } from "./stub";
+import { interviewStub, isKnownInterview } from "./stub";
 
 export function notFound(id: string): AppError {
 	return new AppError("INTERVIEW_NOT_FOUND", `No interview with id '${id}' exists.`, { id });
 }
 
 export function owner(auth: AuthContext): Owner {
-	return { accountId: auth.accountId, environment: auth.dataEnvironment };
+	return {
+		accountId: auth.accountId,
+		environment: auth.dataEnvironment,
+		testKey: auth.keyEnvironment === "test",
+	};
 }
 
 /** The interview, if it exists and belongs to the caller's account and environment. */
@@ -37,7 +41,8 @@ export async function loadOwnedInterview(
 	readAhead?: Promise<InterviewState | null>,
 ): Promise<InterviewState> {
 	if (!hasIdShape(id, "int")) throw notFound(id);
-	const state = await (readAhead ?? interviewStub(env, id).get());
+	const state = await (readAhead ??
+		isKnownInterview(env, id).then((known) => (known ? interviewStub(env, id).get() : null)));
 	if (!state || state.accountId !== auth.accountId || state.environment !== auth.dataEnvironment) {
 		throw notFound(id);
 	}
@@ -74,7 +79,7 @@ export function transitionError(id: string, error: TransitionError): AppError {
 		case "NOT_TEST_MODE":
 			return new AppError(
 				"INVALID_OPERATION",
-				"Test helpers only advance test-mode interviews; this one is live.",
+				"A test key changes only test-mode interviews; this one is live.",
 				{ test_mode: false },
 			);
 		case "ALREADY_EXISTS":
@@ -233,7 +238,7 @@ export async function commandInterview(
 	command: Command,
 	now: number,
 ): Promise<Extract<CommandResult, { status: "ok" }>> {
-	if (!hasIdShape(id, "int")) throw notFound(id);
+	if (!(await isKnownInterview(env, id))) throw notFound(id);
 	const result = await interviewStub(env, id).execute(command, now, owner(auth));
 	if (result.status !== "ok") throw transitionError(id, result.error);
 	return result;
@@ -247,7 +252,7 @@ export async function advanceInterview(
 	to: AdvanceTarget,
 	now: number,
 ): Promise<InterviewState> {
-	if (!hasIdShape(id, "int")) throw notFound(id);
+	if (!(await isKnownInterview(env, id))) throw notFound(id);
 	const result = await interviewStub(env, id).testAdvance(to, now, owner(auth));
 	if (result.status !== "ok") throw transitionError(id, result.error);
 	return result.interview;

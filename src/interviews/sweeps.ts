@@ -1,8 +1,8 @@
 import { deleteDevInterviewRows, devInterviewsCreatedBefore } from "../accounts/sandbox-purge-repo";
 import { DEV_DATA_TTL_MS } from "../accounts/sweeps";
 import { getDb } from "../platform/db/client";
-import { sendWakeMessages, WAKE_HORIZON_MS } from "./creation/wake";
-import { markSeedsDue, overdueSeeds, seedsOwingNotice, seedsWaking } from "./db/seeds-repo";
+import { sendOwedWakes } from "./creation/wake";
+import { markSeedsDue, overdueSeeds, seedsOwingNotice } from "./db/seeds-repo";
 import { deleteRecordings } from "./recordings/recordings";
 import { interviewStub } from "./stub";
 
@@ -23,9 +23,6 @@ const MAX_UNSETTLED = 100;
 /** Overdue seeds woken per batch, and batches per cron run. */
 const WAKE_BATCH = 100;
 const MAX_WAKE_BATCHES = 10;
-
-/** Seeds given a wake message per cron run, at most (the rest are woken when overdue). */
-const MAX_WAKE_MESSAGES = 1_000;
 
 /**
  * Opens the objects of interviews still seeds at their wake time (their wake message was lost,
@@ -51,13 +48,11 @@ export async function sweepOverdueSeeds(env: Env, now: number): Promise<number> 
 
 /**
  * Sends wake messages for the seeds waking within the horizon (creation sent them only for
- * interviews already that close). A seed may get a second message from the next run; opening an
- * object twice is harmless. Returns how many were sent.
+ * interviews already that close), once each: the seed records when its message went
+ * (`wake_sent_at`, src/interviews/creation/wake.ts). Returns how many were sent.
  */
 export async function sweepUpcomingWakes(env: Env, now: number): Promise<number> {
-	const seeds = await seedsWaking(getDb(env.DB), now, now + WAKE_HORIZON_MS, MAX_WAKE_MESSAGES);
-	await sendWakeMessages(env, seeds, now);
-	return seeds.length;
+	return sendOwedWakes(env, now);
 }
 
 /**

@@ -1,4 +1,19 @@
-import { and, asc, count, desc, eq, inArray, isNotNull, isNull, lt, or, type SQL, sql } from "drizzle-orm";
+import {
+	and,
+	asc,
+	count,
+	desc,
+	eq,
+	inArray,
+	isNotNull,
+	isNull,
+	lt,
+	lte,
+	ne,
+	or,
+	type SQL,
+	sql,
+} from "drizzle-orm";
 import type { Db } from "../platform/db/client";
 import {
 	accounts,
@@ -90,6 +105,45 @@ export function staleUnsentDeliveries(db: Db, before: number, limit: number) {
 		.orderBy(asc(webhookDeliveries.createdAt))
 		.limit(limit)
 		.all();
+}
+
+/**
+ * Pending deliveries (not test events, which their request sends) that are due and untouched
+ * since `before`: never attempted, or whose next attempt was due by then, and whose row nothing
+ * changed since (no attempt, no hand-over). Their queue message was lost (a process killed after
+ * recording them, a queue that dropped it). Oldest first.
+ */
+export function dueUntouchedDeliveries(db: Db, before: number, limit: number) {
+	return db
+		.select({
+			id: webhookDeliveries.id,
+			endpointId: webhookDeliveries.endpointId,
+			eventId: webhookDeliveries.eventId,
+		})
+		.from(webhookDeliveries)
+		.where(
+			and(
+				eq(webhookDeliveries.outcome, "pending"),
+				ne(webhookDeliveries.kind, "test"),
+				lte(webhookDeliveries.updatedAt, before),
+				or(isNull(webhookDeliveries.nextAttemptAt), lte(webhookDeliveries.nextAttemptAt, before)),
+			),
+		)
+		.orderBy(asc(webhookDeliveries.updatedAt))
+		.limit(limit)
+		.all();
+}
+
+/** Records a hand-over to the queue as a touch of the row (`updated_at`), so the next sweep waits. */
+export async function touchDeliveries(db: Db, ids: readonly string[], now: number): Promise<void> {
+	const statements = chunks([...ids], IN_CHUNK).map((part) =>
+		db
+			.update(webhookDeliveries)
+			.set({ updatedAt: now, enqueuedAt: now })
+			.where(and(inArray(webhookDeliveries.id, part), eq(webhookDeliveries.outcome, "pending"))),
+	);
+	const [first, ...rest] = statements;
+	if (first) await db.batch([first, ...rest]);
 }
 
 export async function markEnqueued(db: Db, ids: string[], now: number): Promise<void> {

@@ -481,7 +481,7 @@ describe("the housekeeping's resend of e-mails nothing is sending", () => {
 		expect((await getCandidateEmail(db, request.messageId))?.status).toBe("sent");
 	});
 
-	it("hands an e-mail no consumer ever tried to the queue again after ten minutes (its hand-over was lost)", async () => {
+	it("hands an e-mail no consumer ever tried to the queue again after two minutes (its hand-over was lost)", async () => {
 		const request = emailRequest();
 		await queueCandidateEmail(recordingQueueEnv().env, request, NOW);
 		const early = batchRecordingEnv();

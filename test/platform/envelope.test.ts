@@ -36,6 +36,28 @@ describe("the response envelope", () => {
 		}
 	});
 
+	it("marks every JSON answer no-store and nosniff: success, error, admin, create with its join token", async () => {
+		const account = await newAccount();
+		const created = await call("POST", "/v1/interviews", { key: account.live, body: validInterview() });
+		expect(created.status).toBe(201);
+		const answers = [
+			created,
+			await call("GET", "/api/v1/health"),
+			await call("GET", "/v1/nowhere"),
+			await call("GET", "/v1/interviews"),
+			await call("GET", "/v1/interviews", { key: account.live }),
+			await call("GET", `/v1/interviews/${created.body.data.id}`, { key: account.live }),
+			await call("GET", "/admin/accounts", { key: ADMIN_TOKEN }),
+			await call("GET", `/admin/accounts/${account.id}`, { key: ADMIN_TOKEN }),
+			await call("GET", "/interview/int_x"),
+		];
+		for (const answer of answers) {
+			expect(answer.headers.get("Content-Type")).toMatch(/^application\/json/);
+			expect(answer.headers.get("Cache-Control")).toBe("no-store");
+			expect(answer.headers.get("X-Content-Type-Options")).toBe("nosniff");
+		}
+	});
+
 	it("answers an unknown route with 404 NOT_FOUND before asking for a key", async () => {
 		for (const path of ["/v1/nothing", "/nothing", "/api/v1/interviews/x/y/z"]) {
 			const res = await call("GET", path);

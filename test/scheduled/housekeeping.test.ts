@@ -10,6 +10,8 @@ import { DEV_DATA_TTL_MS } from "../../src/accounts/sweeps";
 import { interviewStub } from "../../src/interviews/stub";
 import { UNSETTLED_AFTER_MS } from "../../src/interviews/sweeps";
 import { runHousekeeping } from "../../src/scheduled";
+import type { DeliveryMessage } from "../../src/webhooks/message";
+import { resendAfterMs, resendDueDeliveries } from "../../src/webhooks/resend";
 import {
 	DELIVERY_ABANDONED_MS,
 	DELIVERY_UNSENT_STALE_MS,
@@ -19,7 +21,8 @@ import worker from "../../src/worker";
 import { BASE, call, newAccount } from "../support/helpers";
 import { createInterview, startInterview, stubOf } from "../support/lifecycle-helpers";
 import { countRows } from "../support/limits-helpers";
-import { createWebhook, deliveriesOf, deliveryRow } from "../support/webhooks";
+import { receiver } from "../support/receiver-client";
+import { createWebhook, deliveriesOf, deliveryRow, runConsumer } from "../support/webhooks";
 
 const DAY = 24 * 3_600_000;
 
@@ -276,6 +279,105 @@ describe("the resend of unsent webhook deliveries", () => {
 		const row = await deliveryRow(id);
 		expect(row?.enqueued_at).not.toBe(now);
 		expect(row?.attempt_count).toBe(1);
+	});
+});
+
+describe("the resend of due deliveries (the recorded row is the source of truth)", () => {
+	const rx = receiver();
+
+	/** An env whose webhook queue records what it is handed, for the consumer to be run on it. */
+	function recordingQueue(vars: Record<string, string> = {}) {
+		const sent: DeliveryMessage[] = [];
+		const queue = {
+			send: async (body: DeliveryMessage) => {
+				sent.push(body);
+			},
+			sendBatch: async (messages: Iterable<{ body: DeliveryMessage }>) => {
+				for (const m of messages) sent.push(m.body);
+			},
+		};
+		return { env: { ...env, ...vars, WEBHOOK_QUEUE: queue } as unknown as Env, sent };
+	}
+
+	it("hands over again, under the same id, a delivery due and untouched for two minutes, once per period, until it is final", async () => {
+		const account = await newAccount();
+		const url = await rx.route("resend-due");
+		const endpoint = await createWebhook(account.live, { url, events: ["interview.scheduled"] });
+		for (let i = 0; i < 3; i++) await createInterview(account.live);
+		const [lost, waiting, recent] = await deliveriesOf(endpoint.id);
+		const now = Date.now();
+		// As after a kill -9: recorded, handed to a queue that lost the message, never attempted.
+		const set = (id: string, updatedAt: number, nextAttemptAt: number | null) =>
+			env.DB.prepare(
+				"UPDATE webhook_deliveries SET outcome = 'pending', attempt_count = 0, enqueued_at = ?1, updated_at = ?1, next_attempt_at = ?2, completed_at = NULL WHERE id = ?3",
+			)
+				.bind(updatedAt, nextAttemptAt, id)
+				.run();
+		await set(lost!.id, now - 5 * 60_000, null);
+		await set(waiting!.id, now - 5 * 60_000, now + 10 * 60_000); // its retry is not due yet
+		await set(recent!.id, now - 30_000, null); // handed over half a minute ago
+
+		// A longer setting leaves it alone.
+		const patient = recordingQueue({ DELIVERY_RESEND_AFTER_S: "600" });
+		expect(await resendDueDeliveries(patient.env, now)).toBe(0);
+
+		const first = recordingQueue();
+		await resendDueDeliveries(first.env, now);
+		const mine = (q: { sent: DeliveryMessage[] }) =>
+			q.sent.filter((m) => m.endpoint_id === endpoint.id).map((m) => m.delivery_id);
+		expect(mine(first)).toEqual([lost!.id]);
+		expect(await deliveryRow(lost!.id)).toMatchObject({
+			outcome: "pending",
+			updated_at: now,
+			enqueued_at: now,
+		});
+		expect((await deliveryRow(waiting!.id))?.updated_at).toBe(now - 5 * 60_000);
+
+		// Not again within the period; again after it, if still untouched.
+		const soon = recordingQueue();
+		await resendDueDeliveries(soon.env, now + 60_000);
+		expect(mine(soon)).toEqual([]);
+		const later = recordingQueue();
+		await resendDueDeliveries(later.env, now + 121_000);
+		// The one handed over half a minute before `now` is now untouched for long enough too.
+		expect(mine(later).sort()).toEqual([lost!.id, recent!.id].sort());
+
+		// The message handed over is delivered: attempted, final, and the receiver sees the same id.
+		await runConsumer([{ ...lost!, attemptCount: 0 }]);
+		expect(await deliveryRow(lost!.id)).toMatchObject({ outcome: "succeeded", attempt_count: 1 });
+		const received = await rx.requests("resend-due");
+		expect(received.map((r) => r.headers["x-service-delivery"])).toContain(lost!.id);
+		// Final: nothing more to hand over for it.
+		const after = recordingQueue();
+		await resendDueDeliveries(after.env, now + 10 * 60_000);
+		expect(mine(after)).not.toContain(lost!.id);
+	});
+
+	it("reads DELIVERY_RESEND_AFTER_S as whole seconds from 10 to a day, else two minutes", () => {
+		expect(resendAfterMs({})).toBe(120_000);
+		expect(resendAfterMs({ DELIVERY_RESEND_AFTER_S: "30" })).toBe(30_000);
+		expect(resendAfterMs({ DELIVERY_RESEND_AFTER_S: "5" })).toBe(120_000);
+		expect(resendAfterMs({ DELIVERY_RESEND_AFTER_S: "2m" })).toBe(120_000);
+		expect(resendAfterMs({ DELIVERY_RESEND_AFTER_S: "100000" })).toBe(120_000);
+	});
+
+	it("runs in the housekeeping run", async () => {
+		const account = await newAccount();
+		const endpoint = await createWebhook(account.live, {
+			url: "http://127.0.0.1:9/resend-run",
+			events: ["interview.scheduled"],
+		});
+		await createInterview(account.live);
+		const [lost] = await deliveriesOf(endpoint.id);
+		const now = Date.now();
+		await env.DB.prepare(
+			"UPDATE webhook_deliveries SET outcome = 'pending', attempt_count = 0, enqueued_at = ?1, updated_at = ?1, next_attempt_at = NULL WHERE id = ?2",
+		)
+			.bind(now - 5 * 60_000, lost!.id)
+			.run();
+		const report = await runHousekeeping(env, now);
+		expect(report.dueDeliveriesResent).toBeGreaterThanOrEqual(1);
+		expect((await deliveryRow(lost!.id))?.updated_at).not.toBe(now - 5 * 60_000);
 	});
 });
 

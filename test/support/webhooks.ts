@@ -87,6 +87,7 @@ export async function deliveryRow(id: string) {
 		attempt_count: number;
 		enqueued_at: number | null;
 		next_attempt_at: number | null;
+		updated_at: number;
 	}>();
 }
 

@@ -1,7 +1,9 @@
 import { z } from "zod";
 import type { AuthContext } from "../../accounts/auth-context";
+import { getDb } from "../../platform/db/client";
 import { hasIdShape } from "../../platform/lib/random";
 import type { InterviewState } from "../core/model";
+import { ownedInterviewIds } from "../db/interviews-repo";
 import { interviewStub } from "../stub";
 import { fields, message } from "./schemas";
 
@@ -37,9 +39,15 @@ export async function readOwnedInterviews(
 	ids: readonly string[],
 ): Promise<Map<string, InterviewState | null>> {
 	const distinct = [...new Set(ids)];
+	const shaped = distinct.filter((id) => hasIdShape(id, "int"));
+	// Only ids the projection knows are read from their objects: made-up ids open nothing.
+	const known =
+		shaped.length > 0
+			? await ownedInterviewIds(getDb(env.DB), auth.accountId, auth.dataEnvironment, shaped)
+			: new Set<string>();
 	const states = await Promise.all(
 		distinct.map(async (id) => {
-			if (!hasIdShape(id, "int")) return null;
+			if (!known.has(id)) return null;
 			const state = await interviewStub(env, id).get();
 			const owned = state && state.accountId === auth.accountId && state.environment === auth.dataEnvironment;
 			return owned ? state : null;

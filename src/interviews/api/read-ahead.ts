@@ -2,7 +2,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import type { AppBindings } from "../../platform/http/context";
 import { hasIdShape } from "../../platform/lib/random";
 import type { InterviewState } from "../core/model";
-import { interviewStub } from "../stub";
+import { interviewStub, isKnownInterview } from "../stub";
 
 declare module "hono" {
 	interface ContextVariableMap {
@@ -16,12 +16,15 @@ declare module "hono" {
  * object before the request is counted against the rate limit (by the scope check that follows),
  * so that the two calls overlap. The read changes nothing and its result is used only by the
  * handler, after the rate limit, the scope and validation have passed in their order; a refused
- * request simply drops it. Ownership is checked on the result as always.
+ * request simply drops it. Ownership is checked on the result as always. The object is opened only
+ * once the projection has the id (`isKnownInterview`): an id that was never created opens no object.
  */
 export const readAhead: MiddlewareHandler<AppBindings> = async (c, next) => {
 	const id = c.req.param("id");
 	if (id && hasIdShape(id, "int")) {
-		const state = interviewStub(c.env, id).get();
+		const state = isKnownInterview(c.env, id).then((known) =>
+			known ? interviewStub(c.env, id).get() : null,
+		);
 		// Dropped when the request is refused before its handler: never an unhandled rejection.
 		state.catch(() => undefined);
 		c.set("interviewReadAhead", { id, state });

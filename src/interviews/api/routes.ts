@@ -193,8 +193,8 @@ interviewRoutes.patch(
 );
 
 /**
- * Only live keys e-mail candidates: a test key never does ("no candidate notifications"), also
- * when it changes or cancels a live interview; dev interviews are test-mode anyway.
+ * Only live keys e-mail candidates: a test key never does ("no candidate notifications"; it cannot
+ * change a live interview at all, docs/decisions.md); dev interviews are test-mode anyway.
  */
 function notifies(c: Context<AppBindings>): boolean {
 	return c.get("auth").keyEnvironment === "live";

@@ -1,4 +1,6 @@
+import { getDb } from "../../platform/db/client";
 import { chunks } from "../../platform/lib/chunks";
+import { markWakesSent, seedsOwingWake } from "../db/seeds-repo";
 import { interviewStub } from "../stub";
 
 /**
@@ -92,4 +94,26 @@ export async function handleWakeBatch(batch: MessageBatch, env: Env, now = Date.
 			}
 		}),
 	);
+}
+
+/** Seeds given a wake message per cron run, at most (the rest get theirs from the next run). */
+export const MAX_WAKE_MESSAGES = 1_000;
+
+/**
+ * The cron's wake messages: one per seed whose wake time has come within the horizon, sent once
+ * and recorded (`wake_sent_at`), so later runs do not send it again; seeds that their creation
+ * already sent one are left out. A message that is lost is covered by the overdue sweep, which
+ * opens every seed still there at its wake time. Returns how many were sent.
+ */
+export async function sendOwedWakes(env: Env, now: number): Promise<number> {
+	const db = getDb(env.DB);
+	const seeds = await seedsOwingWake(db, now, now + WAKE_HORIZON_MS, WAKE_HORIZON_MS, MAX_WAKE_MESSAGES);
+	if (seeds.length === 0) return 0;
+	await sendWakeMessages(env, seeds, now);
+	await markWakesSent(
+		db,
+		seeds.map((seed) => seed.id),
+		now,
+	);
+	return seeds.length;
 }

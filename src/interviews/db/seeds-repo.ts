@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, gte, inArray, like, lt, lte, sql } from "drizzle-orm";
+import { and, asc, eq, gt, gte, inArray, isNull, like, lt, lte, sql } from "drizzle-orm";
 import type { Db } from "../../platform/db/client";
 import { candidateEmails, interviewSeeds } from "../../platform/db/schema";
 import { type Bound, RowsTemplate, runOne, Template } from "../../platform/db/templates";
@@ -111,6 +111,36 @@ export async function seedsWaking(db: Db, after: number, by: number, limit: numb
 		.orderBy(asc(interviewSeeds.wakeAt), asc(interviewSeeds.id))
 		.limit(limit)
 		.all();
+}
+
+/**
+ * Seeds waking in (`after`, `by`] that still owe a wake message: not sent one by the cron yet
+ * (`wake_sent_at` null), and not sent one by their creation, which sends it to seeds waking
+ * within `horizonMs` of being created (`sendWakeMessages`).
+ */
+export async function seedsOwingWake(db: Db, after: number, by: number, horizonMs: number, limit: number) {
+	return db
+		.select({ id: interviewSeeds.id, wakeAt: interviewSeeds.wakeAt })
+		.from(interviewSeeds)
+		.where(
+			and(
+				gt(interviewSeeds.wakeAt, after),
+				lte(interviewSeeds.wakeAt, by),
+				isNull(interviewSeeds.wakeSentAt),
+				gt(interviewSeeds.wakeAt, sql`${interviewSeeds.createdAt} + ${horizonMs}`),
+			),
+		)
+		.orderBy(asc(interviewSeeds.wakeAt), asc(interviewSeeds.id))
+		.limit(limit)
+		.all();
+}
+
+/** Records that these seeds were sent their wake message (90 ids per statement, one batch). */
+export async function markWakesSent(db: Db, ids: readonly string[], now: number): Promise<void> {
+	const [first, ...rest] = chunks([...ids], 90).map((part) =>
+		db.update(interviewSeeds).set({ wakeSentAt: now }).where(inArray(interviewSeeds.id, part)),
+	);
+	if (first) await db.batch([first, ...rest]);
 }
 
 /** Makes seeds due now, so that the housekeeping sweep wakes them (90 ids per statement, one batch). */

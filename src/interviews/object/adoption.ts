@@ -14,6 +14,8 @@ export interface AdoptionDeps {
 	timers: Timers;
 	outbox: OutboxEngine;
 	state(): InterviewState | null;
+	/** Makes the object's tables before the adoption's first write (an object that held nothing has none). */
+	prepareStorage(): void;
 	/** Takes the adopted state as the object's own. */
 	adopted(state: InterviewState): void;
 }
@@ -64,6 +66,7 @@ export class Adoption {
 
 	private adopt(seed: Seed): void {
 		const { outbox, timers } = this.deps;
+		this.deps.prepareStorage();
 		const sql = this.storage.sql;
 		const now = Date.now();
 		this.storage.transactionSync(() => {

@@ -13,6 +13,8 @@ export type Rejected = Extract<CommandResult, { status: "rejected" }>;
 export interface Owner {
 	accountId: string;
 	environment: DataEnvironment;
+	/** A `svc_test_` key: it reads live interviews but changes only test-mode ones. */
+	testKey?: boolean;
 }
 
 /** The answer to a call about an interview this object does not hold (or not for that owner). */

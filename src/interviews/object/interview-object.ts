@@ -16,7 +16,7 @@ import { OutboxEngine } from "./outbox-engine";
 import { RecordingUsageCounter } from "./recording-usage";
 import { RoomHub, roomUpdate } from "./room-hub";
 import { SLOT_RETRY_TIMER, Slots } from "./slots";
-import { loadState, migrateInterviewStorage, saveState } from "./storage";
+import { hasInterviewStorage, loadState, migrateInterviewStorage, saveState } from "./storage";
 import { Timers } from "./timers";
 
 export type { CommandResult, Owner } from "./command-result";
@@ -35,8 +35,10 @@ export class InterviewObject extends DurableObject<Env> {
 	/** The alarm's clock; tests move it to fire timers without waiting. */
 	clock: () => number = Date.now;
 	private state: InterviewState | null = null;
+	/** Whether this object's tables exist: made only once it holds an interview (`prepareStorage`). */
+	private storageReady = false;
 	private readonly interviewer: Interviewer = createInterviewer(this.env);
-	private readonly timers = new Timers(this.ctx.storage);
+	private readonly timers = new Timers(this.ctx.storage, () => this.storageReady);
 	private readonly outbox = new OutboxEngine(this.ctx.storage, {
 		env: this.env,
 		timers: this.timers,
@@ -58,6 +60,7 @@ export class InterviewObject extends DurableObject<Env> {
 		timers: this.timers,
 		outbox: this.outbox,
 		state: () => this.state,
+		prepareStorage: () => this.prepareStorage(),
 		adopted: (state) => {
 			this.state = state;
 		},
@@ -77,6 +80,13 @@ export class InterviewObject extends DurableObject<Env> {
 	constructor(ctx: DurableObjectState, env: Env) {
 		super(ctx, env);
 		ctx.blockConcurrencyWhile(async () => {
+			// An object that holds no interview writes nothing (an id never created leaves no
+			// storage behind): its tables are made when it first holds one (`prepareStorage`).
+			if (!hasInterviewStorage(ctx.storage.sql)) {
+				this.outbox.markEmpty();
+				return;
+			}
+			this.storageReady = true;
 			migrateInterviewStorage(ctx.storage.sql);
 			this.state = loadState(ctx.storage.sql);
 			this.outbox.loadGuard();
@@ -90,6 +100,8 @@ export class InterviewObject extends DurableObject<Env> {
 
 	/** Counts a recording chunk of `bytes` before it is stored; false once a total would be passed. */
 	async reserveRecording(bytes: number): Promise<{ ok: boolean }> {
+		await this.adoption.ensure();
+		if (!this.state) return { ok: false };
 		return { ok: await this.recordings.reserve(bytes) };
 	}
 
@@ -103,6 +115,10 @@ export class InterviewObject extends DurableObject<Env> {
 	async execute(command: Command, now: number, owner?: Owner): Promise<CommandResult> {
 		return this.opened(async () => {
 			if (owner && command.type !== "create" && !this.ownedBy(owner)) return notFound();
+			// A svc_test_ key reads live interviews but changes only test-mode ones (decisions.md).
+			if (owner?.testKey && this.state && !this.state.testMode) {
+				return { status: "rejected", error: { code: "NOT_TEST_MODE" }, interview: this.state };
+			}
 			return this.run(command, now);
 		});
 	}
@@ -173,6 +189,8 @@ export class InterviewObject extends DurableObject<Env> {
 		this.timers.forget();
 		await this.ctx.storage.deleteAlarm();
 		await this.ctx.storage.deleteAll();
+		this.storageReady = false;
+		this.outbox.markEmpty();
 		this.room.reset();
 		this.state = null;
 		if (id) await runOne(forgetSeed(getDb(this.env.DB), id));
@@ -200,6 +218,7 @@ export class InterviewObject extends DurableObject<Env> {
 		// The alarm that fired is spent.
 		this.timers.forget();
 		await this.adoption.ensure();
+		if (!this.storageReady) return;
 		const now = this.clock();
 		for (const timer of this.timers.due(now)) {
 			switch (timer.kind) {
@@ -273,8 +292,16 @@ export class InterviewObject extends DurableObject<Env> {
 		};
 	}
 
+	/** Makes (or upgrades) the tables before the first write of an object that had none. */
+	private prepareStorage(): void {
+		if (this.storageReady) return;
+		migrateInterviewStorage(this.ctx.storage.sql);
+		this.storageReady = true;
+	}
+
 	/** The new state, its outbox rows and timers, in one transaction. */
 	private commit(next: InterviewState, effects: Effect[], now: number): void {
+		this.prepareStorage();
 		const { outbox, timers } = this;
 		this.ctx.storage.transactionSync(() => {
 			saveState(this.ctx.storage.sql, this.state, next);

@@ -45,6 +45,11 @@ export class OutboxEngine {
 		private readonly deps: OutboxDeps,
 	) {}
 
+	/** An object with no tables yet owes nothing: no flush looks for rows until one is appended. */
+	markEmpty(): void {
+		this.pending = false;
+	}
+
 	/** Reads whether the retry timer is stored: at start, and after the alarm (it may have fired). */
 	loadGuard(): void {
 		this.guarded = this.deps.timers.has(OUTBOX_RETRY_TIMER);

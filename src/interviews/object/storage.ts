@@ -4,6 +4,14 @@ import type { InterviewState, Json, TranscriptEntry } from "../core/model";
 
 const SCHEMA_VERSION = 3;
 
+/** Whether the object's tables exist: a read only, so an object that holds nothing stays empty. */
+export function hasInterviewStorage(sql: SqlStorage): boolean {
+	return (
+		sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'").toArray()
+			.length > 0
+	);
+}
+
 /**
  * Idempotent DDL for the interview object's SQLite storage, with a version row. A new object's
  * tables are made by one multi-statement call (a join creates an object, so this is on the room's

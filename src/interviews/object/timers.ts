@@ -12,7 +12,11 @@ export class Timers {
 	/** The earliest timer as last read (null: none); undefined until read again after a write. */
 	private earliest: number | null | undefined = undefined;
 
-	constructor(private readonly storage: DurableObjectStorage) {}
+	constructor(
+		private readonly storage: DurableObjectStorage,
+		/** Whether the object's tables exist: an object that holds no interview has none to read. */
+		private readonly ready: () => boolean = () => true,
+	) {}
 
 	/** Sets (or with null clears) the timer `kind`. Inside a commit's transaction when there is one. */
 	set(kind: string, dueAt: number | null): void {
@@ -45,6 +49,7 @@ export class Timers {
 	 * already due fires at once), or deletes it when there is none.
 	 */
 	async arm(): Promise<void> {
+		if (!this.ready()) return;
 		// Read again only after a timer write: most commits (an answer) touch no timer.
 		this.earliest ??= earliestTimer(this.storage.sql);
 		const next = this.earliest;

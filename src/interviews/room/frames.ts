@@ -1,5 +1,6 @@
 import { errorBody } from "../../platform/http/envelope";
 import { AppError, type ErrorCode } from "../../platform/http/errors";
+import { illFormedPath } from "../../platform/http/validation";
 import type { TransitionError } from "../core/state-machine";
 import { type ClientMessage, clientMessage, type OutgoingMessage } from "./protocol";
 
@@ -14,6 +15,17 @@ export function parseClientFrame(
 		return {
 			ok: false,
 			error: { type: "error", code: "BAD_MESSAGE", message: "Messages must be JSON objects." },
+		};
+	}
+	const illFormed = illFormedPath(parsed, []);
+	if (illFormed !== null) {
+		return {
+			ok: false,
+			error: {
+				type: "error",
+				code: "BAD_MESSAGE",
+				message: `Not a valid message: ${illFormed} must be well-formed Unicode text.`,
+			},
 		};
 	}
 	const result = clientMessage.safeParse(parsed);

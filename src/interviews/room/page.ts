@@ -17,7 +17,30 @@ textarea{width:100%;min-height:10rem;font:inherit;padding:.6rem;border:1px solid
 label{font-weight:600;display:block;margin:.75rem 0 .25rem}.row{display:flex;gap:.75rem;flex-wrap:wrap;align-items:center;justify-content:space-between}
 progress{width:100%;height:.6rem}#question-text{font-size:1.15rem}`;
 
-function layout(title: string, body: ReturnType<typeof html>) {
+/**
+ * The candidate page's Content-Security-Policy: nothing but the page's own stylesheet and script,
+ * both carrying this response's nonce, and connections to the service's own origins (the
+ * WebSocket, the recording upload, the page's own reload check). The JSON configuration block
+ * is data, not script, and runs under no policy.
+ */
+export function pagePolicy(nonce: string, connect: readonly string[]): string {
+	return [
+		"default-src 'none'",
+		`script-src 'nonce-${nonce}'`,
+		`style-src 'nonce-${nonce}'`,
+		`connect-src 'self' ${[...new Set(connect)].join(" ")}`.trim(),
+		"frame-ancestors 'none'",
+		"base-uri 'none'",
+		"form-action 'none'",
+	].join("; ");
+}
+
+/** A fresh nonce for one response: 128 random bits, base64. */
+export function newNonce(): string {
+	return btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(16))));
+}
+
+function layout(title: string, body: ReturnType<typeof html>, nonce: string) {
 	return html`<!doctype html>
 <html lang="en">
 <head>
@@ -25,17 +48,18 @@ function layout(title: string, body: ReturnType<typeof html>) {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
 <title>${title}</title>
-<style>${raw(STYLE)}</style>
+<style nonce="${nonce}">${raw(STYLE)}</style>
 </head>
 <body><main>${body}</main></body>
 </html>`;
 }
 
-export function messagePage(title: string, text: string) {
+export function messagePage(title: string, text: string, nonce: string) {
 	return layout(
 		title,
 		html`<h1>${title}</h1>
 <p>${text}</p>`,
+		nonce,
 	);
 }
 
@@ -45,6 +69,8 @@ export interface JoinPageOptions {
 	recordUrl: string;
 	opensAt: number;
 	now: number;
+	/** This response's CSP nonce, carried by the page's style and script elements. */
+	nonce: string;
 }
 
 export function joinPage(state: InterviewState, options: JoinPageOptions) {
@@ -111,6 +137,7 @@ ${
 <p>Please contact ${company} if you have questions.</p>
 </section>
 <script id="room-config" type="application/json">${raw(config)}</script>
-${notOpen ? "" : html`<script src="/room.js" defer></script>`}`,
+${notOpen ? "" : html`<script src="/room.js" nonce="${options.nonce}" defer></script>`}`,
+		options.nonce,
 	);
 }

@@ -6,13 +6,22 @@ import { AppError } from "../../platform/http/errors";
 import { appUrl, wsUrl } from "../../platform/http/urls";
 import { readCappedBytes } from "../../platform/http/validation";
 import { constantTimeEqual } from "../../platform/lib/crypto";
-import { hasIdShape } from "../../platform/lib/random";
 import { verifySignedPath } from "../../platform/lib/signing";
 import { JOIN_OPENS_BEFORE_MS } from "../core/state-machine";
 import { RECORDING_LIMITS, RECORDING_SEGMENT, recordingFile } from "../recordings/recordings";
-import { interviewStub } from "../stub";
+import { interviewStub, isKnownInterview } from "../stub";
 import { CLIENT_JS } from "./client-bundle";
-import { joinPage, messagePage } from "./page";
+import { joinPage, messagePage, newNonce, pagePolicy } from "./page";
+import { strangerLimit } from "./stranger-limit";
+
+/** A URL's origin (scheme, host and port), as a CSP source. */
+function originOf(url: string): string {
+	try {
+		return new URL(url).origin;
+	} catch {
+		return "";
+	}
+}
 
 /** Candidate traffic: the join page, its script, the WebSocket and recordings. No API key needed. */
 export const roomRoutes = new Hono<AppBindings>({ strict: false });
@@ -27,17 +36,20 @@ roomRoutes.get("/room.js", (c) =>
 	}),
 );
 
+roomRoutes.use("/join/:id", strangerLimit);
+roomRoutes.use("/interview/:id", strangerLimit);
+roomRoutes.use("/interview/:id/recordings", strangerLimit);
+
 roomRoutes.get("/join/:id", async (c) => {
 	const id = c.req.param("id");
 	const token = c.req.query("token") ?? "";
-	const state = hasIdShape(id, "int") ? await interviewStub(c.env, id).get() : null;
+	const state = (await isKnownInterview(c.env, id)) ? await interviewStub(c.env, id).get() : null;
 	c.header("Cache-Control", "no-store");
 	c.header("Referrer-Policy", "no-referrer");
-	// The page carries the join token: it may not be framed, and nothing is sniffed or posted away.
-	c.header(
-		"Content-Security-Policy",
-		"frame-ancestors 'none'; base-uri 'none'; form-action 'none'; object-src 'none'",
-	);
+	// The page carries the join token: it may not be framed, nothing is sniffed or posted away, and
+	// only its own nonce-bearing style and script run (one escaping slip cannot run script).
+	const nonce = newNonce();
+	c.header("Content-Security-Policy", pagePolicy(nonce, [originOf(appUrl(c)), originOf(wsUrl(c))]));
 	c.header("X-Frame-Options", "DENY");
 	c.header("X-Content-Type-Options", "nosniff");
 	if (!state || !token || !constantTimeEqual(token, state.joinToken)) {
@@ -45,6 +57,7 @@ roomRoutes.get("/join/:id", async (c) => {
 			messagePage(
 				"Interview not found",
 				"This link does not lead to an interview. Check the link in your invitation e-mail.",
+				nonce,
 			),
 			404,
 		);
@@ -54,11 +67,12 @@ roomRoutes.get("/join/:id", async (c) => {
 			messagePage(
 				"This interview was cancelled",
 				`Please contact ${state.companyName ?? "the hiring team"} if you have questions.`,
+				nonce,
 			),
 		);
 	}
 	if (state.status === "completed") {
-		return c.html(messagePage("Thank you!", "This interview is complete. You can close this page."));
+		return c.html(messagePage("Thank you!", "This interview is complete. You can close this page.", nonce));
 	}
 	const base = appUrl(c);
 	return c.html(
@@ -68,6 +82,7 @@ roomRoutes.get("/join/:id", async (c) => {
 			recordUrl: `${base}/interview/${id}/recordings?token=${encodeURIComponent(token)}`,
 			opensAt: state.scheduledAt - JOIN_OPENS_BEFORE_MS,
 			now: c.get("now"),
+			nonce,
 		}),
 	);
 });
@@ -86,7 +101,7 @@ roomRoutes.get("/interview/:id", async (c) => {
 		throw new AppError("AUTHENTICATION_REQUIRED", "Pass the join token or an API key as `token`.", {
 			param_missing: "token",
 		});
-	if (!hasIdShape(id, "int"))
+	if (!(await isKnownInterview(c.env, id)))
 		throw new AppError("INTERVIEW_NOT_FOUND", `No interview with id '${id}' exists.`, { id });
 	const headers = new Headers(c.req.raw.headers);
 	headers.delete("X-Room-Role");
@@ -118,7 +133,7 @@ roomRoutes.post("/interview/:id/recordings", async (c) => {
 	const id = c.req.param("id");
 	const token = c.req.query("token") ?? "";
 	// The token first, then the input (authentication before validation).
-	const state = hasIdShape(id, "int") ? await interviewStub(c.env, id).get() : null;
+	const state = (await isKnownInterview(c.env, id)) ? await interviewStub(c.env, id).get() : null;
 	if (!state || !constantTimeEqual(token, state.joinToken)) {
 		throw new AppError("INVALID_TOKEN", "The join link's token is missing or wrong.");
 	}

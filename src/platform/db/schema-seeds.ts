@@ -19,6 +19,12 @@ export const interviewSeeds = sqliteTable(
 		/** When the object must be awake at the latest (its earliest timer). */
 		wakeAt: integer("wake_at").notNull(),
 		createdAt: integer("created_at").notNull(),
+		/**
+		 * When the housekeeping cron sent this seed's wake message (null: not sent by it). A seed
+		 * gets one message per horizon: from creation when it wakes within the horizon then, else
+		 * once from the cron (`queueUpcomingWakes`); a lost one is covered by the overdue sweep.
+		 */
+		wakeSentAt: integer("wake_sent_at"),
 	},
 	(t) => [
 		index("interview_seeds_wake_idx").on(t.wakeAt),

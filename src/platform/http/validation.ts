@@ -82,6 +82,7 @@ export const jsonBodyGuard: MiddlewareHandler<AppBindings> = async (c, next) => 
 async function checkJsonBody(c: Context<AppBindings>, next: () => Promise<void>): Promise<void> {
 	// As bytes: a form body read as text is a warning of the runtime's; it is refused below anyway.
 	const text = new TextDecoder().decode(await c.req.arrayBuffer());
+	refuseIllFormedJson(text);
 	if (c.req.method === "DELETE") {
 		// Its options are query parameters: a body would be silently ignored, so it is refused.
 		if (text.trim() !== "") {
@@ -97,6 +98,51 @@ async function checkJsonBody(c: Context<AppBindings>, next: () => Promise<void>)
 	// Hono keeps promises in its body cache; validators parse the JSON from this text.
 	(c.req.bodyCache as Record<string, unknown>).text = Promise.resolve(text.trim() === "" ? "{}" : text);
 	return next();
+}
+
+const ILL_FORMED_MESSAGE = "Must be well-formed Unicode text (no unpaired surrogate code points)";
+
+/** A `\uD800`–`\uDFFF` escape: the only way JSON text decoded from UTF-8 can carry a surrogate. */
+const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F][0-9a-fA-F]{2}/;
+
+/**
+ * A JSON body whose strings (values or member names) hold an unpaired surrogate is refused with
+ * VALIDATION_ERROR naming the first such field by its dotted path, before any schema sees it:
+ * every text field of every endpoint is covered in one place. Only a body that contains a
+ * surrogate escape at all is parsed here; a body that is not JSON is left to the validators.
+ * (A query string cannot carry one: a request URL is percent-encoded UTF-8, and a percent-encoded
+ * surrogate half is not UTF-8, so it never decodes to a surrogate.)
+ */
+export function refuseIllFormedJson(text: string): void {
+	if (!SURROGATE_ESCAPE.test(text)) return;
+	let value: unknown;
+	try {
+		value = JSON.parse(text);
+	} catch {
+		return;
+	}
+	const field = illFormedPath(value, []);
+	if (field !== null) throw validationError({ [field]: ILL_FORMED_MESSAGE });
+}
+
+/** The dotted path of the first string in `value` that is not well-formed, or null. */
+export function illFormedPath(value: unknown, path: readonly string[]): string | null {
+	if (typeof value === "string") return value.isWellFormed() ? null : path.join(".") || "body";
+	if (Array.isArray(value)) {
+		for (const [i, item] of value.entries()) {
+			const found = illFormedPath(item, [...path, String(i)]);
+			if (found !== null) return found;
+		}
+		return null;
+	}
+	if (value !== null && typeof value === "object") {
+		for (const [key, item] of Object.entries(value)) {
+			if (!key.isWellFormed()) return [...path, key.toWellFormed()].join(".");
+			const found = illFormedPath(item, [...path, key]);
+			if (found !== null) return found;
+		}
+	}
+	return null;
 }
 
 /**

@@ -158,6 +158,42 @@ describe("test-mode helpers", () => {
 		expect((await interviewStub(env, id).get())?.status).toBe("scheduled");
 	});
 
+	it("lets a test key read a live interview but not change or cancel it: nothing changes, nothing is refunded", async () => {
+		const account = await newAccount({ plan: "starter", credits: 5 });
+		const { id } = await createInterview(account.live, { position: "Live role" });
+		const before = await call("GET", "/v1/account/profile", { key: account.live });
+		expect((await call("GET", `/v1/interviews/${id}`, { key: account.test })).status).toBe(200);
+
+		const patched = await call("PATCH", `/v1/interviews/${id}`, {
+			key: account.test,
+			body: { position: "Changed by a test key" },
+		});
+		expect(patched.status).toBe(409);
+		expect(patched.body.error).toMatchObject({ code: "INVALID_OPERATION", details: { test_mode: false } });
+		const cancelled = await call("DELETE", `/v1/interviews/${id}?refund_credits=true`, { key: account.test });
+		expect(cancelled.status).toBe(409);
+		expect(cancelled.body.error).toMatchObject({ code: "INVALID_OPERATION", details: { test_mode: false } });
+
+		const state = await interviewStub(env, id).get();
+		expect(state).toMatchObject({ status: "scheduled", position: "Live role" });
+		const after = await call("GET", "/v1/account/profile", { key: account.live });
+		expect(after.body.data.credits_balance).toBe(before.body.data.credits_balance);
+		expect((await eventsOf(id)).map((e) => e.type)).toEqual(["interview.scheduled"]);
+		// The live key still changes it.
+		expect((await call("DELETE", `/v1/interviews/${id}`, { key: account.live })).status).toBe(200);
+	});
+
+	it("lets a test key change its own test-mode interviews", async () => {
+		const account = await newAccount();
+		const { id } = await createInterview(account.test);
+		const patched = await call("PATCH", `/v1/interviews/${id}`, {
+			key: account.test,
+			body: { position: "Renamed" },
+		});
+		expect(patched.status).toBe(200);
+		expect((await call("DELETE", `/v1/interviews/${id}`, { key: account.test })).status).toBe(200);
+	});
+
 	it("refuses states the interview has passed with 409 INVALID_OPERATION", async () => {
 		const account = await newAccount();
 		const done = await createInterview(account.test);

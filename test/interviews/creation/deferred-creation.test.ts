@@ -14,12 +14,12 @@ import {
 	WAKE_LEAD_MS,
 	WAKE_QUEUE_NAME,
 } from "../../../src/interviews/creation/wake";
-import { markSeedsDue, seedsWaking } from "../../../src/interviews/db/seeds-repo";
+import { markSeedsDue, seedsOwingWake, seedsWaking } from "../../../src/interviews/db/seeds-repo";
 import { sweepOverdueSeeds, sweepUpcomingWakes } from "../../../src/interviews/sweeps";
 import { getDb } from "../../../src/platform/db/client";
-import { createWebhook, deliveriesOf, deliveryRow } from "../../support/webhooks";
 import { call, newAccount, validInterview, withTableRenamed } from "../../support/helpers";
 import { countRows, profile } from "../../support/limits-helpers";
+import { createWebhook, deliveriesOf, deliveryRow } from "../../support/webhooks";
 
 const HOUR = 60 * 60_000;
 
@@ -30,12 +30,12 @@ function stubOf(id: string) {
 /** What the interview's object holds: its state row (if adopted) and its alarm. */
 async function objectHolds(id: string): Promise<{ adopted: boolean; alarm: number | null }> {
 	return runInDurableObject(stubOf(id), async (_instance, state) => ({
+		// An object that holds no interview has no tables at all.
 		adopted:
 			state.storage.sql
-				.exec<{ n: number }>(
-					"SELECT count(*) AS n FROM sqlite_master m WHERE m.name = 'interview' AND EXISTS (SELECT 1 FROM interview)",
-				)
-				.one().n === 1,
+				.exec<{ n: number }>("SELECT count(*) AS n FROM sqlite_master WHERE name = 'interview'")
+				.one().n === 1 &&
+			state.storage.sql.exec<{ n: number }>("SELECT count(*) AS n FROM interview").one().n === 1,
 		alarm: await state.storage.getAlarm(),
 	}));
 }
@@ -214,6 +214,32 @@ describe("deferred creation: an interview is a seed in D1 until its object is fi
 		expect(await inWindow(cronAt)).toContain(soon.id);
 		expect(await inWindow(cronAt)).not.toContain(later.id);
 		expect(await sweepUpcomingWakes(env, cronAt)).toBeGreaterThanOrEqual(1);
+	});
+
+	it("the cron sends each seed's wake message once and records it; seeds their creation sent one are left out", async () => {
+		const account = await newAccount();
+		const soon = await create(account.live, {
+			scheduled_at: new Date(Date.now() + 40 * 60_000).toISOString(),
+		});
+		// Its no-show timer is within the horizon at creation: creation sent its message.
+		const now = await create(account.live);
+		const owing = async (at: number) =>
+			(await seedsOwingWake(getDb(env.DB), at, at + WAKE_HORIZON_MS, WAKE_HORIZON_MS, 1000)).map((s) => s.id);
+		const cronAt = Date.now() + 30 * 60_000;
+		expect(await owing(cronAt)).toContain(soon.id);
+		expect(await owing(Date.now())).not.toContain(now.id);
+
+		expect(await sweepUpcomingWakes(env, cronAt)).toBeGreaterThanOrEqual(1);
+		const sentAt = await env.DB.prepare("SELECT wake_sent_at AS at FROM interview_seeds WHERE id = ?")
+			.bind(soon.id)
+			.first<{ at: number | null }>();
+		expect(sentAt?.at).toBe(cronAt);
+		// The next runs (every 15 minutes, or every minute locally) send it no second message.
+		expect(await owing(cronAt + 60_000)).not.toContain(soon.id);
+		expect(await sweepUpcomingWakes(env, cronAt + 60_000)).toBe(0);
+		expect(await sweepUpcomingWakes(env, cronAt + 15 * 60_000)).toBe(0);
+		// A lost message is still covered: the overdue sweep opens the seed at its wake time.
+		expect(await seedOf(soon.id)).not.toBeNull();
 	});
 
 	it("a failed D1 write creates nothing and gives the credit and the monthly count back", async () => {

@@ -82,6 +82,8 @@ describe("the interview object's storage", () => {
 		const before = midInterview(id);
 		await runInDurableObject(storageOf(id), (_instance, state) => {
 			const sql = state.storage.sql;
+			// An object makes its tables when it first holds an interview; these tests write directly.
+			migrateInterviewStorage(sql);
 			saveState(sql, null, before);
 			expect(loadState(sql)).toEqual(before);
 			const stored = sql.exec<{ state: string }>("SELECT state FROM interview").one().state;
@@ -114,6 +116,8 @@ describe("the interview object's storage", () => {
 		};
 		await runInDurableObject(storageOf(id), (_instance, state) => {
 			const sql = state.storage.sql;
+			// An object makes its tables when it first holds an interview; these tests write directly.
+			migrateInterviewStorage(sql);
 			saveState(sql, null, long);
 			expect(loadState(sql)).toEqual(long);
 			const shorter = { ...long, transcript: long.transcript.slice(0, 70) };
@@ -131,6 +135,8 @@ describe("the interview object's storage", () => {
 		const id = newId("int");
 		await runInDurableObject(storageOf(id), (_instance, state) => {
 			const sql = state.storage.sql;
+			// An object makes its tables when it first holds an interview; these tests write directly.
+			migrateInterviewStorage(sql);
 			const seq = new SeqCounter(sql);
 			const total = MESSAGES_KEPT + 3 * SEQ_BLOCK;
 			for (let i = 0; i < total; i++) saveMessages(sql, [{ seq: seq.take(), payload: `{"n":${i}}` }]);
@@ -147,6 +153,8 @@ describe("the interview object's storage", () => {
 		const legacy = midInterview(id);
 		await runInDurableObject(storageOf(id), (_instance, state) => {
 			const sql = state.storage.sql;
+			// An object makes its tables when it first holds an interview; these tests write directly.
+			migrateInterviewStorage(sql);
 			sql.exec("DROP TABLE transcript");
 			sql.exec("DELETE FROM interview");
 			sql.exec("UPDATE schema_version SET version = 2");

@@ -89,6 +89,41 @@ describe("the candidate's page", () => {
 		}
 	});
 
+	it("lets only its own style and script run, under a nonce that is new on every response", async () => {
+		const account = await newAccount();
+		const { id, token } = await createInterview(account.live);
+		const nonces: string[] = [];
+		for (let i = 0; i < 2; i++) {
+			const res = await exports.default.fetch(`${BASE}/join/${id}?token=${token}`);
+			const html = await res.text();
+			const policy = res.headers.get("Content-Security-Policy") ?? "";
+			const directives = new Map(
+				policy.split(";").map((d) => {
+					const [name, ...values] = d.trim().split(/\s+/);
+					return [name, values] as const;
+				}),
+			);
+			expect(directives.get("default-src")).toEqual(["'none'"]);
+			const scriptSrc = directives.get("script-src") ?? [];
+			expect(scriptSrc).toHaveLength(1);
+			const nonce = /^'nonce-([A-Za-z0-9+/=]{22,})'$/.exec(scriptSrc[0] ?? "")?.[1];
+			expect(nonce).toBeDefined();
+			expect(directives.get("style-src")).toEqual([`'nonce-${nonce}'`]);
+			expect(directives.get("connect-src")).toEqual(expect.arrayContaining(["'self'", "ws://service.test"]));
+			// Every executable script and style carries it; the configuration block is data.
+			const scripts = [...html.matchAll(/<script([^>]*)>/g)].map((m) => m[1] ?? "");
+			expect(scripts.filter((a) => !a.includes('type="application/json"'))).toEqual([
+				` src="/room.js" nonce="${nonce}" defer`,
+			]);
+			expect(html).toContain(`<style nonce="${nonce}">`);
+			nonces.push(nonce as string);
+		}
+		expect(nonces[0]).not.toBe(nonces[1]);
+		const missing = await exports.default.fetch(`${BASE}/join/${id}?token=wrong`);
+		expect(missing.headers.get("Content-Security-Policy")).toContain("default-src 'none'");
+		expect(await missing.text()).toMatch(/<style nonce="[^"]+">/);
+	});
+
 	it("serves the page script, which carries the shared protocol", async () => {
 		const res = await page("/room.js");
 		expect(res.status).toBe(200);

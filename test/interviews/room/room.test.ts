@@ -4,7 +4,13 @@ import { describe, expect, it } from "vitest";
 import { LINK_REPLACED_CLOSE, OBSERVER_KEY_CLOSE } from "../../../src/interviews/object/interview-object";
 import { interviewStub } from "../../../src/interviews/stub";
 import { admin, call, newAccount } from "../../support/helpers";
-import { createInterview, eventsOf, fireAlarmAt, startInterview, stubOf } from "../../support/lifecycle-helpers";
+import {
+	createInterview,
+	eventsOf,
+	fireAlarmAt,
+	startInterview,
+	stubOf,
+} from "../../support/lifecycle-helpers";
 import { setLimits } from "../../support/limits-helpers";
 import { answerAll, connect, strongAnswerFor } from "../../support/room-helpers";
 

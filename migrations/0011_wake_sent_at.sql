@@ -1,0 +1,1 @@
+ALTER TABLE `interview_seeds` ADD `wake_sent_at` integer;

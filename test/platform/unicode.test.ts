@@ -1,0 +1,112 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { parseClientFrame } from "../../src/interviews/room/frames";
+import { interviewStub } from "../../src/interviews/stub";
+import { admin, call, newAccount, validInterview } from "../support/helpers";
+
+const LONE = "x\ud800y";
+const MESSAGE = "Must be well-formed Unicode text (no unpaired surrogate code points)";
+
+async function listTotal(key: string): Promise<number> {
+	const list = await call("GET", "/v1/interviews?limit=1", { key });
+	return list.body.pagination?.total_count ?? -1;
+}
+
+describe("text that is not well-formed Unicode", () => {
+	it("is refused on create, naming the field, and nothing is created", async () => {
+		const account = await newAccount();
+		const res = await call("POST", "/v1/interviews", {
+			key: account.live,
+			body: validInterview({ position: LONE }),
+		});
+		expect(res.status).toBe(400);
+		expect(res.body.error).toMatchObject({ code: "VALIDATION_ERROR", details: { position: MESSAGE } });
+		const low = await call("POST", "/v1/interviews", {
+			key: account.live,
+			body: validInterview({ skills: ["Go", "a\udc00"] }),
+		});
+		expect(low.body.error.details).toEqual({ "skills.1": MESSAGE });
+		expect(await listTotal(account.live)).toBe(0);
+	});
+
+	it("is refused in a bulk item, a PATCH, a webhook endpoint and an admin body", async () => {
+		const account = await newAccount();
+		const bulk = await call("POST", "/v1/interviews/bulk", {
+			key: account.live,
+			body: { interviews: [validInterview(), validInterview({ instructions: LONE })] },
+		});
+		expect([bulk.status, bulk.body.error?.code]).toEqual([400, "VALIDATION_ERROR"]);
+		expect(bulk.body.error.details).toEqual({ "interviews.1.instructions": MESSAGE });
+		expect(await listTotal(account.live)).toBe(0);
+
+		const created = await call("POST", "/v1/interviews", { key: account.live, body: validInterview() });
+		const id = created.body.data.id;
+		const patched = await call("PATCH", `/v1/interviews/${id}`, {
+			key: account.live,
+			body: { company_name: LONE },
+		});
+		expect([patched.status, patched.body.error?.code]).toEqual([400, "VALIDATION_ERROR"]);
+		expect(patched.body.error.details).toEqual({ company_name: MESSAGE });
+		expect((await interviewStub(env, id).get())?.companyName).not.toBe(LONE);
+
+		const hook = await call("POST", "/v1/webhooks", {
+			key: account.live,
+			body: { url: `https://example.com/${LONE}`, events: ["interview.completed"] },
+		});
+		expect([hook.status, hook.body.error?.code]).toEqual([400, "VALIDATION_ERROR"]);
+		expect(hook.body.error.details).toEqual({ url: MESSAGE });
+
+		const acct = await admin("POST", "/accounts", { company_name: LONE, plan: "free" });
+		expect([acct.status, acct.body.error?.code]).toEqual([400, "VALIDATION_ERROR"]);
+		expect(acct.body.error.details).toEqual({ company_name: MESSAGE });
+	});
+
+	it("names a member name that is not well-formed", async () => {
+		const account = await newAccount();
+		const res = await call("POST", "/v1/interviews", {
+			key: account.live,
+			body: { ...validInterview(), "k\udbff": 1 },
+		});
+		expect(res.status).toBe(400);
+		expect(res.body.error.details).toEqual({ "k\ufffd": MESSAGE });
+	});
+
+	it("accepts paired surrogates (an emoji) and keeps them as sent", async () => {
+		const account = await newAccount();
+		const res = await call("POST", "/v1/interviews", {
+			key: account.live,
+			body: validInterview({ position: "Engineer \u{1F680}" }),
+		});
+		expect(res.status).toBe(201);
+		const list = await call("GET", "/v1/interviews", { key: account.live });
+		expect(list.body.data[0].position).toBe("Engineer \u{1F680}");
+	});
+
+	it("cannot reach a query string: percent-encoded surrogate halves match nothing", async () => {
+		const account = await newAccount();
+		// Over HTTP a query cannot carry a lone surrogate: percent-encoded halves are not UTF-8 and
+		// the URL parser writes a lone surrogate as U+FFFD. Either way: no 500, nothing matched.
+		const encoded = await call("GET", "/v1/interviews?position=x%ED%A0%80y", { key: account.live });
+		expect(encoded.status).toBe(200);
+		expect(encoded.body.data).toEqual([]);
+	});
+
+	it("is refused in the candidate's WebSocket frames", () => {
+		const frame = JSON.stringify({
+			type: "candidate_response",
+			session_id: "int_x",
+			question_id: "q1",
+			response: LONE,
+			timestamp: new Date().toISOString(),
+		});
+		const parsed = parseClientFrame(frame);
+		expect(parsed.ok).toBe(false);
+		if (!parsed.ok)
+			expect(parsed.error).toMatchObject({
+				code: "BAD_MESSAGE",
+				message: expect.stringContaining("response"),
+			});
+		const fine = parseClientFrame(frame.replace("\\ud800", "\\ud83d\\ude80"));
+		expect(fine.ok).toBe(true);
+	});
+});
