@@ -7,7 +7,7 @@ import { AppError } from "../platform/http/errors";
 import { type Admission, accountStub } from "./account-stub";
 import { lookupApiKey } from "./auth";
 import { authCache } from "./auth-cache";
-import type { RateDecision } from "./rate-limit";
+import { ietfRateLimitHeaders, type RateDecision } from "./rate-limit";
 
 /** Versioned attempts before a request is counted against a key read fresh from D1 regardless. */
 const MAX_STALE_ATTEMPTS = 3;
@@ -57,6 +57,8 @@ export async function settleAdmission(c: Context<AppBindings>, answer?: Admissio
 	c.header("X-RateLimit-Remaining", String(decision.remaining));
 	c.header("X-RateLimit-Reset", String(decision.resetAt));
 	c.header("X-RateLimit-Resource", "requests");
+	for (const [name, value] of Object.entries(ietfRateLimitHeaders(decision, c.get("now"))))
+		c.header(name, value);
 	c.set("rateUsage", decision.count);
 	if (!decision.allowed) {
 		const retryAfter = String(decision.retryAfter);
