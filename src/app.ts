@@ -1,5 +1,7 @@
+import { Scalar } from "@scalar/hono-api-reference";
 import { type Context, Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
+import { z } from "zod";
 import { adminRoutes } from "./accounts/admin-routes";
 import { authenticate } from "./accounts/auth";
 import { rateLimit } from "./accounts/rate-limit-middleware";
@@ -8,10 +10,12 @@ import { eventRoutes } from "./events/routes";
 import { interviewRoutes } from "./interviews/api/routes";
 import { testHelperRoutes } from "./interviews/api/test-helper-routes";
 import { roomRoutes } from "./interviews/room/routes";
+import { openApiDocument } from "./openapi";
 import type { AppBindings } from "./platform/http/context";
 import { errorBody, ok } from "./platform/http/envelope";
 import { AppError } from "./platform/http/errors";
 import { type Clock, requestContext, whenRouted } from "./platform/http/middleware";
+import { apiOperation } from "./platform/http/openapi";
 import { webhookRoutes } from "./webhooks/routes";
 
 export interface AppOptions {
@@ -35,13 +39,34 @@ export function createApp(options: AppOptions = {}) {
 	app.use("*", requestContext(options.clock ?? Date.now));
 	app.route("/", roomRoutes);
 
-	app.get("/api/v1/health", (c) =>
-		ok(c, {
-			status: "ok",
-			service: "interview-assessment-service",
-			version: "v1",
-			environment: c.env.ENVIRONMENT,
+	app.get("/openapi.json", async (c) => c.json(await openApiDocument(createApp())));
+	app.get("/docs", Scalar({ url: "/openapi.json", pageTitle: "Interview Assessment Service API" }));
+
+	app.get(
+		"/api/v1/health",
+		apiOperation({
+			summary: "Health",
+			tags: ["Service"],
+			scopes: null,
+			success: {
+				status: 200,
+				description: "The service answers",
+				data: z.object({
+					status: z.literal("ok"),
+					service: z.string(),
+					version: z.string(),
+					environment: z.string(),
+				}),
+			},
+			errors: [],
 		}),
+		(c) =>
+			ok(c, {
+				status: "ok",
+				service: "interview-assessment-service",
+				version: "v1",
+				environment: c.env.ENVIRONMENT,
+			}),
 	);
 	app.route("/admin", adminRoutes);
 	for (const prefix of ["/v1", "/api/v1"]) {

@@ -7,6 +7,7 @@ import { iso, isoOrNull } from "../platform/lib/time";
 import { accountStub } from "./account-stub";
 import { creditBalance } from "./accounts-repo";
 import type { AuthContext } from "./auth";
+import { permissionsOperation, profileOperation, verifyOperation } from "./openapi";
 import { monthPeriod, monthResetsAt } from "./quota";
 import { monthlyInterviewsUsed } from "./quota-repo";
 
@@ -22,7 +23,7 @@ function keyInfo(auth: AuthContext) {
 	};
 }
 
-accountRoutes.get("/account/profile", validate("query", noQuery), async (c) => {
+accountRoutes.get("/account/profile", profileOperation, validate("query", noQuery), async (c) => {
 	const auth = c.get("auth");
 	const now = c.get("now");
 	const db = getDb(c.env.DB);
@@ -51,7 +52,7 @@ accountRoutes.get("/account/profile", validate("query", noQuery), async (c) => {
 	});
 });
 
-accountRoutes.get("/auth/verify", validate("query", noQuery), (c) => {
+accountRoutes.get("/auth/verify", verifyOperation, validate("query", noQuery), (c) => {
 	const auth = c.get("auth");
 	return ok(c, {
 		valid: true,
@@ -64,7 +65,7 @@ accountRoutes.get("/auth/verify", validate("query", noQuery), (c) => {
 	});
 });
 
-accountRoutes.get("/auth/permissions", validate("query", noQuery), (c) => {
+accountRoutes.get("/auth/permissions", permissionsOperation, validate("query", noQuery), (c) => {
 	const auth = c.get("auth");
 	return ok(c, { permissions: auth.permissions, key: keyInfo(auth) });
 });
