@@ -1,5 +1,7 @@
 // The real local service (`npm start`'s script) on free ports with its own state folder, so every
 // end-to-end file begins from a blank state; the starter is shared with the benchmark.
+
+import { createServiceClient, type ServiceClient } from "../../client";
 import { freePort, type LocalService, startService } from "../../scripts/local-service.mjs";
 import { createValidator, type OpenApiValidator } from "./openapi-validator";
 
@@ -57,4 +59,25 @@ export async function checkAgainstDocument(
 	if (problems.length > 0) {
 		throw new Error(`The answer does not match the OpenAPI document:\n${problems.join("\n")}`);
 	}
+}
+
+/**
+ * The generated typed client (client/index.ts) for `key`, with every answer checked against the
+ * OpenAPI document exactly as `api()` checks its answers.
+ */
+export function client(service: Service, key: string): ServiceClient {
+	const typed = createServiceClient({ baseUrl: service.baseUrl, apiKey: key });
+	typed.use({
+		async onResponse({ request, response }) {
+			const url = new URL(request.url);
+			const body = await response.clone().json();
+			await checkAgainstDocument(service, request.method, `${url.pathname}${url.search}`, {
+				status: response.status,
+				headers: response.headers,
+				body,
+			});
+			return undefined;
+		},
+	});
+	return typed;
 }
