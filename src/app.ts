@@ -129,9 +129,16 @@ export function unrouted(c: Context<AppBindings>): Response {
 						allowed_methods: allowed,
 					},
 				)
-			: new AppError("NOT_FOUND", `No route for ${c.req.method} ${path}.`);
+			: new AppError("NOT_FOUND", `No route for ${c.req.method} ${path}.${versionHint(path)}`);
 	if (allowed.length > 0) c.header("Allow", allowed.join(", "));
 	return c.json(errorBody(error, c.get("requestId"), c.get("now")), error.status);
+}
+
+/** A path that names an API route without its version prefix: " Did you mean /v1/…?" */
+function versionHint(path: string): string {
+	if (/^\/(api\/)?v\d+(\/|$)/.test(path) || path === "/") return "";
+	const versioned = `/v1${path}`;
+	return allowedMethods(versioned).length > 0 ? ` Did you mean ${versioned}?` : "";
 }
 
 interface RoutePattern {
