@@ -14,6 +14,7 @@ import { openApiDocument } from "./openapi";
 import type { AppBindings } from "./platform/http/context";
 import { errorBody, ok } from "./platform/http/envelope";
 import { AppError } from "./platform/http/errors";
+import { logLine, requestFields, requestLog } from "./platform/http/logging";
 import { type Clock, requestContext, whenRouted } from "./platform/http/middleware";
 import { apiOperation } from "./platform/http/openapi";
 import { webhookRoutes } from "./webhooks/routes";
@@ -37,6 +38,7 @@ function apiV1() {
 export function createApp(options: AppOptions = {}) {
 	const app = new Hono<AppBindings>({ strict: false });
 	app.use("*", requestContext(options.clock ?? Date.now));
+	app.use("*", requestLog);
 	app.route("/", roomRoutes);
 
 	app.get("/openapi.json", async (c) => c.json(await openApiDocument(createApp())));
@@ -88,13 +90,7 @@ export function createApp(options: AppOptions = {}) {
 		} else if (err instanceof HTTPException && err.status === 400) {
 			error = new AppError("VALIDATION_ERROR", "The request body is not valid JSON.", { body: err.message });
 		} else {
-			console.error(
-				JSON.stringify({
-					message: "unhandled error",
-					request_id: requestId,
-					error: String(err),
-				}),
-			);
+			logLine("error", { message: "unhandled error", ...requestFields(c), error: String(err) });
 			error = new AppError(
 				"INTERNAL_ERROR",
 				"Something went wrong on our side; the request id identifies it.",
@@ -104,6 +100,7 @@ export function createApp(options: AppOptions = {}) {
 			);
 		}
 		for (const [name, value] of Object.entries(error.headers ?? {})) c.header(name, value);
+		c.set("errorCode", error.code);
 		return c.json(errorBody(error, requestId, now), error.status);
 	});
 
@@ -131,6 +128,7 @@ export function unrouted(c: Context<AppBindings>): Response {
 				)
 			: new AppError("NOT_FOUND", `No route for ${c.req.method} ${path}.${versionHint(path)}`);
 	if (allowed.length > 0) c.header("Allow", allowed.join(", "));
+	c.set("errorCode", error.code);
 	return c.json(errorBody(error, c.get("requestId"), c.get("now")), error.status);
 }
 

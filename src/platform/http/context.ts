@@ -19,6 +19,8 @@ export interface AppBindings {
 		admission?: "deferred" | "settled";
 		/** Requests counted in the account's rate window, this one included. */
 		rateUsage: number;
+		/** The error code of an error answer, for the request's log line. */
+		errorCode?: string;
 		/** The single fetch's read of the interview, started beside the rate-limit call. */
 		interviewReadAhead?: { id: string; state: Promise<InterviewState | null> };
 		/**
