@@ -1,7 +1,9 @@
+import { Scalar } from "@scalar/hono-api-reference";
 import { type Context, Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { methodNotAllowed } from "hono/method-not-allowed";
 import { routePath } from "hono/route";
+import { z } from "zod";
 import { adminRoutes } from "./accounts/admin-routes";
 import { authenticate } from "./accounts/auth";
 import { rateLimit } from "./accounts/rate-limit-middleware";
@@ -10,9 +12,11 @@ import { eventRoutes } from "./events/routes";
 import { interviewRoutes } from "./interviews/api/routes";
 import { testHelperRoutes } from "./interviews/api/test-helper-routes";
 import { roomRoutes } from "./interviews/room/routes";
+import { openApiDocument } from "./openapi";
 import type { AppBindings } from "./platform/http/context";
 import { errorBody, ok } from "./platform/http/envelope";
 import { AppError } from "./platform/http/errors";
+import { logLine, requestFields, requestLog } from "./platform/http/logging";
 import {
 	type Clock,
 	productionConfigured,
@@ -20,6 +24,7 @@ import {
 	requestIdentity,
 	whenRouted,
 } from "./platform/http/middleware";
+import { apiOperation } from "./platform/http/openapi";
 import { webhookRoutes } from "./webhooks/routes";
 
 export interface AppOptions {
@@ -46,16 +51,38 @@ export function createApp(options: AppOptions = {}) {
 		requestContext(options.clock ?? Date.now),
 		methodNotAllowed({ app, onMethodNotAllowed: wrongMethod }),
 	);
+	app.use("*", requestLog);
 	app.use("*", productionConfigured);
 	app.route("/", roomRoutes);
 
-	app.get("/api/v1/health", (c) =>
-		ok(c, {
-			status: "ok",
-			service: "interview-assessment-service",
-			version: "v1",
-			environment: c.env.ENVIRONMENT,
+	app.get("/openapi.json", async (c) => c.json(await openApiDocument(createApp())));
+	app.get("/docs", Scalar({ url: "/openapi.json", pageTitle: "Interview Assessment Service API" }));
+
+	app.get(
+		"/api/v1/health",
+		apiOperation({
+			summary: "Health",
+			tags: ["Service"],
+			scopes: null,
+			success: {
+				status: 200,
+				description: "The service answers",
+				data: z.object({
+					status: z.literal("ok"),
+					service: z.string(),
+					version: z.string(),
+					environment: z.string(),
+				}),
+			},
+			errors: [],
 		}),
+		(c) =>
+			ok(c, {
+				status: "ok",
+				service: "interview-assessment-service",
+				version: "v1",
+				environment: c.env.ENVIRONMENT,
+			}),
 	);
 	app.route("/admin", adminRoutes);
 	for (const prefix of ["/v1", "/api/v1"]) shadow(app, prefix);
@@ -75,13 +102,7 @@ export function createApp(options: AppOptions = {}) {
 		} else if (err instanceof HTTPException && err.status === 400) {
 			error = new AppError("VALIDATION_ERROR", "The request body is not valid JSON.", { body: err.message });
 		} else {
-			console.error(
-				JSON.stringify({
-					message: "unhandled error",
-					request_id: requestId,
-					error: String(err),
-				}),
-			);
+			logLine("error", { message: "unhandled error", ...requestFields(c), error: String(err) });
 			error = new AppError(
 				"INTERNAL_ERROR",
 				"Something went wrong on our side; the request id identifies it.",
@@ -91,6 +112,7 @@ export function createApp(options: AppOptions = {}) {
 			);
 		}
 		for (const [name, value] of Object.entries(error.headers ?? {})) c.header(name, value);
+		c.set("errorCode", error.code);
 		return c.json(errorBody(error, requestId, now), error.status);
 	});
 
@@ -130,8 +152,23 @@ function noteShadowed(app: Hono<AppBindings>): void {
 export function unrouted(c: Context<AppBindings>): Response {
 	const allowed = shadowedMethods.get(routePath(c));
 	if (allowed?.length) return wrongMethod(c, allowed);
-	const error = new AppError("NOT_FOUND", `No route for ${c.req.method} ${new URL(c.req.url).pathname}.`);
+	const path = new URL(c.req.url).pathname;
+	const error = new AppError("NOT_FOUND", `No route for ${c.req.method} ${path}.${versionHint(path)}`);
+	c.set("errorCode", error.code);
 	return c.json(errorBody(error, c.get("requestId"), c.get("now")), error.status);
+}
+
+/** The first path segments of the API's routes (`interviews`, `webhooks`, ...). */
+const API_SEGMENTS = new Set(
+	apiV1()
+		.routes.map((r) => r.path.split("/")[1])
+		.filter((segment): segment is string => Boolean(segment) && !segment?.startsWith(":")),
+);
+
+/** A path that names an API route without its version prefix: " Did you mean /v1/…?" */
+function versionHint(path: string): string {
+	if (/^\/(api\/)?v\d+(\/|$)/.test(path) || path === "/") return "";
+	return API_SEGMENTS.has(path.split("/")[1] ?? "") ? ` Did you mean /v1${path}?` : "";
 }
 
 /** 405 METHOD_NOT_ALLOWED with the methods routed on the path (HEAD goes with GET, unnamed). */
@@ -145,5 +182,6 @@ function wrongMethod(c: Context<AppBindings>, methods: string[]): Response {
 		},
 	);
 	c.header("Allow", allowed.join(", "));
+	c.set("errorCode", error.code);
 	return c.json(errorBody(error, c.get("requestId"), c.get("now")), error.status);
 }

@@ -10,7 +10,7 @@ import {
 import { lookupApiKey } from "./auth";
 import { authCache } from "./auth-cache";
 import type { AuthContext } from "./auth-context";
-import type { RateDecision } from "./rate-limit";
+import { ietfRateLimitHeaders, type RateDecision } from "./rate-limit";
 
 declare module "hono" {
 	interface ContextVariableMap {
@@ -102,6 +102,9 @@ export class RequestCount {
 		c.header("X-RateLimit-Remaining", String(decision.remaining));
 		c.header("X-RateLimit-Reset", String(decision.resetAt));
 		c.header("X-RateLimit-Resource", "requests");
+		for (const [name, value] of Object.entries(ietfRateLimitHeaders(decision, c.get("now")))) {
+			c.header(name, value);
+		}
 		c.set("rateUsage", decision.count);
 		if (!decision.allowed) {
 			const retryAfter = String(decision.retryAfter);

@@ -13,6 +13,23 @@ export interface RateDecision {
 }
 
 /**
+ * The IETF headers (draft-ietf-httpapi-ratelimit-headers) beside X-RateLimit-*: one policy named
+ * "default", its quota `q` per window `w` seconds, and what remains `r` with `t` seconds until
+ * the window frees a request (X-RateLimit-Reset is the same instant as Unix seconds).
+ */
+export function ietfRateLimitHeaders(
+	decision: Pick<RateDecision, "allowed" | "limit" | "remaining" | "resetAt" | "retryAfter">,
+	nowMs: number,
+): { "RateLimit-Policy": string; RateLimit: string } {
+	// Refused: the wait until one request is allowed again (Retry-After); else until the reset.
+	const t = decision.allowed ? Math.max(0, decision.resetAt - Math.floor(nowMs / 1000)) : decision.retryAfter;
+	return {
+		"RateLimit-Policy": `"default";q=${decision.limit};w=${WINDOW_MS / 1000}`,
+		RateLimit: `"default";r=${Math.max(0, decision.remaining)};t=${t}`,
+	};
+}
+
+/**
  * Exact sliding-window decision over the timestamps (ascending, epoch ms) still in the window.
  * Pure: the account's Durable Object owns the timestamps and serialises the calls.
  */

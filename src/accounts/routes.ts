@@ -7,6 +7,7 @@ import { iso, isoOrNull } from "../platform/lib/time";
 import { accountStub } from "./account-stub";
 import { creditBalance } from "./accounts-repo";
 import type { AuthContext } from "./auth-context";
+import { permissionsOperation, profileOperation, verifyOperation } from "./openapi";
 import { monthPeriod, monthResetsAt } from "./quota";
 import { monthlyInterviewsUsed } from "./quota-repo";
 import { counted } from "./rate-limit-middleware";
@@ -23,7 +24,7 @@ function keyInfo(auth: AuthContext) {
 	};
 }
 
-accountRoutes.get("/account/profile", counted, validate("query", noQuery), async (c) => {
+accountRoutes.get("/account/profile", profileOperation, counted, validate("query", noQuery), async (c) => {
 	const auth = c.get("auth");
 	const now = c.get("now");
 	const db = getDb(c.env.DB);
@@ -52,7 +53,7 @@ accountRoutes.get("/account/profile", counted, validate("query", noQuery), async
 	});
 });
 
-accountRoutes.get("/auth/verify", counted, validate("query", noQuery), (c) => {
+accountRoutes.get("/auth/verify", verifyOperation, counted, validate("query", noQuery), (c) => {
 	const auth = c.get("auth");
 	return ok(c, {
 		valid: true,
@@ -65,7 +66,7 @@ accountRoutes.get("/auth/verify", counted, validate("query", noQuery), (c) => {
 	});
 });
 
-accountRoutes.get("/auth/permissions", counted, validate("query", noQuery), (c) => {
+accountRoutes.get("/auth/permissions", permissionsOperation, counted, validate("query", noQuery), (c) => {
 	const auth = c.get("auth");
 	return ok(c, { permissions: auth.permissions, key: keyInfo(auth) });
 });

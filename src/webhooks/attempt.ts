@@ -1,7 +1,7 @@
 import { type Classification, classifyAttempt } from "./classify";
 import type { SigningSecrets } from "./secrets";
 import { sendWebhook } from "./send";
-import { deliveryHeaders, signEnvelope } from "./signing";
+import { deliveryHeaders, signEnvelope, standardSignatureHeader, unixSeconds } from "./signing";
 import { checkWebhookUrl } from "./url-policy";
 
 export interface AttemptTarget {
@@ -64,6 +64,12 @@ export async function attemptDelivery(
 		deliveryId: target.deliveryId,
 		timestamp: attemptedAt,
 		signed,
+		standardSignature: await standardSignatureHeader(
+			target.secrets,
+			target.deliveryId,
+			unixSeconds(attemptedAt),
+			signed.body,
+		),
 	});
 	const sent = await sendWebhook(
 		{ url: verdict.url, headers, body: signed.body, timeoutMs: settings.timeoutMs },

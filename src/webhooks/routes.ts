@@ -1,4 +1,5 @@
 import { Hono } from "hono";
+import { z } from "zod";
 import { requireScope } from "../accounts/auth";
 import type { AuthContext } from "../accounts/auth-context";
 import { idempotent } from "../idempotency/middleware";
@@ -6,12 +7,14 @@ import { getDb } from "../platform/db/client";
 import type { AppBindings } from "../platform/http/context";
 import { ok, okList } from "../platform/http/envelope";
 import { AppError, validationError } from "../platform/http/errors";
+import { apiOperation } from "../platform/http/openapi";
 import { noQuery, validate, validateJson } from "../platform/http/validation";
 import { type CursorList, decodeCursor, encodeCursor } from "../platform/lib/cursor";
 import { newId } from "../platform/lib/random";
 import { iso } from "../platform/lib/time";
 import { listDeliveries } from "./deliveries-repo";
 import { deleteEndpoint, insertEndpointWithin, listEndpoints, updateEndpoint } from "./endpoints-repo";
+import { deletedSchema, deliverySchema, endpointSchema, rotatedSecretSchema } from "./openapi";
 import {
 	createWebhookBody,
 	emptyBody,
@@ -74,6 +77,18 @@ function productionKeyOnly(auth: AuthContext): void {
 
 webhookRoutes.post(
 	"/secret/rotate",
+	apiOperation({
+		summary: "Rotate the account's webhook secret",
+		description: "Live and test keys only. The previous secret keeps signing for 24 hours.",
+		bodyOptional: true,
+		tags: ["Webhooks"],
+		scopes: ["webhooks:write"],
+		query: noQuery,
+		body: emptyBody,
+		success: { status: 200, description: "The new secret", data: rotatedSecretSchema },
+		errors: ["INVALID_OPERATION"],
+		idempotent: true,
+	}),
 	requireScope("webhooks:write", productionKeyOnly),
 	validate("query", noQuery),
 	validate("json", emptyBody),
@@ -98,24 +113,52 @@ webhookRoutes.post(
 	},
 );
 
-webhookRoutes.get("/", requireScope("webhooks:read"), validate("query", listWebhooksQuery), async (c) => {
-	const q = c.req.valid("query");
-	const { rows, total } = await listEndpoints(
-		getDb(c.env.DB),
-		ownerOf(c.get("auth")),
-		q.limit,
-		cursorFrom("webhooks", q.cursor),
-	);
-	const p = page("webhooks", rows, q.limit);
-	return okList(c, p.items.map(endpointView), {
-		next_cursor: p.nextCursor,
-		has_more: p.hasMore,
-		total_count: total,
-	});
-});
+webhookRoutes.get(
+	"/",
+	apiOperation({
+		summary: "List webhook endpoints",
+		tags: ["Webhooks"],
+		scopes: ["webhooks:read"],
+		query: listWebhooksQuery,
+		success: {
+			status: 200,
+			description: "A page of endpoints",
+			data: z.array(endpointSchema),
+			list: "withTotal",
+		},
+		errors: [],
+	}),
+	requireScope("webhooks:read"),
+	validate("query", listWebhooksQuery),
+	async (c) => {
+		const q = c.req.valid("query");
+		const { rows, total } = await listEndpoints(
+			getDb(c.env.DB),
+			ownerOf(c.get("auth")),
+			q.limit,
+			cursorFrom("webhooks", q.cursor),
+		);
+		const p = page("webhooks", rows, q.limit);
+		return okList(c, p.items.map(endpointView), {
+			next_cursor: p.nextCursor,
+			has_more: p.hasMore,
+			total_count: total,
+		});
+	},
+);
 
 webhookRoutes.post(
 	"/",
+	apiOperation({
+		summary: "Register a webhook endpoint",
+		tags: ["Webhooks"],
+		scopes: ["webhooks:write"],
+		query: noQuery,
+		body: createWebhookBody,
+		success: { status: 201, description: "Created", data: endpointSchema },
+		errors: ["INVALID_OPERATION"],
+		idempotent: true,
+	}),
 	requireScope("webhooks:write"),
 	validate("query", noQuery),
 	validateJson(createWebhookBody, (body, c) => ({ ...body, url: acceptedUrl(c.env, body.url) })),
@@ -157,12 +200,33 @@ webhookRoutes.post(
 	},
 );
 
-webhookRoutes.get("/:id", requireScope("webhooks:read"), validate("query", noQuery), async (c) => {
-	return ok(c, endpointView(await loadOwnedEndpoint(c.env, c.get("auth"), c.req.param("id"))));
-});
+webhookRoutes.get(
+	"/:id",
+	apiOperation({
+		summary: "Fetch a webhook endpoint",
+		tags: ["Webhooks"],
+		scopes: ["webhooks:read"],
+		query: noQuery,
+		success: { status: 200, description: "The endpoint", data: endpointSchema },
+		errors: ["WEBHOOK_NOT_FOUND"],
+	}),
+	requireScope("webhooks:read"),
+	validate("query", noQuery),
+	async (c) => ok(c, endpointView(await loadOwnedEndpoint(c.env, c.get("auth"), c.req.param("id")))),
+);
 
 webhookRoutes.patch(
 	"/:id",
+	apiOperation({
+		summary: "Change a webhook endpoint",
+		tags: ["Webhooks"],
+		scopes: ["webhooks:write"],
+		query: noQuery,
+		body: updateWebhookBody,
+		success: { status: 200, description: "The endpoint", data: endpointSchema },
+		errors: ["WEBHOOK_NOT_FOUND"],
+		idempotent: true,
+	}),
 	requireScope("webhooks:write"),
 	validate("query", noQuery),
 	validateJson(updateWebhookBody, (body, c) =>
@@ -198,6 +262,15 @@ webhookRoutes.patch(
 
 webhookRoutes.delete(
 	"/:id",
+	apiOperation({
+		summary: "Delete a webhook endpoint and its delivery log",
+		tags: ["Webhooks"],
+		scopes: ["webhooks:write"],
+		query: noQuery,
+		success: { status: 200, description: "Deleted", data: deletedSchema },
+		errors: ["WEBHOOK_NOT_FOUND"],
+		idempotent: true,
+	}),
 	requireScope("webhooks:write"),
 	validate("query", noQuery),
 	idempotent,
@@ -210,6 +283,17 @@ webhookRoutes.delete(
 
 webhookRoutes.post(
 	"/:id/test",
+	apiOperation({
+		summary: "Send a signed webhook.test event now",
+		bodyOptional: true,
+		tags: ["Webhooks"],
+		scopes: ["webhooks:write"],
+		query: noQuery,
+		body: emptyBody,
+		success: { status: 200, description: "The test delivery and its attempt", data: deliverySchema },
+		errors: ["WEBHOOK_NOT_FOUND"],
+		idempotent: true,
+	}),
 	requireScope("webhooks:write"),
 	validate("query", noQuery),
 	validate("json", emptyBody),
@@ -223,6 +307,19 @@ webhookRoutes.post(
 
 webhookRoutes.get(
 	"/:id/deliveries",
+	apiOperation({
+		summary: "List an endpoint's deliveries",
+		tags: ["Webhooks"],
+		scopes: ["webhooks:read"],
+		query: listDeliveriesQuery,
+		success: {
+			status: 200,
+			description: "A page of deliveries with their attempts",
+			data: z.array(deliverySchema),
+			list: "withTotal",
+		},
+		errors: ["WEBHOOK_NOT_FOUND"],
+	}),
 	requireScope("webhooks:read"),
 	validate("query", listDeliveriesQuery),
 	async (c) => {
@@ -247,6 +344,14 @@ webhookRoutes.get(
 
 webhookRoutes.get(
 	"/:id/deliveries/:deliveryId",
+	apiOperation({
+		summary: "Fetch a delivery with its attempts",
+		tags: ["Webhooks"],
+		scopes: ["webhooks:read"],
+		query: noQuery,
+		success: { status: 200, description: "The delivery", data: deliverySchema },
+		errors: ["WEBHOOK_NOT_FOUND", "DELIVERY_NOT_FOUND"],
+	}),
 	requireScope("webhooks:read"),
 	validate("query", noQuery),
 	async (c) => {
@@ -258,6 +363,17 @@ webhookRoutes.get(
 
 webhookRoutes.post(
 	"/:id/deliveries/:deliveryId/redeliver",
+	apiOperation({
+		summary: "Deliver an event again as a new delivery",
+		bodyOptional: true,
+		tags: ["Webhooks"],
+		scopes: ["webhooks:write"],
+		query: noQuery,
+		body: emptyBody,
+		success: { status: 200, description: "The new delivery", data: deliverySchema },
+		errors: ["WEBHOOK_NOT_FOUND", "DELIVERY_NOT_FOUND", "INVALID_OPERATION"],
+		idempotent: true,
+	}),
 	requireScope("webhooks:write"),
 	validate("query", noQuery),
 	validate("json", emptyBody),

@@ -1,4 +1,4 @@
-import { hmacSha256Hex } from "../platform/lib/crypto";
+import { hmacSha256Base64, hmacSha256Hex } from "../platform/lib/crypto";
 
 export const USER_AGENT = "Service-Webhooks/1.0";
 
@@ -55,12 +55,52 @@ export async function signEnvelope(
 	};
 }
 
+/**
+ * The Standard Webhooks signature (standardwebhooks.com): `v1,<base64>` of HMAC-SHA256 over
+ * `{webhook-id}.{webhook-timestamp}.{body}`. The key is the same as for `sha256=`: the UTF-8
+ * bytes of the account's secret text, `whsec_` prefix included. A Standard Webhooks library takes
+ * it as `new Webhook(secret, { format: "raw" })` (or, equivalently, the secret's bytes in base64
+ * behind `whsec_`): the secret's characters after `whsec_` are not base64 of the key.
+ */
+export async function standardSignature(
+	secret: string,
+	deliveryId: string,
+	timestampSeconds: number,
+	body: string,
+): Promise<string> {
+	return `v1,${await hmacSha256Base64(secret, `${deliveryId}.${timestampSeconds}.${body}`)}`;
+}
+
+/**
+ * The `webhook-signature` header: the current secret's signature and, while a rotation is in its
+ * 24-hour overlap, the previous secret's, space-separated as the specification allows.
+ */
+export async function standardSignatureHeader(
+	secrets: { current: string; previous: string | null },
+	deliveryId: string,
+	timestampSeconds: number,
+	body: string,
+): Promise<string> {
+	const signatures = [await standardSignature(secrets.current, deliveryId, timestampSeconds, body)];
+	if (secrets.previous !== null) {
+		signatures.push(await standardSignature(secrets.previous, deliveryId, timestampSeconds, body));
+	}
+	return signatures.join(" ");
+}
+
 export interface HeaderInput {
 	event: string;
 	eventId: string;
 	deliveryId: string;
+	/** Epoch ms of this attempt. */
 	timestamp: number;
 	signed: SignedEnvelope;
+	/** `webhook-signature`, from standardSignatureHeader with `unixSeconds(timestamp)`. */
+	standardSignature: string;
+}
+
+export function unixSeconds(timestamp: number): number {
+	return Math.floor(timestamp / 1000);
 }
 
 export function deliveryHeaders(input: HeaderInput): Record<string, string> {
@@ -70,8 +110,11 @@ export function deliveryHeaders(input: HeaderInput): Record<string, string> {
 		"X-Service-Event": input.event,
 		"X-Service-Event-Id": input.eventId,
 		"X-Service-Delivery": input.deliveryId,
-		"X-Service-Timestamp": String(Math.floor(input.timestamp / 1000)),
+		"X-Service-Timestamp": String(unixSeconds(input.timestamp)),
 		"X-Service-Signature": input.signed.signature,
+		"webhook-id": input.deliveryId,
+		"webhook-timestamp": String(unixSeconds(input.timestamp)),
+		"webhook-signature": input.standardSignature,
 	};
 	if (input.signed.previousSignature !== null) {
 		headers["X-Service-Signature-Previous"] = input.signed.previousSignature;

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { decide, expandReservations, MAX_RESERVATION, reservationSize } from "../../src/accounts/rate-limit";
+import {
+	decide,
+	expandReservations,
+	ietfRateLimitHeaders,
+	MAX_RESERVATION,
+	reservationSize,
+} from "../../src/accounts/rate-limit";
 
 describe("sliding-window rate decision", () => {
 	const now = 1_800_000_000_000;
@@ -42,5 +48,23 @@ describe("rate-limit reservations", () => {
 				{ ts: 10, n: 3 },
 			]),
 		).toEqual([10, 10, 10, 30]);
+	});
+});
+
+describe("IETF RateLimit headers", () => {
+	it("name the policy and give what remains and the seconds until the reset, or the wait when refused", () => {
+		const now = Date.UTC(2030, 0, 1, 0, 0, 0);
+		const allowed = decide([now - 30_000], 60, now);
+		expect(ietfRateLimitHeaders(allowed, now)).toEqual({
+			"RateLimit-Policy": '"default";q=60;w=60',
+			RateLimit: '"default";r=58;t=30',
+		});
+		const hits = Array.from({ length: 2 }, (_, i) => now - 50_000 + i * 10_000);
+		const refused = decide(hits, 2, now);
+		expect(refused.allowed).toBe(false);
+		expect(ietfRateLimitHeaders(refused, now)).toEqual({
+			"RateLimit-Policy": '"default";q=2;w=60',
+			RateLimit: '"default";r=0;t=10',
+		});
 	});
 });

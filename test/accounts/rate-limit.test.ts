@@ -18,6 +18,11 @@ describe("rate limiting per account", () => {
 			expect(res.headers.get("X-RateLimit-Limit")).toBe("60");
 			expect(res.headers.get("X-RateLimit-Resource")).toBe("requests");
 			expect(res.headers.get("X-RateLimit-Reset")).toBe(String(Math.ceil((T + 60_000) / 1000)));
+			// The IETF draft's headers say the same: the policy, and what remains.
+			expect(res.headers.get("RateLimit-Policy")).toBe('"default";q=60;w=60');
+			expect(res.headers.get("RateLimit")).toMatch(
+				new RegExp(`^"default";r=${res.headers.get("X-RateLimit-Remaining")};t=\\d+$`),
+			);
 			if (i === 70) {
 				const unaffected = await call("GET", "/v1/account/profile", { key: other.live });
 				expect(unaffected.status).toBe(200);
@@ -34,13 +39,14 @@ describe("rate limiting per account", () => {
 		expect(refused.body.error).toMatchObject({ code: "RATE_LIMIT_EXCEEDED", details: { retry_after: 60 } });
 		expect(refused.headers.get("Retry-After")).toBe("60");
 		expect(refused.headers.get("X-RateLimit-Retry-After")).toBe("60");
+		expect(refused.headers.get("RateLimit")).toBe('"default";r=0;t=60');
 
 		await setAccountClock(account.id, T + 60_000);
 		const again = await call("GET", "/v1/account/profile", { key: account.live });
 		expect(again.status).toBe(200);
 		expect(again.headers.get("X-RateLimit-Remaining")).toBe("59");
 		expect(again.body.data.rate_limit).toEqual({ requests_per_minute: 60, current_usage: 1 });
-	});
+	}, 20_000);
 
 	it("admits exactly the limit of a parallel burst, each success with its own Remaining", async () => {
 		const account = await newAccount({ plan: "free" });

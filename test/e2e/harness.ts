@@ -1,6 +1,9 @@
 // The real local service (`npm start`'s script) on free ports with its own state folder, so every
 // end-to-end file begins from a blank state; the starter is shared with the benchmark.
+
+import { createServiceClient, type ServiceClient } from "../../client";
 import { freePort, type LocalService, startService } from "../../scripts/local-service.mjs";
+import { createValidator, type OpenApiValidator } from "./openapi-validator";
 
 export type Service = LocalService;
 export { freePort, startService };
@@ -20,5 +23,61 @@ export async function api<T = any>(
 		body: options.body === undefined ? undefined : JSON.stringify(options.body),
 		signal: AbortSignal.timeout(30_000),
 	});
-	return { status: response.status, headers: response.headers, body: await response.json() };
+	const result = { status: response.status, headers: response.headers, body: await response.json() };
+	await checkAgainstDocument(service, method, path, result);
+	return result;
+}
+
+const validators = new Map<string, Promise<OpenApiValidator>>();
+
+/** The validator of the document `service` serves at /openapi.json, fetched once per service. */
+export function openApiValidator(service: Service): Promise<OpenApiValidator> {
+	let validator = validators.get(service.baseUrl);
+	if (!validator) {
+		validator = fetch(`${service.baseUrl}/openapi.json`, { signal: AbortSignal.timeout(30_000) })
+			.then((r) => r.json())
+			.then((document) => createValidator(document as Record<string, unknown>));
+		validators.set(service.baseUrl, validator);
+	}
+	return validator;
+}
+
+/**
+ * Every answer of the public API is checked against the OpenAPI document: a body, status or
+ * header the document does not describe fails the test that received it. The admin API is not
+ * part of the document and is not checked.
+ */
+export async function checkAgainstDocument(
+	service: Service,
+	method: string,
+	path: string,
+	response: { status: number; headers: Headers; body: unknown },
+): Promise<void> {
+	if (!/^\/(api\/)?v1(\/|\?|$)/.test(path)) return;
+	const validator = await openApiValidator(service);
+	const problems = validator.check(method, path, response.status, response.headers, response.body);
+	if (problems.length > 0) {
+		throw new Error(`The answer does not match the OpenAPI document:\n${problems.join("\n")}`);
+	}
+}
+
+/**
+ * The generated typed client (client/index.ts) for `key`, with every answer checked against the
+ * OpenAPI document exactly as `api()` checks its answers.
+ */
+export function client(service: Service, key: string): ServiceClient {
+	const typed = createServiceClient({ baseUrl: service.baseUrl, apiKey: key });
+	typed.use({
+		async onResponse({ request, response }) {
+			const url = new URL(request.url);
+			const body = await response.clone().json();
+			await checkAgainstDocument(service, request.method, `${url.pathname}${url.search}`, {
+				status: response.status,
+				headers: response.headers,
+				body,
+			});
+			return undefined;
+		},
+	});
+	return typed;
 }

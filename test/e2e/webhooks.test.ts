@@ -76,6 +76,9 @@ describe("webhooks through the real local queue", () => {
 			expect(r.signatureValid).toBe(true);
 			expect(r.envelopeSignatureValid).toBe(true);
 			expect(await verify(secret, r.body, r.headers["x-service-signature"]!)).toBe(true);
+			expect(r.standardSignatureValid).toBe(true);
+			expect(r.headers["webhook-id"]).toBe(r.headers["x-service-delivery"]);
+			expect(r.headers["webhook-timestamp"]).toBe(r.headers["x-service-timestamp"]);
 			expect(r.headers).toMatchObject({
 				"content-type": "application/json",
 				"user-agent": "Service-Webhooks/1.0",
@@ -125,6 +128,7 @@ describe("webhooks through the real local queue", () => {
 		expect(res.body.data).toMatchObject({ event: "webhook.test", outcome: "succeeded" });
 		const [request] = await requestsOf("e2e-test");
 		expect(request!.signatureValid).toBe(true);
+		expect(request!.standardSignatureValid).toBe(true);
 	});
 
 	it("stops after six attempts and marks the delivery failed", async () => {
@@ -210,6 +214,9 @@ describe("webhooks through the real local queue", () => {
 			expect(r.signatureValid).toBe(true);
 			expect(r.envelopeSignatureValid).toBe(true);
 			expect(await verify(secret, r.body, r.headers["x-service-signature"]!)).toBe(true);
+			expect(r.standardSignatureValid).toBe(true);
+			expect(r.headers["webhook-id"]).toBe(r.headers["x-service-delivery"]);
+			expect(r.headers["webhook-timestamp"]).toBe(r.headers["x-service-timestamp"]);
 			expect(r.headers).toMatchObject({
 				"user-agent": "Service-Webhooks/1.0",
 				"x-service-delivery": expect.stringMatching(/^dlv_/),

@@ -278,3 +278,43 @@ describe("the response envelope", () => {
 		expect(JSON.stringify(res.body)).not.toMatch(/at .*\.ts:\d+/);
 	});
 });
+
+describe("error messages that teach", () => {
+	it("points a path without its version to the /v1 route", async () => {
+		const account = await newAccount();
+		const bare = await call("GET", "/interviews", { key: account.live });
+		expect(bare.status).toBe(404);
+		expect(bare.body.error).toMatchObject({
+			code: "NOT_FOUND",
+			message: "No route for GET /interviews. Did you mean /v1/interviews?",
+		});
+		const one = await call("GET", "/webhooks/wh_abc", { key: account.live });
+		expect(one.body.error.message).toBe(
+			"No route for GET /webhooks/wh_abc. Did you mean /v1/webhooks/wh_abc?",
+		);
+		const unknown = await call("GET", "/nothing-here", { key: account.live });
+		expect(unknown.body.error.message).toBe("No route for GET /nothing-here.");
+	});
+
+	it("says what a wrong type got, shows a date example and suggests a misspelt field", async () => {
+		const account = await newAccount();
+		const res = await call("POST", "/v1/interviews", {
+			key: account.test,
+			body: {
+				candidat_email: "ada@example.com",
+				position: "QA",
+				skills: ["Testing"],
+				duration_minutes: "30",
+				scheduled_at: "next tuesday",
+			},
+		});
+		expect(res.status).toBe(400);
+		expect(res.body.error.details).toEqual({
+			candidate_email: "Required",
+			candidat_email: "Unknown field 'candidat_email'; did you mean 'candidate_email'?",
+			duration_minutes: "Must be an integer from 15 to 90 (expected number, received string)",
+			scheduled_at: "Must be an ISO 8601 date-time with a time zone, e.g. 2030-01-15T14:00:00Z",
+		});
+		expect(res.body.error.message).toContain("did you mean 'candidate_email'?");
+	});
+});

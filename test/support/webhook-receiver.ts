@@ -1,5 +1,6 @@
 // A real webhook receiver on 127.0.0.1 (Node): records every request with its raw body and
-// headers, checks signatures with node's crypto, and answers as each route's fault mode says.
+// headers, checks the `sha256=` signatures with node's crypto and the Standard Webhooks headers
+// with the `standardwebhooks` library alone, and answers as each route's fault mode says.
 // Tests steer it through a small control API, so one server serves every test in isolation:
 //   PUT /__control/routes/<name>   {modes?: Mode[], fallback?: Mode, failRate?, seed?, secret?, previousSecret?}
 //   GET /__control/requests/<name> -> RecordedRequest[]
@@ -8,6 +9,7 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
+import { Webhook } from "standardwebhooks";
 
 export type Mode = "ok" | "500" | "503" | "404" | "410" | "hang" | "reset" | "redirect" | "random";
 
@@ -34,6 +36,13 @@ export interface RecordedRequest {
 	signatureValid: boolean | null;
 	envelopeSignatureValid: boolean | null;
 	previousSignatureValid: boolean | null;
+	/**
+	 * `webhook-id`, `webhook-timestamp` and `webhook-signature` verified by the `standardwebhooks`
+	 * library only (its 5-minute window included), keyed as docs/webhooks.md tells receivers to.
+	 */
+	standardSignatureValid: boolean | null;
+	/** The same with the previous secret, which signs too during a rotation's overlap. */
+	standardPreviousValid: boolean | null;
 }
 
 export interface WebhookReceiver {
@@ -71,6 +80,16 @@ function envelopeSignatureMatches(secret: string, body: string): boolean {
 		if (typeof inner !== "string" || inner === "") return false;
 		const emptied = body.replace(`"signature":"${inner}"`, '"signature":""');
 		return emptied !== body && hmacMatches(secret, emptied, inner);
+	} catch {
+		return false;
+	}
+}
+
+/** A receiver that knows only the Standard Webhooks library and the account's secret. */
+function standardWebhookValid(secret: string, body: string, headers: Record<string, string>): boolean {
+	try {
+		new Webhook(secret, { format: "raw" }).verify(body, headers);
+		return true;
 	} catch {
 		return false;
 	}
@@ -146,6 +165,10 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
 			envelopeSignatureValid: secret ? envelopeSignatureMatches(secret, body) : null,
 			previousSignatureValid: route.previousSecret
 				? hmacMatches(route.previousSecret, body, headers["x-service-signature-previous"])
+				: null,
+			standardSignatureValid: secret ? standardWebhookValid(secret, body, headers) : null,
+			standardPreviousValid: route.previousSecret
+				? standardWebhookValid(route.previousSecret, body, headers)
 				: null,
 		};
 		const list = records.get(name) ?? [];

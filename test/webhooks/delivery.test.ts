@@ -63,8 +63,13 @@ describe("webhook delivery of lifecycle events", () => {
 			"x-service-delivery": delivery!.id,
 			"x-service-signature": expect.stringMatching(/^sha256=[0-9a-f]{64}$/),
 			"x-service-timestamp": expect.stringMatching(/^\d{10}$/),
+			"webhook-id": delivery!.id,
+			"webhook-timestamp": request!.headers["x-service-timestamp"],
+			"webhook-signature": expect.stringMatching(/^v1,[A-Za-z0-9+/]{43}=$/),
 		});
 		expect(request!.headers["x-service-signature-previous"]).toBeUndefined();
+		// The Standard Webhooks scheme, checked with the standardwebhooks library only.
+		expect(request!.standardSignatureValid).toBe(true);
 		// Two independent verifications: node's crypto in the receiver, and @octokit/webhooks-methods.
 		expect(request!.signatureValid).toBe(true);
 		expect(request!.envelopeSignatureValid).toBe(true);

@@ -301,6 +301,10 @@ describe("webhook delivery log", () => {
 		const [during, after] = await rx.requests(name);
 		expect(during!.signatureValid).toBe(true);
 		expect(during!.previousSignatureValid).toBe(true);
+		// Standard Webhooks: one `v1,` signature per secret, each verifying with the library alone.
+		expect(during!.standardSignatureValid).toBe(true);
+		expect(during!.standardPreviousValid).toBe(true);
+		expect(during!.headers["webhook-signature"]!.split(" ")).toHaveLength(2);
 		expect(
 			await verify(account.webhookSecret, during!.body, during!.headers["x-service-signature-previous"]!),
 		).toBe(true);
@@ -309,6 +313,7 @@ describe("webhook delivery log", () => {
 		);
 		expect(after!.signatureValid).toBe(true);
 		expect(after!.headers["x-service-signature-previous"]).toBeUndefined();
+		expect(after!.headers["webhook-signature"]!.split(" ")).toHaveLength(1);
 
 		// A second rotation: the previous secret is now the one it replaced, not the original.
 		const again = await call("POST", "/v1/webhooks/secret/rotate", { key: account.live, body: {} });

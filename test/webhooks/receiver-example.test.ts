@@ -25,6 +25,7 @@ async function delivery(secret = SECRET, previous: string | null = null) {
 			deliveryId: "dlv_x",
 			timestamp: SENT,
 			signed,
+			standardSignature: "v1,unused-here",
 		}),
 	);
 	return { body: signed.body, headers };

@@ -1,7 +1,13 @@
 import { verify } from "@octokit/webhooks-methods";
+import { Webhook } from "standardwebhooks";
 import { describe, expect, it } from "vitest";
 import { deliveryMessage, parseDeliveryMessage } from "../../src/webhooks/message";
-import { deliveryHeaders, signEnvelope } from "../../src/webhooks/signing";
+import {
+	deliveryHeaders,
+	signEnvelope,
+	standardSignature,
+	standardSignatureHeader,
+} from "../../src/webhooks/signing";
 
 const SECRET = "whsec_unit_test_secret";
 const input = {
@@ -55,6 +61,7 @@ describe("webhook signatures", () => {
 			deliveryId: "dlv_1",
 			timestamp: input.timestamp,
 			signed,
+			standardSignature: "v1,x",
 		});
 		expect(headers["X-Service-Signature-Previous"]).toBe(signed.previousSignature);
 	});
@@ -67,6 +74,7 @@ describe("webhook signatures", () => {
 			deliveryId: "dlv_1",
 			timestamp: input.timestamp,
 			signed,
+			standardSignature: "v1,x",
 		});
 		expect(headers).toEqual({
 			"Content-Type": "application/json",
@@ -76,7 +84,74 @@ describe("webhook signatures", () => {
 			"X-Service-Delivery": "dlv_1",
 			"X-Service-Timestamp": String(Math.floor(input.timestamp / 1000)),
 			"X-Service-Signature": signed.signature,
+			"webhook-id": "dlv_1",
+			"webhook-timestamp": String(Math.floor(input.timestamp / 1000)),
+			"webhook-signature": "v1,x",
 		});
+	});
+});
+
+describe("Standard Webhooks signatures", () => {
+	const now = Date.now();
+	const seconds = Math.floor(now / 1000);
+
+	async function standardHeaders(secret: string, previous: string | null) {
+		const signed = await signEnvelope({ ...input, timestamp: now }, secret, previous);
+		const headers = deliveryHeaders({
+			event: input.event,
+			eventId: input.eventId,
+			deliveryId: "dlv_std",
+			timestamp: now,
+			signed,
+			standardSignature: await standardSignatureHeader(
+				{ current: secret, previous },
+				"dlv_std",
+				seconds,
+				signed.body,
+			),
+		});
+		return { body: signed.body, headers };
+	}
+
+	it("is accepted by the standardwebhooks library given the account's secret in raw form", async () => {
+		const { body, headers } = await standardHeaders(SECRET, null);
+		expect(headers["webhook-signature"]).toMatch(/^v1,[A-Za-z0-9+/]{43}=$/);
+		const payload = new Webhook(SECRET, { format: "raw" }).verify(body, headers);
+		expect(payload).toEqual(JSON.parse(body));
+		// The documented equivalent: the secret's bytes in base64 behind whsec_.
+		const encoded = `whsec_${btoa(SECRET)}`;
+		expect(new Webhook(encoded).verify(body, headers)).toEqual(JSON.parse(body));
+	});
+
+	it("is refused for another secret, a changed body, id or timestamp", async () => {
+		const { body, headers } = await standardHeaders(SECRET, null);
+		expect(() => new Webhook("whsec_other", { format: "raw" }).verify(body, headers)).toThrow();
+		// The secret text read as base64 is a different key: that form does not verify.
+		expect(() => new Webhook(SECRET).verify(body, headers)).toThrow();
+		const wh = new Webhook(SECRET, { format: "raw" });
+		expect(() => wh.verify(`${body} `, headers)).toThrow();
+		expect(() => wh.verify(body, { ...headers, "webhook-id": "dlv_other" })).toThrow();
+		expect(() => wh.verify(body, { ...headers, "webhook-timestamp": String(seconds + 1) })).toThrow();
+	});
+
+	it("is refused outside the library's five-minute window", async () => {
+		const old = Date.now() - 6 * 60 * 1000;
+		const signed = await signEnvelope({ ...input, timestamp: old }, SECRET, null);
+		const oldSeconds = Math.floor(old / 1000);
+		const headers = {
+			"webhook-id": "dlv_old",
+			"webhook-timestamp": String(oldSeconds),
+			"webhook-signature": await standardSignature(SECRET, "dlv_old", oldSeconds, signed.body),
+		};
+		expect(() => new Webhook(SECRET, { format: "raw" }).verify(signed.body, headers)).toThrow(/too old/);
+	});
+
+	it("carries both secrets' signatures during a rotation, each verifying alone", async () => {
+		const { body, headers } = await standardHeaders("whsec_new", "whsec_old");
+		expect(headers["webhook-signature"]!.split(" ")).toHaveLength(2);
+		expect(new Webhook("whsec_new", { format: "raw" }).verify(body, headers)).toBeTruthy();
+		expect(new Webhook("whsec_old", { format: "raw" }).verify(body, headers)).toBeTruthy();
+		expect(() => new Webhook("whsec_none", { format: "raw" }).verify(body, headers)).toThrow();
 	});
 });
 

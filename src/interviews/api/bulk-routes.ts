@@ -3,16 +3,29 @@ import { requireScope } from "../../accounts/auth";
 import { idempotent } from "../../idempotency/middleware";
 import type { AppBindings } from "../../platform/http/context";
 import { ok } from "../../platform/http/envelope";
+import { apiOperation } from "../../platform/http/openapi";
 import { appUrl } from "../../platform/http/urls";
 import { noQuery, validate } from "../../platform/http/validation";
 import { bulkCreate, bulkCreateBody, retryMayDoBetter } from "../creation/bulk-create";
 import { bulkResultsBody, readOwnedInterviews } from "./bulk-results";
 import { bulkCreatedView, bulkResultElement } from "./bulk-views";
+import { bulkCreatedSchema, bulkResultsSchema } from "./openapi";
 
 export const bulkRoutes = new Hono<AppBindings>();
 
 bulkRoutes.post(
 	"/bulk",
+	apiOperation({
+		summary: "Create interviews in bulk",
+		description: "Each item is created or refused on its own; the answer lists both by request index.",
+		tags: ["Interviews"],
+		scopes: ["interviews:write"],
+		query: noQuery,
+		body: bulkCreateBody,
+		success: { status: 200, description: "Per-item outcomes", data: bulkCreatedSchema },
+		errors: ["INSUFFICIENT_CREDITS", "QUOTA_EXCEEDED", "INVALID_OPERATION"],
+		idempotent: true,
+	}),
 	requireScope("interviews:write"),
 	validate("query", noQuery),
 	validate("json", bulkCreateBody),
@@ -31,6 +44,16 @@ bulkRoutes.post(
 
 bulkRoutes.post(
 	"/bulk-results",
+	apiOperation({
+		summary: "Read many interviews' results",
+		tags: ["Interviews"],
+		scopes: ["interviews:read"],
+		query: noQuery,
+		body: bulkResultsBody,
+		success: { status: 200, description: "One element per requested id, in order", data: bulkResultsSchema },
+		errors: [],
+		idempotent: true,
+	}),
 	requireScope("interviews:read"),
 	validate("query", noQuery),
 	validate("json", bulkResultsBody),

@@ -1,5 +1,6 @@
 import { type Context, Hono, type MiddlewareHandler } from "hono";
 import { validator } from "hono/validator";
+import { z } from "zod";
 import { assertScope, requireScope } from "../../accounts/auth";
 import { countWithWrite } from "../../accounts/rate-limit-middleware";
 import { IDEMPOTENCY_HEADER, idempotent } from "../../idempotency/middleware";
@@ -7,6 +8,7 @@ import { getDb } from "../../platform/db/client";
 import type { AppBindings } from "../../platform/http/context";
 import { ok, okList, okWithoutMeta } from "../../platform/http/envelope";
 import { validationError } from "../../platform/http/errors";
+import { apiOperation, jsonSchema } from "../../platform/http/openapi";
 import { appUrl } from "../../platform/http/urls";
 import { noQuery, validate, validateJson } from "../../platform/http/validation";
 import { decodeCursor, encodeCursor } from "../../platform/lib/cursor";
@@ -16,9 +18,16 @@ import { listInterviews } from "../db/interviews-repo";
 import { recordingLinks } from "../recordings/recordings";
 import { commandInterview, createInterview, loadOwnedInterview, scheduledAtOf } from "../service";
 import { bulkRoutes } from "./bulk-routes";
+import {
+	cancelledInterviewSchema,
+	createdInterviewSchema,
+	fullInterviewSchema,
+	listItemSchema,
+	updatedInterviewSchema,
+} from "./openapi";
 import { interviewReadAhead, readAhead } from "./read-ahead";
-import { cancelQuery, fetchQuery, listQuery, updateInterviewBody } from "./schemas";
-import { parseCreateRequest } from "./setup-guide";
+import { cancelQuery, createInterviewBody, fetchQuery, listQuery, updateInterviewBody } from "./schemas";
+import { parseCreateRequest, setupGuideCreateBody } from "./setup-guide";
 import { setupGuideRoutes } from "./setup-guide-routes";
 import { cancelledView, createdView, fullView, listItemView, updatedView } from "./views";
 
@@ -52,6 +61,18 @@ const countedBeforeIdempotency: MiddlewareHandler<AppBindings> = async (c, next)
  */
 interviewRoutes.post(
 	"/",
+	apiOperation({
+		summary: "Create an interview",
+		description:
+			"Schedules an AI-conducted interview and (with a live key and send_invitation) e-mails the candidate. Under /api/v1 the setup guide's body (job, skills_to_assess, difficulty_level) is accepted too.",
+		tags: ["Interviews"],
+		scopes: ["interviews:write"],
+		query: noQuery,
+		body: { anyOf: [jsonSchema(createInterviewBody, "input"), jsonSchema(setupGuideCreateBody, "input")] },
+		success: { status: 201, description: "Created", data: createdInterviewSchema },
+		errors: ["INSUFFICIENT_CREDITS", "QUOTA_EXCEEDED", "INVALID_OPERATION"],
+		idempotent: true,
+	}),
 	countWithWrite,
 	requireScope("interviews:write"),
 	validate("query", noQuery),
@@ -83,46 +104,65 @@ interviewRoutes.post(
 	},
 );
 
-interviewRoutes.get("/", requireScope("interviews:read"), validate("query", listQuery), async (c) => {
-	const q = c.req.valid("query");
-	const auth = c.get("auth");
-	const cursor = q.cursor === undefined ? null : decodeCursor("interviews", q.cursor);
-	if (q.cursor !== undefined && cursor === null) {
-		throw validationError({
-			cursor: "Not a cursor from this list; pass pagination.next_cursor unchanged",
-		});
-	}
-	const time = (v: string | undefined) => (v === undefined ? undefined : (parseIsoDateTime(v) as number));
-	const { rows, total } = await listInterviews(
-		getDb(c.env.DB),
-		auth.accountId,
-		auth.dataEnvironment,
-		{
-			status: q.status,
-			candidateEmail: q.candidate_email,
-			position: q.position,
-			createdAfter: time(q.created_after),
-			createdBefore: time(q.created_before),
-			scheduledAfter: time(q.scheduled_after),
-			scheduledBefore: time(q.scheduled_before),
+interviewRoutes.get(
+	"/",
+	apiOperation({
+		summary: "List interviews",
+		description: "Newest first, filtered, paginated with cursor and limit.",
+		tags: ["Interviews"],
+		scopes: ["interviews:read"],
+		query: listQuery,
+		success: {
+			status: 200,
+			description: "A page of interviews",
+			data: z.array(listItemSchema),
+			list: "withTotal",
 		},
-		q.limit,
-		cursor,
-	);
-	const hasMore = rows.length > q.limit;
-	const page = hasMore ? rows.slice(0, q.limit) : rows;
-	const last = page.at(-1);
-	return okList(
-		c,
-		page.map((row) => listItemView(row, q.include_results)),
-		{
-			next_cursor:
-				hasMore && last ? encodeCursor("interviews", { createdAt: last.createdAt, id: last.id }) : null,
-			has_more: hasMore,
-			total_count: total,
-		},
-	);
-});
+		errors: [],
+	}),
+	requireScope("interviews:read"),
+	validate("query", listQuery),
+	async (c) => {
+		const q = c.req.valid("query");
+		const auth = c.get("auth");
+		const cursor = q.cursor === undefined ? null : decodeCursor("interviews", q.cursor);
+		if (q.cursor !== undefined && cursor === null) {
+			throw validationError({
+				cursor: "Not a cursor from this list; pass pagination.next_cursor unchanged",
+			});
+		}
+		const time = (v: string | undefined) => (v === undefined ? undefined : (parseIsoDateTime(v) as number));
+		const { rows, total } = await listInterviews(
+			getDb(c.env.DB),
+			auth.accountId,
+			auth.dataEnvironment,
+			{
+				status: q.status,
+				candidateEmail: q.candidate_email,
+				position: q.position,
+				createdAfter: time(q.created_after),
+				createdBefore: time(q.created_before),
+				scheduledAfter: time(q.scheduled_after),
+				scheduledBefore: time(q.scheduled_before),
+			},
+			q.limit,
+			cursor,
+		);
+		const hasMore = rows.length > q.limit;
+		const page = hasMore ? rows.slice(0, q.limit) : rows;
+		const last = page.at(-1);
+		return okList(
+			c,
+			page.map((row) => listItemView(row, q.include_results)),
+			{
+				next_cursor:
+					hasMore && last ? encodeCursor("interviews", { createdAt: last.createdAt, id: last.id }) : null,
+				has_more: hasMore,
+				total_count: total,
+			},
+		);
+	},
+);
 
 /**
  * `include_recordings=true` needs `interviews:read_recordings` too, checked before the query is
@@ -135,6 +175,16 @@ const recordingsScope: MiddlewareHandler<AppBindings> = async (c, next) => {
 
 interviewRoutes.get(
 	"/:id",
+	apiOperation({
+		summary: "Fetch an interview",
+		description:
+			"The full form; results, analytics, transcript and recordings on request. The only answer without `meta`. include_recordings needs interviews:read_recordings too.",
+		tags: ["Interviews"],
+		scopes: ["interviews:read"],
+		query: fetchQuery,
+		success: { status: 200, description: "The interview", data: fullInterviewSchema, withoutMeta: true },
+		errors: ["INTERVIEW_NOT_FOUND"],
+	}),
 	readAhead,
 	requireScope("interviews:read"),
 	recordingsScope,
@@ -159,6 +209,21 @@ interviewRoutes.get(
 
 interviewRoutes.patch(
 	"/:id",
+	apiOperation({
+		summary: "Update or reschedule an interview",
+		tags: ["Interviews"],
+		scopes: ["interviews:write"],
+		query: noQuery,
+		body: updateInterviewBody,
+		success: { status: 200, description: "Updated", data: updatedInterviewSchema },
+		errors: [
+			"INTERVIEW_NOT_FOUND",
+			"INTERVIEW_IN_PROGRESS",
+			"INTERVIEW_ALREADY_CANCELLED",
+			"INVALID_OPERATION",
+		],
+		idempotent: true,
+	}),
 	requireScope("interviews:write"),
 	validate("query", noQuery),
 	updateRequest,
@@ -202,6 +267,21 @@ function notifies(c: Context<AppBindings>): boolean {
 
 interviewRoutes.delete(
 	"/:id",
+	apiOperation({
+		summary: "Cancel an interview",
+		description: "Options are query parameters; a body is refused.",
+		tags: ["Interviews"],
+		scopes: ["interviews:delete"],
+		query: cancelQuery,
+		success: { status: 200, description: "Cancelled", data: cancelledInterviewSchema },
+		errors: [
+			"INTERVIEW_NOT_FOUND",
+			"INTERVIEW_IN_PROGRESS",
+			"INTERVIEW_ALREADY_CANCELLED",
+			"INVALID_OPERATION",
+		],
+		idempotent: true,
+	}),
 	requireScope("interviews:delete"),
 	validate("query", cancelQuery),
 	idempotent,

@@ -8,9 +8,9 @@ export function message(text: string) {
 }
 
 const isoDateTime = z
-	.string({ error: message("Must be an ISO 8601 date-time string") })
+	.string({ error: message("Must be an ISO 8601 date-time string, e.g. 2030-01-15T14:00:00Z") })
 	.refine((v) => parseIsoDateTime(v) !== null, {
-		error: message("Must be an ISO 8601 date-time with a time zone, e.g. 2026-01-15T14:00:00Z"),
+		error: message("Must be an ISO 8601 date-time with a time zone, e.g. 2030-01-15T14:00:00Z"),
 	});
 
 export const fields = {

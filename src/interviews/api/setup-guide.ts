@@ -82,10 +82,14 @@ export function fromSetupGuide(body: SetupGuideCreateBody): Extract<CreateReques
 export function parseCreateRequest(raw: unknown, options: { acceptSetupGuide: boolean }): CreateRequest {
 	if (options.acceptSetupGuide && isSetupGuideBody(raw)) {
 		const parsed = setupGuideCreateBody.safeParse(raw);
-		if (!parsed.success) throw validationError(issueFields(parsed.error.issues));
+		if (!parsed.success) {
+			throw validationError(issueFields(parsed.error.issues, { input: raw, schema: setupGuideCreateBody }));
+		}
 		return fromSetupGuide(parsed.data);
 	}
 	const parsed = createInterviewBody.safeParse(raw);
-	if (!parsed.success) throw validationError(issueFields(parsed.error.issues));
+	if (!parsed.success) {
+		throw validationError(issueFields(parsed.error.issues, { input: raw, schema: createInterviewBody }));
+	}
 	return { kind: "v1", body: parsed.data };
 }

@@ -6,10 +6,12 @@ import { idempotent } from "../../idempotency/middleware";
 import type { AppBindings } from "../../platform/http/context";
 import { ok } from "../../platform/http/envelope";
 import { AppError } from "../../platform/http/errors";
+import { apiOperation } from "../../platform/http/openapi";
 import { appUrl } from "../../platform/http/urls";
 import { noQuery, validate } from "../../platform/http/validation";
 import { ADVANCE_TARGETS } from "../core/transitions/test-advance";
 import { advanceInterview } from "../service";
+import { fullInterviewSchema } from "./openapi";
 import { message } from "./schemas";
 import { fullView } from "./views";
 
@@ -37,6 +39,21 @@ const advanceBody = z.strictObject(
 testHelperRoutes.post(
 	"/:id/test/advance",
 	counted,
+	apiOperation({
+		summary: "Move a test interview along (test and dev keys only)",
+		description: "For live keys this route does not exist (404 NOT_FOUND). docs/test-mode.md.",
+		tags: ["Test mode"],
+		scopes: ["interviews:write"],
+		query: noQuery,
+		body: advanceBody,
+		success: {
+			status: 200,
+			description: "The interview after the step, results included",
+			data: fullInterviewSchema,
+		},
+		errors: ["NOT_FOUND", "INTERVIEW_NOT_FOUND", "INVALID_OPERATION"],
+		idempotent: true,
+	}),
 	testKeysOnly,
 	requireScope("interviews:write"),
 	validate("query", noQuery),

@@ -83,9 +83,10 @@ export function prepareItem(raw: unknown, defaults: BulkDefaults, now: number): 
 			error: { code: "VALIDATION_ERROR", message: fieldsMessage("Invalid item", details), details },
 		};
 	}
-	const parsed = createInterviewBody.safeParse(withDefaults(raw, defaults));
+	const item = withDefaults(raw, defaults);
+	const parsed = createInterviewBody.safeParse(item);
 	if (!parsed.success) {
-		const details = issueFields(parsed.error.issues);
+		const details = issueFields(parsed.error.issues, { input: item, schema: createInterviewBody });
 		const badAddress = "candidate_email" in details && typeof raw.candidate_email === "string";
 		return {
 			ok: false,

@@ -10,5 +10,7 @@ export interface AppBindings {
 		requestId: string;
 		/** Epoch ms of this request, read once from the app's clock. */
 		now: number;
+		/** The error code of an error answer, for the request's log line. */
+		errorCode?: string;
 	};
 }

@@ -11,17 +11,131 @@ z.config({
 		issue.input === undefined && issue.code === "invalid_type" ? "Required" : undefined,
 });
 
-/** Zod issues as the contract's field -> message map (dotted paths; `body` for the whole body). */
-export function issueFields(issues: readonly z.core.$ZodIssue[]): Record<string, string> {
+/** What a request sent, said as a caller reads JSON: `string`, `number`, `array`, `null`, ... */
+function jsonTypeOf(value: unknown): string {
+	if (value === null) return "null";
+	if (Array.isArray(value)) return "array";
+	return typeof value;
+}
+
+function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
+	let value = input;
+	for (const key of path) {
+		if (typeof value !== "object" || value === null) return undefined;
+		value = (value as Record<PropertyKey, unknown>)[key];
+	}
+	return value;
+}
+
+type SchemaDef = {
+	type?: string;
+	innerType?: unknown;
+	in?: unknown;
+	shape?: Record<string, unknown>;
+	element?: unknown;
+};
+
+function defOf(schema: unknown): SchemaDef | undefined {
+	return (schema as { _zod?: { def?: SchemaDef } } | undefined)?._zod?.def;
+}
+
+/** The schema inside optional, default, nullable and pipe wrappers. */
+function unwrap(schema: unknown): unknown {
+	let current = schema;
+	for (let i = 0; i < 10; i++) {
+		const def = defOf(current);
+		if (!def) return current;
+		if (["optional", "default", "prefault", "nullable", "readonly", "catch"].includes(def.type ?? "")) {
+			current = def.innerType;
+		} else if (def.type === "pipe") {
+			current = def.in;
+		} else {
+			return current;
+		}
+	}
+	return current;
+}
+
+/** The field names the object schema at `path` knows (empty when there is none). */
+function knownKeysAt(schema: unknown, path: readonly PropertyKey[]): string[] {
+	let current = unwrap(schema);
+	for (const key of path) {
+		const def = defOf(current);
+		if (def?.type === "object" && def.shape) current = unwrap(def.shape[String(key)]);
+		else if (def?.type === "array") current = unwrap(def.element);
+		else return [];
+	}
+	const def = defOf(current);
+	return def?.type === "object" && def.shape ? Object.keys(def.shape) : [];
+}
+
+function editDistance(a: string, b: string): number {
+	if (Math.abs(a.length - b.length) > 3) return 4;
+	let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+	for (let i = 1; i <= a.length; i++) {
+		const row = [i];
+		for (let j = 1; j <= b.length; j++) {
+			const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+			row[j] = Math.min(
+				(previous[j] as number) + 1,
+				(row[j - 1] as number) + 1,
+				(previous[j - 1] as number) + cost,
+			);
+		}
+		previous = row;
+	}
+	return previous[b.length] as number;
+}
+
+/** The known field an unknown one is most likely a misspelling of, if any is close enough. */
+export function closestField(unknown: string, known: readonly string[]): string | null {
+	const limit = Math.max(1, Math.floor(unknown.length / 4));
+	let best: string | null = null;
+	let bestDistance = limit + 1;
+	for (const candidate of known) {
+		const distance = editDistance(unknown.toLowerCase(), candidate.toLowerCase());
+		if (distance < bestDistance) {
+			best = candidate;
+			bestDistance = distance;
+		}
+	}
+	return best;
+}
+
+/**
+ * Zod issues as the contract's field -> message map (dotted paths; `body` for the whole body).
+ * Given the request's `input` and `schema`, a wrong type says what it got ("Must be a string
+ * (expected string, received number)") and an unknown field near a known one names it
+ * ("Unknown field 'candidat_email'; did you mean 'candidate_email'?").
+ */
+export function issueFields(
+	issues: readonly z.core.$ZodIssue[],
+	context: { input?: unknown; schema?: unknown } = {},
+): Record<string, string> {
 	// No prototype: a field named `__proto__` is a key like any other.
 	const fields: Record<string, string> = Object.create(null);
 	for (const issue of issues) {
 		if (issue.code === "unrecognized_keys") {
-			for (const key of issue.keys) fields[[...issue.path, key].join(".")] = "Unknown field";
+			const known = context.schema === undefined ? [] : knownKeysAt(context.schema, issue.path);
+			for (const key of issue.keys) {
+				const suggestion = closestField(key, known);
+				fields[[...issue.path, key].join(".")] =
+					suggestion === null ? "Unknown field" : `Unknown field '${key}'; did you mean '${suggestion}'?`;
+			}
 			continue;
 		}
 		const name = issue.path.length > 0 ? issue.path.map(String).join(".") : "body";
-		fields[name] ??= issue.message;
+		let text = issue.message;
+		if (issue.code === "invalid_type" && "input" in context && text !== "Required") {
+			const received = valueAt(context.input, issue.path);
+			const got = jsonTypeOf(received);
+			const expected = ["int", "bigint", "nan"].includes(issue.expected) ? "number" : issue.expected;
+			// A number that is not whole is of the right type: its message says what is wrong.
+			if (received !== undefined && got !== expected && !text.includes("expected")) {
+				text = `${text} (expected ${expected}, received ${got})`;
+			}
+		}
+		fields[name] ??= text;
 	}
 	return fields;
 }
@@ -29,7 +143,9 @@ export function issueFields(issues: readonly z.core.$ZodIssue[]): Record<string,
 /** `@hono/zod-validator`, wrapped once so every failure is the contract's VALIDATION_ERROR. */
 export function validate<T extends keyof ValidationTargets, S extends z.ZodType>(target: T, schema: S) {
 	return zValidator(target, schema, (result) => {
-		if (!result.success) throw validationError(issueFields(result.error.issues));
+		if (!result.success) {
+			throw validationError(issueFields(result.error.issues, { input: result.data, schema }));
+		}
 	});
 }
 
@@ -44,7 +160,7 @@ export function validateJson<S extends z.ZodType, R>(
 ) {
 	return validator("json", (value, c: Context<AppBindings>) => {
 		const parsed = schema.safeParse(value);
-		if (!parsed.success) throw validationError(issueFields(parsed.error.issues));
+		if (!parsed.success) throw validationError(issueFields(parsed.error.issues, { input: value, schema }));
 		return check(parsed.data, c);
 	});
 }

@@ -19,6 +19,19 @@ export async function hmacSha256Hex(secret: string, message: string): Promise<st
 	return toHex(await crypto.subtle.sign("HMAC", key, encoder.encode(message)));
 }
 
+/** HMAC-SHA256 of `message` keyed with the UTF-8 bytes of `secret`, in standard base64. */
+export async function hmacSha256Base64(secret: string, message: string): Promise<string> {
+	const key = await crypto.subtle.importKey(
+		"raw",
+		encoder.encode(secret),
+		{ name: "HMAC", hash: "SHA-256" },
+		false,
+		["sign"],
+	);
+	const mac = new Uint8Array(await crypto.subtle.sign("HMAC", key, encoder.encode(message)));
+	return btoa(String.fromCharCode(...mac));
+}
+
 /** Compares two strings in time that depends only on their lengths. */
 export function constantTimeEqual(a: string, b: string): boolean {
 	const left = encoder.encode(a);

@@ -86,7 +86,7 @@ describe("POST /v1/interviews/bulk", () => {
 
 		const fetched = await call("GET", `/v1/interviews/${ids[99]}`, { key: account.live });
 		expect(fetched.body.data.candidate.email).toBe("candidate99@example.com");
-	});
+	}, 20_000);
 
 	it("refuses 101 interviews with VALIDATION_ERROR and creates none", async () => {
 		const account = await newAccount();
@@ -276,7 +276,12 @@ describe("POST /v1/interviews/bulk", () => {
 			[1, "ada@example.com", "VALIDATION_ERROR", { colour: "Unknown field" }],
 			[2, "ada@example.com", "VALIDATION_ERROR", { scheduled_at: "Must not be in the past" }],
 			[3, null, "VALIDATION_ERROR", { candidate_email: "Required" }],
-			[4, null, "VALIDATION_ERROR", { candidate_email: "Must be a string" }],
+			[
+				4,
+				null,
+				"VALIDATION_ERROR",
+				{ candidate_email: "Must be a string (expected string, received number)" },
+			],
 		]);
 		expect(res.body.data.successful.map((s: any) => s.index)).toEqual([5]);
 	});

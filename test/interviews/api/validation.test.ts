@@ -8,7 +8,7 @@ function fieldsOf(
 	schema: typeof createInterviewBody | typeof listQuery = createInterviewBody,
 ) {
 	const result = schema.safeParse(input);
-	return result.success ? {} : issueFields(result.error.issues);
+	return result.success ? {} : issueFields(result.error.issues, { input, schema });
 }
 
 const valid = { candidate_email: "ada@example.com", position: "Engineer", skills: ["Go"] };
@@ -35,11 +35,14 @@ describe("create-interview validation", () => {
 	});
 
 	it("keeps durations within 15 to 90 whole minutes", () => {
-		for (const d of [14, 91, 30.5, "30", -1]) {
+		for (const d of [14, 91, 30.5, -1]) {
 			expect(fieldsOf({ ...valid, duration_minutes: d })).toEqual({
 				duration_minutes: "Must be an integer from 15 to 90",
 			});
 		}
+		expect(fieldsOf({ ...valid, duration_minutes: "30" })).toEqual({
+			duration_minutes: "Must be an integer from 15 to 90 (expected number, received string)",
+		});
 		for (const d of [15, 90]) expect(fieldsOf({ ...valid, duration_minutes: d })).toEqual({});
 	});
 
@@ -50,13 +53,32 @@ describe("create-interview validation", () => {
 	it("names wrong types, nested paths and unknown fields", () => {
 		expect(fieldsOf({ ...valid, skills: ["Go", 7], send_invitation: "yes", extra: 1 })).toEqual({
 			"skills.1": expect.any(String),
-			send_invitation: "Must be a boolean",
+			send_invitation: "Must be a boolean (expected boolean, received string)",
 			extra: "Unknown field",
 		});
 	});
 
+	it("says what a wrong type got, and suggests the field an unknown one is a misspelling of", () => {
+		expect(fieldsOf({ ...valid, position: 42, candidat_name: "Ada", scheduled_at: 5 })).toEqual({
+			position: "Invalid input: expected string, received number",
+			candidat_name: "Unknown field 'candidat_name'; did you mean 'candidate_name'?",
+			scheduled_at:
+				"Must be an ISO 8601 date-time string, e.g. 2030-01-15T14:00:00Z (expected string, received number)",
+		});
+		const { candidate_email: _, ...rest } = valid;
+		expect(fieldsOf({ ...rest, candidat_email: "ada@example.com" })).toEqual({
+			candidate_email: "Required",
+			candidat_email: "Unknown field 'candidat_email'; did you mean 'candidate_email'?",
+		});
+		// Nothing close: no guess.
+		expect(fieldsOf({ ...valid, colour: "blue" })).toEqual({ colour: "Unknown field" });
+		expect(fieldsOf({ ...valid, skills: null })).toEqual({
+			skills: "Must be an array of strings (expected array, received null)",
+		});
+	});
+
 	it("uses `body` for a body that is not an object", () => {
-		expect(fieldsOf([1, 2])).toEqual({ body: "Must be a JSON object" });
+		expect(fieldsOf([1, 2])).toEqual({ body: "Must be a JSON object (expected object, received array)" });
 	});
 
 	it("requires scheduled_at to carry a time zone", () => {
@@ -103,7 +125,7 @@ describe("ISO 8601 date-times", () => {
 
 	it("names scheduled_at for an impossible date in a create body", () => {
 		expect(fieldsOf({ ...valid, scheduled_at: "2099-02-30T10:00:00Z" })).toEqual({
-			scheduled_at: "Must be an ISO 8601 date-time with a time zone, e.g. 2026-01-15T14:00:00Z",
+			scheduled_at: "Must be an ISO 8601 date-time with a time zone, e.g. 2030-01-15T14:00:00Z",
 		});
 	});
 });

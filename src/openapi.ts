@@ -1,0 +1,198 @@
+// The OpenAPI 3.1 document, assembled by hono-openapi from the operations each route declares
+// (`apiOperation`, src/platform/http/openapi.ts), plus what no single route owns: the security
+// scheme, the shared headers and schemas, and every webhook event's payload. The admin API
+// (/admin) and the candidate's pages are not part of it.
+import type { Hono } from "hono";
+import { generateSpecs } from "hono-openapi";
+import { webhookEventSchemas } from "./events/openapi";
+import type { AppBindings } from "./platform/http/context";
+import { ERROR_STATUS } from "./platform/http/errors";
+import { jsonSchema } from "./platform/http/openapi";
+
+const header = (description: string, schema: Record<string, unknown> = { type: "string" }) => ({
+	description,
+	schema,
+});
+
+const integerHeader = (description: string) => header(description, { type: "string", pattern: "^\\d+$" });
+
+function components() {
+	return {
+		securitySchemes: {
+			bearerAuth: {
+				type: "http",
+				scheme: "bearer",
+				description:
+					"An API key (`svc_live_…`, `svc_test_…` or `svc_dev_…`) as `Authorization: Bearer <key>`. Each operation lists the scopes it needs in `security` and `x-scopes`; an empty list means any valid key.",
+			},
+		},
+		schemas: {
+			Error: {
+				type: "object",
+				description: "Every error's envelope; each response narrows error.code to its own codes",
+				properties: {
+					success: { type: "boolean", const: false },
+					error: {
+						type: "object",
+						properties: {
+							code: { type: "string", enum: Object.keys(ERROR_STATUS) },
+							message: { type: "string" },
+							details: { type: "object", additionalProperties: true },
+						},
+						required: ["code", "message"],
+						additionalProperties: false,
+					},
+					meta: { $ref: "#/components/schemas/Meta" },
+				},
+				required: ["success", "error", "meta"],
+				additionalProperties: false,
+			},
+			Meta: {
+				type: "object",
+				properties: {
+					timestamp: { type: "string", format: "date-time" },
+					request_id: { type: "string", description: "Equal to the X-Request-Id header" },
+				},
+				required: ["timestamp", "request_id"],
+				additionalProperties: false,
+			},
+			Pagination: {
+				type: "object",
+				properties: { next_cursor: { type: ["string", "null"] }, has_more: { type: "boolean" } },
+				required: ["next_cursor", "has_more"],
+				additionalProperties: false,
+			},
+			PaginationWithTotal: {
+				type: "object",
+				properties: {
+					next_cursor: { type: ["string", "null"] },
+					has_more: { type: "boolean" },
+					total_count: { type: "integer" },
+				},
+				required: ["next_cursor", "has_more", "total_count"],
+				additionalProperties: false,
+			},
+		},
+		parameters: {
+			"Idempotency-Key": {
+				name: "Idempotency-Key",
+				in: "header",
+				required: false,
+				description:
+					"Makes a retry safe: the same key with the same request within 24 hours answers the first answer again (Idempotent-Replayed: true); with a different request, 422 IDEMPOTENCY_KEY_REUSED.",
+				schema: { type: "string", minLength: 1, maxLength: 255 },
+			},
+		},
+		headers: {
+			"X-Request-Id": header("This request's id, equal to meta.request_id"),
+			"X-RateLimit-Limit": integerHeader(
+				"Requests allowed per minute (or the monthly limit on QUOTA_EXCEEDED)",
+			),
+			"X-RateLimit-Remaining": integerHeader("Requests left in the window after this one"),
+			"X-RateLimit-Reset": integerHeader("Unix seconds when the oldest counted request leaves the window"),
+			"X-RateLimit-Resource": header("`requests`, or `monthly_interviews` on QUOTA_EXCEEDED", {
+				type: "string",
+				enum: ["requests", "monthly_interviews"],
+			}),
+			RateLimit: header('IETF draft form of what remains: `"default";r=<remaining>;t=<seconds to reset>`'),
+			"RateLimit-Policy": header('IETF draft form of the policy: `"default";q=<limit>;w=60`'),
+			"Retry-After": integerHeader("Seconds to wait before retrying"),
+			"Idempotent-Replayed": header("`true` when this is a stored answer replayed for an Idempotency-Key", {
+				type: "string",
+				enum: ["true"],
+			}),
+			"Original-Request-Id": header("On a replay: the request id of the request that made the answer"),
+		},
+	};
+}
+
+/** Every event as the `webhooks` section describes it: the POST the service sends. */
+function webhooks() {
+	const deliveryHeader = (name: string, description: string) => ({
+		name,
+		in: "header",
+		required: true,
+		description,
+		schema: { type: "string" },
+	});
+	const parameters = [
+		deliveryHeader("X-Service-Event", "The event name"),
+		deliveryHeader("X-Service-Event-Id", "`evt_` id, the same for every delivery of the event"),
+		deliveryHeader("X-Service-Delivery", "`dlv_` id, the same for every retry of the delivery"),
+		deliveryHeader("X-Service-Timestamp", "Unix seconds of this attempt (not signed)"),
+		deliveryHeader(
+			"X-Service-Signature",
+			"`sha256=<hex>` HMAC-SHA256 of the raw body with the account's secret",
+		),
+		{
+			...deliveryHeader(
+				"X-Service-Signature-Previous",
+				"The same with the previous secret, for 24 hours after a rotation",
+			),
+			required: false,
+		},
+		deliveryHeader("webhook-id", "Standard Webhooks: the delivery id"),
+		deliveryHeader("webhook-timestamp", "Standard Webhooks: Unix seconds of this attempt (signed)"),
+		deliveryHeader(
+			"webhook-signature",
+			'Standard Webhooks: `v1,<base64>`; verify with `new Webhook(secret, { format: "raw" })` (docs/webhooks.md)',
+		),
+	];
+	return Object.fromEntries(
+		webhookEventSchemas().map(({ type, when, envelope }) => [
+			type,
+			{
+				post: {
+					operationId: `webhook_${type.replace(/\./g, "_")}`,
+					summary: type,
+					description: when,
+					tags: ["Webhook events"],
+					// Signed by the service with the account's secret, not authenticated by a key.
+					security: [],
+					parameters,
+					requestBody: {
+						required: true,
+						content: { "application/json": { schema: jsonSchema(envelope) } },
+					},
+					responses: {
+						"200": { description: "Any 2xx within 10 seconds counts as delivered; anything else is retried" },
+					},
+				},
+			},
+		]),
+	);
+}
+
+type Document = Record<string, unknown> & { paths: Record<string, Record<string, unknown>> };
+
+let cached: Promise<Document> | undefined;
+
+/** The document of `app` (built once per isolate). */
+export function openApiDocument(app: Hono<AppBindings>): Promise<Document> {
+	cached ??= generateSpecs(app, {
+		documentation: {
+			openapi: "3.1.0",
+			info: {
+				title: "Interview Assessment Service API",
+				version: "1.0.0",
+				description:
+					"Schedule AI-conducted interviews, read scored results, receive signed webhooks. The same operations answer under /v1 and /api/v1 (the setup guide's prefix). Errors use one envelope: `{success: false, error: {code, message, details?}, meta}`; each response lists its codes.",
+				license: { name: "Proprietary", identifier: "LicenseRef-Proprietary" },
+			},
+			servers: [{ url: "/", description: "This service" }],
+			tags: [
+				{ name: "Interviews", description: "Create, list, fetch, update and cancel interviews" },
+				{ name: "Test mode", description: "Helpers for test and dev keys (docs/test-mode.md)" },
+				{ name: "Events", description: "The event log" },
+				{ name: "Webhooks", description: "Webhook endpoints and their deliveries" },
+				{ name: "Account", description: "The key's account and scopes" },
+				{ name: "Service", description: "Health" },
+				{ name: "Webhook events", description: "What the service POSTs to your endpoints" },
+			],
+			components: components() as never,
+			webhooks: webhooks() as never,
+		},
+		defaultValidationErrorResponse: false,
+	}) as unknown as Promise<Document>;
+	return cached;
+}

@@ -1,0 +1,50 @@
+import type { Context, MiddlewareHandler } from "hono";
+import { matchedRoutes } from "hono/route";
+import type { AppBindings } from "./context";
+
+export type LogLevel = "info" | "warn" | "error";
+
+/**
+ * One structured line per request (and the same fields on every error line): JSON with level,
+ * time, request_id, account_id, route, method, status and duration_ms. The route is the matched
+ * pattern (`/v1/interviews/:id`), never the URL: no query string (join tokens, observer keys),
+ * no header, no body is ever written.
+ */
+export function requestFields(c: Context<AppBindings>) {
+	// The handler's pattern; middleware are mounted for ALL methods: none matched is a 404/405.
+	const route = matchedRoutes(c).findLast((r) => r.method !== "ALL")?.path ?? null;
+	return {
+		request_id: c.get("requestId") ?? null,
+		account_id: c.get("auth")?.accountId ?? null,
+		route,
+		method: c.req.method,
+	};
+}
+
+export function logLine(level: LogLevel, fields: Record<string, unknown>): void {
+	const line = JSON.stringify({ level, time: new Date().toISOString(), ...fields });
+	if (level === "error") console.error(line);
+	else if (level === "warn") console.warn(line);
+	else console.log(line);
+}
+
+function levelOf(status: number): LogLevel {
+	if (status >= 500) return "error";
+	if (status >= 400) return "warn";
+	return "info";
+}
+
+/** The request line: mounted first, so it measures and sees every answer, errors included. */
+export const requestLog: MiddlewareHandler<AppBindings> = async (c, next) => {
+	const started = Date.now();
+	await next();
+	const status = c.res.status;
+	const fields: Record<string, unknown> = {
+		message: "request",
+		...requestFields(c),
+		status,
+		duration_ms: Date.now() - started,
+	};
+	if (status >= 400) fields.error_code = c.get("errorCode") ?? null;
+	logLine(levelOf(status), fields);
+};

@@ -1,0 +1,131 @@
+// The OpenAPI document the service serves: valid OpenAPI 3.1 by Redocly's linter, complete for
+// /v1 and /api/v1 (every routed operation is in it), and the validator that the harness runs on
+// every answer refuses answers that do not match it.
+import { execFile } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { api, openApiValidator, type Service, startService } from "./harness";
+
+let service: Service;
+
+beforeAll(async () => {
+	service = await startService();
+});
+
+afterAll(async () => {
+	await service?.stop();
+});
+
+describe("the OpenAPI document", () => {
+	it("is served at /openapi.json and passes Redocly's recommended rules with no error", async () => {
+		const res = await fetch(`${service.baseUrl}/openapi.json`);
+		expect(res.status).toBe(200);
+		const document = (await res.json()) as { openapi: string };
+		expect(document.openapi).toBe("3.1.0");
+		const file = join(mkdtempSync(join(tmpdir(), "openapi-")), "openapi.json");
+		writeFileSync(file, JSON.stringify(document));
+		const { stdout, stderr } = await promisify(execFile)(
+			"redocly",
+			["lint", file, "--format", "stylish", "--config", join(process.cwd(), "redocly.yaml")],
+			{ timeout: 120_000 },
+		).catch((error: { stdout: string; stderr: string }) => {
+			throw new Error(`redocly lint failed:\n${error.stdout}\n${error.stderr}`);
+		});
+		expect(`${stdout}${stderr}`).toContain("valid");
+	}, 150_000);
+
+	it("describes both prefixes, bearer scopes, the headers and every webhook event", async () => {
+		const { document } = await openApiValidator(service);
+		for (const prefix of ["/v1", "/api/v1"]) {
+			expect(Object.keys(document.paths[`${prefix}/interviews`]).sort()).toEqual(["get", "post"]);
+			expect(document.paths[`${prefix}/interviews/{id}`].get.security).toEqual([
+				{ bearerAuth: ["interviews:read"] },
+			]);
+		}
+		const create = document.paths["/v1/interviews"].post;
+		expect(create.parameters).toContainEqual({ $ref: "#/components/parameters/Idempotency-Key" });
+		expect(Object.keys(create.responses["201"].headers)).toEqual(
+			expect.arrayContaining(["X-Request-Id", "X-RateLimit-Remaining", "RateLimit", "RateLimit-Policy"]),
+		);
+		expect(
+			create.responses["402"].content["application/json"].schema.properties.error.properties.code.enum,
+		).toEqual(["INSUFFICIENT_CREDITS"]);
+		// The request body is the validating zod schema's: its required fields and its defaults.
+		const body = create.requestBody.content["application/json"].schema.anyOf[0];
+		expect(body.required).toEqual(["candidate_email", "position", "skills"]);
+		expect(body.properties.duration_minutes).toMatchObject({ minimum: 15, maximum: 90, default: 30 });
+		expect(body.additionalProperties).toBe(false);
+		expect(Object.keys(document.webhooks)).toEqual(
+			expect.arrayContaining([
+				"interview.scheduled",
+				"results.analyzed",
+				"webhook.endpoint.disabled",
+				"webhook.test",
+			]),
+		);
+		expect(document.paths["/admin/accounts"]).toBeUndefined();
+	});
+
+	it("lists every routed operation of /v1: an unknown one answers 404, a documented one does not", async () => {
+		const { document } = await openApiValidator(service);
+		for (const [template, operations] of Object.entries<Record<string, unknown>>(document.paths)) {
+			for (const method of Object.keys(operations)) {
+				const path = template.replace(/\{[^}]+\}/g, "x_unknown");
+				const res = await fetch(`${service.baseUrl}${path}`, { method: method.toUpperCase() });
+				// Routed: authentication answers first (401), never the router's 404/405.
+				expect([template, method, res.status]).toEqual([
+					template,
+					method,
+					template.endsWith("/health") ? 200 : 401,
+				]);
+			}
+		}
+	}, 60_000);
+});
+
+describe("the response validator of the end-to-end suite", () => {
+	it("accepts a real answer and refuses the same answer with a wrong shape", async () => {
+		const validator = await openApiValidator(service);
+		const created = await api(service, "POST", "/v1/interviews", {
+			key: service.keys.test,
+			body: { candidate_email: "val@example.com", position: "QA", skills: ["Testing"] },
+		});
+		expect(created.status).toBe(201);
+		const { headers, body } = created;
+		expect(validator.check("POST", "/v1/interviews", 201, headers, body)).toEqual([]);
+
+		const wrongType = structuredClone(body);
+		wrongType.data.estimated_duration = "30";
+		expect(validator.check("POST", "/v1/interviews", 201, headers, wrongType).join()).toMatch(
+			/estimated_duration must be integer/,
+		);
+		const missing = structuredClone(body);
+		delete missing.data.id;
+		expect(validator.check("POST", "/v1/interviews", 201, headers, missing).join()).toMatch(
+			/must have required property 'id'/,
+		);
+		const extra = structuredClone(body);
+		extra.data.unexpected = true;
+		expect(validator.check("POST", "/v1/interviews", 201, headers, extra).join()).toMatch(
+			/must NOT have additional properties/,
+		);
+		expect(validator.check("POST", "/v1/interviews", 418, headers, body).join()).toMatch(
+			/418 is not documented/,
+		);
+		const noHeaders = new Headers({ "X-Request-Id": headers.get("X-Request-Id") ?? "" });
+		expect(validator.check("POST", "/v1/interviews", 201, noHeaders, body).join()).toMatch(
+			/header X-RateLimit-Limit missing/,
+		);
+		const wrongCode = {
+			success: false,
+			error: { code: "WEBHOOK_NOT_FOUND", message: "x" },
+			meta: body.meta,
+		};
+		expect(validator.check("GET", "/v1/interviews/int_x", 404, headers, wrongCode).join()).toMatch(
+			/allowed values/,
+		);
+	});
+});

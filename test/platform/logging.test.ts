@@ -1,0 +1,96 @@
+// Structured logs: the Worker's console output captured in workerd while real requests run
+// through it. One JSON line per request with the fields decisions need, and never a key, a join
+// token, a webhook secret or a query string.
+import { exports } from "cloudflare:workers";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { BASE, call, newAccount, validInterview } from "../support/helpers";
+
+function capture() {
+	const lines: string[] = [];
+	const record = (...args: unknown[]) => {
+		lines.push(args.map(String).join(" "));
+	};
+	vi.spyOn(console, "log").mockImplementation(record);
+	vi.spyOn(console, "warn").mockImplementation(record);
+	vi.spyOn(console, "error").mockImplementation(record);
+	vi.spyOn(console, "info").mockImplementation(record);
+	vi.spyOn(console, "debug").mockImplementation(record);
+	return lines;
+}
+
+afterEach(() => {
+	vi.restoreAllMocks();
+});
+
+describe("request logs", () => {
+	it("write one JSON line per request with level, time, request id, account, route, method, status and duration", async () => {
+		const account = await newAccount();
+		const lines = capture();
+		const created = await call("POST", "/v1/interviews", { key: account.test, body: validInterview() });
+		expect(created.status).toBe(201);
+		const missing = await call("GET", "/v1/interviews/int_nothing", { key: account.test });
+		expect(missing.status).toBe(404);
+		const unrouted = await call("GET", "/interviews");
+		expect(unrouted.status).toBe(404);
+		vi.restoreAllMocks();
+
+		const records = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+		const requests = records.filter((r) => r.message === "request");
+		expect(requests).toHaveLength(3);
+		const [ok, notFound, noRoute] = requests;
+		expect(ok).toEqual({
+			level: "info",
+			time: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+			message: "request",
+			request_id: created.body.meta?.request_id,
+			account_id: account.id,
+			route: "/v1/interviews",
+			method: "POST",
+			status: 201,
+			duration_ms: expect.any(Number),
+		});
+		expect(notFound).toMatchObject({
+			level: "warn",
+			request_id: missing.body.meta?.request_id,
+			account_id: account.id,
+			route: "/v1/interviews/:id",
+			method: "GET",
+			status: 404,
+			error_code: "INTERVIEW_NOT_FOUND",
+		});
+		expect(noRoute).toMatchObject({
+			level: "warn",
+			account_id: null,
+			route: null,
+			status: 404,
+			error_code: "NOT_FOUND",
+		});
+	});
+
+	it("never contain a key, a join token, a webhook secret or a query string", async () => {
+		const account = await newAccount();
+		const created = await call("POST", "/v1/interviews", { key: account.live, body: validInterview() });
+		const joinUrl = new URL(created.body.data.interview_url);
+		const token = joinUrl.searchParams.get("token") as string;
+		expect(token.length).toBeGreaterThan(10);
+		const lines = capture();
+		await exports.default.fetch(`${BASE}${joinUrl.pathname}?token=${token}`);
+		await exports.default.fetch(`${BASE}/join/${created.body.data.id}?token=wrong-${token}`);
+		await exports.default.fetch(`${BASE}/interview/${created.body.data.id}/?token=${account.live}`);
+		await call("GET", `/v1/interviews?candidate_email=secret%40example.com&token=${token}`, {
+			key: account.live,
+		});
+		await call("GET", "/v1/interviews", { key: `${account.live}x` });
+		await call("POST", "/v1/webhooks/secret/rotate", { key: account.live });
+		vi.restoreAllMocks();
+
+		expect(lines.length).toBeGreaterThanOrEqual(6);
+		const text = lines.join("\n");
+		for (const secret of [token, account.live, account.test, account.webhookSecret, "secret@example.com"]) {
+			expect(text).not.toContain(secret);
+		}
+		expect(text).not.toContain("token=");
+		expect(text).not.toContain("?");
+		for (const line of lines) expect(() => JSON.parse(line)).not.toThrow();
+	});
+});
