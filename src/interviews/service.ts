@@ -17,6 +17,7 @@ import type { CompletionReason, InterviewState } from "./core/model";
 import type { Command, TransitionError } from "./core/state-machine";
 import type { AdvanceTarget } from "./core/transitions/test-advance";
 import { type CommitCreation, NothingWritten, plantInterviews } from "./creation/creation";
+import { commandSeed } from "./creation/seed-commands";
 import type { CommandResult, Owner } from "./object/interview-object";
 
 /** The interview object's RPC surface, typed plainly (its inferred stub type is too deep for tsc). */
@@ -281,7 +282,13 @@ export async function commandInterview(
 	now: number,
 ): Promise<Extract<CommandResult, { status: "ok" }>> {
 	if (!hasIdShape(id, "int")) throw notFound(id);
-	const result = await interviewStub(env, id).execute(command, now, owner(auth));
+	// A cancel or update of an interview whose object was never opened is decided against its
+	// seed row in D1 (null: no seed to decide against; the object decides, as before).
+	const seeded =
+		command.type === "cancel" || command.type === "update"
+			? await commandSeed(env, id, command, now, owner(auth))
+			: null;
+	const result = seeded ?? (await interviewStub(env, id).execute(command, now, owner(auth)));
 	if (result.status !== "ok") throw transitionError(id, result.error);
 	return result;
 }

@@ -11,7 +11,7 @@ import type { CompletionReason, InterviewState } from "../core/model";
 import { type Command, type Effect, isLive, type TransitionError, transition } from "../core/state-machine";
 import { type AdvanceTarget, advanceCommand, advanceSteps } from "../core/transitions/test-advance";
 import { projectionChanged } from "../db/interviews-repo";
-import { forgetSeed, readSeed, type Seed } from "../db/seeds-repo";
+import { claimSeed, forgetSeed, type Seed } from "../db/seeds-repo";
 import { RECORDING_LIMITS } from "../recordings/recordings";
 import { asJson, assessmentOf, historyOf, planOf } from "../room/conductor";
 import { joinRefusal, parseClientFrame, upgradeRefusal } from "../room/frames";
@@ -588,7 +588,7 @@ export class InterviewObject extends DurableObject<Env> {
 		await this.ctx.blockConcurrencyWhile(async () => {
 			if (this.state || this.seedChecked) return;
 			const id = this.ctx.id.name;
-			const seed = id && hasIdShape(id, "int") ? await readSeed(getDb(this.env.DB), id) : null;
+			const seed = id && hasIdShape(id, "int") ? await claimSeed(getDb(this.env.DB), id, Date.now()) : null;
 			this.seedChecked = true;
 			if (!seed || seed.state.id !== id) return;
 			this.adopt(seed);
