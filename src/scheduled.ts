@@ -6,6 +6,8 @@ import {
 } from "./accounts/sandbox-purge-repo";
 import { expireQueuedEmails, staleQueuedEmails, touchQueuedEmails } from "./email/email-repo";
 import { enqueueAgain } from "./email/queue-email";
+import { purgeSettledEmails } from "./email/retention";
+import { purgeOldEvents } from "./events/retention";
 import { purgeExpiredKeys } from "./idempotency/idempotency-repo";
 import { sendWakeMessages, WAKE_HORIZON_MS } from "./interviews/creation/wake";
 import { markSeedsDue, overdueSeeds, seedsOwingNotice, seedsWaking } from "./interviews/db/seeds-repo";
@@ -13,11 +15,13 @@ import { deleteRecordings } from "./interviews/recordings/recordings";
 import { interviewStub } from "./interviews/service";
 import { getDb } from "./platform/db/client";
 import { chunks } from "./platform/lib/chunks";
+import { RETENTION_DEFAULT_DAYS, retentionMs } from "./platform/lib/settings";
 import { failAbandonedDeliveries, staleUnsentDeliveries } from "./webhooks/deliveries-repo";
 import { enqueueDeliveries } from "./webhooks/fan-out";
+import { purgeFinalDeliveries } from "./webhooks/retention";
 
-/** Dev (sandbox) data lives this long (decisions.md). */
-export const DEV_DATA_TTL_MS = 7 * 24 * 60 * 60_000;
+/** Dev (sandbox) data lives this long by default (decisions.md); `DEV_DATA_RETENTION_DAYS` sets it. */
+export const DEV_DATA_TTL_MS = RETENTION_DEFAULT_DAYS.DEV_DATA_RETENTION_DAYS * 24 * 60 * 60_000;
 /** Interviews per D1 batch: keeps every statement far below D1's 100 bound parameters. */
 const PURGE_BATCH = 50;
 /** Work per cron run is bounded; what is left waits for the next run (every 15 minutes). */
@@ -87,6 +91,10 @@ export interface HousekeepingReport {
 	/** Seeds of creations that owe a notice nobody sent, opened so that it is sent now. */
 	unsettledSeedsWoken: number;
 	wakeMessagesSent: number;
+	/** Rows past their retention (docs/retention.md): final deliveries, events, settled e-mails. */
+	deliveriesExpired: number;
+	eventsExpired: number;
+	emailsExpired: number;
 }
 
 /**
@@ -132,7 +140,7 @@ export async function queueUpcomingWakes(env: Env, now: number): Promise<number>
  */
 export async function purgeDevData(env: Env, now: number): Promise<number> {
 	const db = getDb(env.DB);
-	const cutoff = now - DEV_DATA_TTL_MS;
+	const cutoff = now - retentionMs(env, "DEV_DATA_RETENTION_DAYS");
 	let purged = 0;
 	for (let batch = 0; batch < MAX_PURGE_BATCHES; batch++) {
 		const ids = await devInterviewsCreatedBefore(db, cutoff, PURGE_BATCH);
@@ -166,7 +174,7 @@ export async function purgeDevLeftovers(env: Env, now: number): Promise<number> 
 	const db = getDb(env.DB);
 	let purged = 0;
 	for (let batch = 0; batch < MAX_LEFTOVER_BATCHES; batch++) {
-		const n = await deleteDevLeftovers(db, now - DEV_DATA_TTL_MS, LEFTOVER_BATCH);
+		const n = await deleteDevLeftovers(db, now - retentionMs(env, "DEV_DATA_RETENTION_DAYS"), LEFTOVER_BATCH);
 		purged += n;
 		if (n === 0) break;
 	}
@@ -259,19 +267,33 @@ export async function wakeUnsettledSeeds(env: Env, now: number): Promise<number>
 
 /** The cron trigger's work (see wrangler.toml `[triggers]`); `scheduledTime` is "now". */
 export async function runHousekeeping(env: Env, scheduledTime: number): Promise<HousekeepingReport> {
-	const [emails, deliveries, abandoned, orphans, dev, leftovers, keys, seeds, unsettled, wakes] =
-		await Promise.allSettled([
-			resendStaleEmails(env, scheduledTime),
-			resendUnsentDeliveries(env, scheduledTime),
-			failAbandoned(env, scheduledTime),
-			releaseOrphans(env, scheduledTime),
-			purgeDevData(env, scheduledTime),
-			purgeDevLeftovers(env, scheduledTime),
-			purgeIdempotencyKeys(env, scheduledTime),
-			wakeOverdueSeeds(env, scheduledTime),
-			wakeUnsettledSeeds(env, scheduledTime),
-			queueUpcomingWakes(env, scheduledTime),
-		]);
+	const [
+		emails,
+		deliveries,
+		abandoned,
+		orphans,
+		dev,
+		leftovers,
+		keys,
+		seeds,
+		unsettled,
+		wakes,
+		...retention
+	] = await Promise.allSettled([
+		resendStaleEmails(env, scheduledTime),
+		resendUnsentDeliveries(env, scheduledTime),
+		failAbandoned(env, scheduledTime),
+		releaseOrphans(env, scheduledTime),
+		purgeDevData(env, scheduledTime),
+		purgeDevLeftovers(env, scheduledTime),
+		purgeIdempotencyKeys(env, scheduledTime),
+		wakeOverdueSeeds(env, scheduledTime),
+		wakeUnsettledSeeds(env, scheduledTime),
+		queueUpcomingWakes(env, scheduledTime),
+		purgeFinalDeliveries(env, scheduledTime),
+		purgeOldEvents(env, scheduledTime),
+		purgeSettledEmails(env, scheduledTime),
+	]);
 	for (const outcome of [
 		emails,
 		deliveries,
@@ -283,6 +305,7 @@ export async function runHousekeeping(env: Env, scheduledTime: number): Promise<
 		seeds,
 		unsettled,
 		wakes,
+		...retention,
 	]) {
 		if (outcome.status === "rejected") {
 			console.error(JSON.stringify({ message: "housekeeping task failed", error: String(outcome.reason) }));
@@ -300,5 +323,8 @@ export async function runHousekeeping(env: Env, scheduledTime: number): Promise<
 		seedsWoken: seeds.status === "fulfilled" ? seeds.value : 0,
 		unsettledSeedsWoken: unsettled.status === "fulfilled" ? unsettled.value : 0,
 		wakeMessagesSent: wakes.status === "fulfilled" ? wakes.value : 0,
+		deliveriesExpired: retention[0]?.status === "fulfilled" ? retention[0].value : 0,
+		eventsExpired: retention[1]?.status === "fulfilled" ? retention[1].value : 0,
+		emailsExpired: retention[2]?.status === "fulfilled" ? retention[2].value : 0,
 	};
 }

@@ -7,6 +7,7 @@ import { getDb } from "../../platform/db/client";
 import { runOne } from "../../platform/db/templates";
 import { constantTimeEqual } from "../../platform/lib/crypto";
 import { hasIdShape } from "../../platform/lib/random";
+import { retentionMs } from "../../platform/lib/settings";
 import type { CompletionReason, InterviewState } from "../core/model";
 import { type Command, type Effect, isLive, type TransitionError, transition } from "../core/state-machine";
 import { type AdvanceTarget, advanceCommand, advanceSteps } from "../core/transitions/test-advance";
@@ -21,6 +22,7 @@ import { applyOutboxRows, outboxItem } from "./outbox";
 import {
 	appendOutbox,
 	clearTimer,
+	deleteMessages,
 	deleteOutboxThrough,
 	dueTimers,
 	earliestTimer,
@@ -78,6 +80,8 @@ interface ObserverKey {
 /** Asks the account for a slot again after a request that failed (`takeSlot`). */
 const SLOT_RETRY_TIMER = "slot_retry";
 const SLOT_RETRY_MS = 10_000;
+/** Deletes the room's message history `ROOM_HISTORY_RETENTION_DAYS` after the interview ended. */
+const ROOM_HISTORY_TIMER = "room_history";
 
 /**
  * One interview: the authoritative state machine. Each command commits the new state and its
@@ -553,6 +557,9 @@ export class InterviewObject extends DurableObject<Env> {
 				case SLOT_RETRY_TIMER:
 					await this.retrySlot(now);
 					break;
+				case ROOM_HISTORY_TIMER:
+					deleteMessages(sql);
+					break;
 			}
 			// Cleared only after its command ran, and only if that command did not re-arm it.
 			this.clearTimer(timer.kind, timer.dueAt);
@@ -733,6 +740,9 @@ export class InterviewObject extends DurableObject<Env> {
 				}
 				if (effect.kind === "timer") this.setTimer(effect.name, effect.dueAt);
 			}
+			if (ended(next) && !(this.state && ended(this.state))) {
+				this.setTimer(ROOM_HISTORY_TIMER, now + retentionMs(this.env, "ROOM_HISTORY_RETENTION_DAYS"));
+			}
 			if (owed && !this.guarded) {
 				this.setTimer(OUTBOX_RETRY_TIMER, Date.now() + OUTBOX_GUARD_MS);
 				this.guarded = true;
@@ -829,4 +839,9 @@ export class InterviewObject extends DurableObject<Env> {
 		else await this.ctx.storage.setAlarm(Math.max(next, Date.now() + 1));
 		this.armedFor = next;
 	}
+}
+
+/** Completed or cancelled: the room is over, its history is kept only for its retention. */
+function ended(state: InterviewState): boolean {
+	return state.status === "completed" || state.status === "cancelled";
 }
