@@ -27,6 +27,8 @@ const ANSWER =
 	"I would start from the access pattern, add an index that covers the query, check the plan with " +
 	"EXPLAIN, and measure before and after; the trade-off is slower writes and more storage.";
 const ANSWERS = 10;
+/** Interviews run through their whole life; the figures are their mean. */
+const LIVES = 3;
 
 /** Files under `dir` (recursively) whose name ends with `suffix`. */
 function filesUnder(dir, suffix) {
@@ -181,6 +183,21 @@ function summary(c) {
 	};
 }
 
+/** What was counted between two readings taken without a reset. */
+function difference(now, then) {
+	const calls = {};
+	for (const [name, n] of Object.entries(now.durableObjectCalls)) {
+		const d = n - (then.durableObjectCalls[name] ?? 0);
+		if (d) calls[name] = d;
+	}
+	return summary({
+		d1Statements: now.d1Statements - then.d1Statements,
+		d1Batches: now.d1Batches - then.d1Batches,
+		d1BatchedStatements: now.d1BatchedStatements - then.d1BatchedStatements,
+		durableObjectCalls: calls,
+	});
+}
+
 /** Waits until nothing runs (no D1 statement for a second: queue consumers, e-mails are done). */
 async function quiesce(service) {
 	await counts(service, true);
@@ -223,8 +240,9 @@ function candidate(service, interview) {
 			}
 			resolve(value);
 		};
+		let baseline = null;
 		const answer = async () => {
-			await counts(service, true);
+			baseline = await counts(service, false);
 			ws.send(
 				JSON.stringify({
 					type: "candidate_response",
@@ -240,7 +258,7 @@ function candidate(service, interview) {
 			const message = JSON.parse(String(event.data));
 			if (message.type === "error") return reject(new Error(`room error: ${JSON.stringify(message)}`));
 			if (message.type === "question" && message.question?.id && message.question.id !== current) {
-				if (current !== null) perAnswer.push(summary(await counts(service, false)));
+				if (current !== null && baseline) perAnswer.push(difference(await counts(service, false), baseline));
 				current = message.question.id;
 				if (answered < ANSWERS) return answer();
 				if (!ended) {
@@ -341,26 +359,34 @@ async function main() {
 		await m("GET /v1/account/profile", () => call(service, "GET", "/v1/account/profile", { key }));
 		await sleep(3_000);
 
-		log("One interview's life...");
+		log(`${LIVES} interviews' lives, one after another...`);
 		const d1Path = d1File(service.persistTo);
 		const objectsBefore = new Set(interviewObjectFiles(service.persistTo));
 		await quiesce(service);
 		const before = { tables: d1Tables(d1Path), d1Bytes: compactBytes(d1Path) };
 		const arrivalsBefore = receiver.stats().arrivals.length;
-		const interview = (
-			await call(service, "POST", "/v1/interviews", {
-				key,
-				body: { ...body(999), scheduled_at: undefined },
-			})
-		).data;
-		const room = await candidate(service, interview);
-		// The analysis timer publishes results a few seconds after completion; webhooks and e-mails follow.
-		let results = null;
-		for (let i = 0; i < 60 && !results; i++) {
-			await sleep(1_000);
-			const got = await call(service, "GET", `/v1/interviews/${interview.id}?include_results=true`, { key });
-			if (got.data.results?.overall_score !== undefined && got.data.results !== null)
-				results = got.data.results;
+		// Counted from here without a reset: everything the lives cause (requests, rooms, alarms,
+		// queue consumers), read once they are over.
+		await counts(service, true);
+		const lives = [];
+		for (let n = 0; n < LIVES; n++) {
+			const interview = (
+				await call(service, "POST", "/v1/interviews", {
+					key,
+					body: { ...body(900 + n), scheduled_at: undefined },
+				})
+			).data;
+			const room = await candidate(service, interview);
+			// The analysis timer publishes results a few seconds after completion; webhooks and e-mails follow.
+			let results = null;
+			for (let i = 0; i < 60 && !results; i++) {
+				await sleep(1_000);
+				const got = await call(service, "GET", `/v1/interviews/${interview.id}?include_results=true`, {
+					key,
+				});
+				if (got.data.results) results = got.data.results;
+			}
+			lives.push({ interview, room, results });
 		}
 		let stable = 0;
 		let last = -1;
@@ -370,30 +396,50 @@ async function main() {
 			stable = n === last ? stable + 1 : 0;
 			last = n;
 		}
-		await quiesce(service);
+		let lifeCounts = await counts(service, false);
+		for (let i = 0; i < 30; i++) {
+			await sleep(1_000);
+			const more = await counts(service, false);
+			if (more.d1Statements === lifeCounts.d1Statements) break;
+			lifeCounts = more;
+		}
 		const after = { tables: d1Tables(d1Path), d1Bytes: compactBytes(d1Path) };
 		const newObjects = interviewObjectFiles(service.persistTo).filter((path) => !objectsBefore.has(path));
+		const per = (n) => n / LIVES;
 		const rowsWritten = Object.fromEntries(
 			Object.keys(after.tables.rows)
-				.map((table) => [table, after.tables.rows[table] - (before.tables.rows[table] ?? 0)])
+				.map((table) => [table, per(after.tables.rows[table] - (before.tables.rows[table] ?? 0))])
 				.filter(([, n]) => n !== 0),
 		);
+		const payloads = lives.map((life) => interviewPayload(d1Path, life.interview.id));
+		const payloadBytes = Object.fromEntries(
+			Object.keys(payloads[0]).map((table) => [table, per(payloads.reduce((n, p) => n + p[table], 0))]),
+		);
+		const lifeSummary = summary(lifeCounts);
 		const output = {
 			endpoints: endpoints.map(({ label, during, after: follow }) => ({ label, during, after: follow })),
 			life: {
-				answers: room.answered,
-				resultsPublished: results !== null,
-				webhookArrivals: receiver.stats().arrivals.length - arrivalsBefore,
-				perAnswer: room.perAnswer,
+				lives: LIVES,
+				answers: per(lives.reduce((n, l) => n + l.room.answered, 0)),
+				resultsPublished: lives.every((l) => l.results !== null),
+				webhookArrivals: per(receiver.stats().arrivals.length - arrivalsBefore),
+				perAnswer: lives.flatMap((l) => l.room.perAnswer),
 				rowsWritten,
-				payloadBytes: interviewPayload(d1Path, interview.id),
-				d1BytesGrowth: after.d1Bytes - before.d1Bytes,
-				objectDatabases: newObjects.length,
-				objectBytes: newObjects.reduce((n, path) => n + sqliteBytes(path), 0),
-				objectCompactBytes: newObjects.reduce((n, path) => n + compactBytes(path), 0),
+				d1: {
+					...lifeSummary,
+					d1Statements: per(lifeSummary.d1Statements),
+					d1RoundTrips: per(lifeSummary.d1RoundTrips),
+					doCalls: per(lifeSummary.doCalls),
+				},
+				payloadBytes,
+				d1BytesGrowth: per(after.d1Bytes - before.d1Bytes),
+				objectDatabases: per(newObjects.length),
+				objectBytes: per(newObjects.reduce((n, path) => n + sqliteBytes(path), 0)),
+				objectCompactBytes: per(newObjects.reduce((n, path) => n + compactBytes(path), 0)),
 				webhookInvalid: receiver.stats().invalid,
 			},
 		};
+		output.model = model(output.life);
 		if (asJson) console.log(JSON.stringify(output, null, 2));
 		else print(output);
 	} catch (error) {
@@ -406,7 +452,68 @@ async function main() {
 	}
 }
 
+/**
+ * The capacity model (docs/capacity.md): the measured per-interview figures against one D1
+ * database's 10 GB and its single-threaded throughput, at three volumes, with the retention
+ * defaults (docs/retention.md); then the first step past the limit, sharding by account,
+ * simulated: accounts with Zipf-distributed volumes hashed onto shards.
+ */
+function model(life) {
+	const GB = 1e9;
+	const bytes = life.payloadBytes;
+	// Pages hold rows and their indexes: the compacted growth over the payload, measured.
+	const payload = Object.values(bytes).reduce((a, b) => a + b, 0);
+	const overhead = Math.max(1, life.d1BytesGrowth / Math.max(1, payload));
+	const windowed =
+		(bytes.webhook_deliveries + bytes.webhook_attempts + bytes.candidate_emails) * 1 + // 30 days ≈ a month
+		bytes.events * 3; // 90 days
+	const permanent = bytes.interviews + bytes.credit_ledger + bytes.monthly_interview_usage;
+	const statements = life.d1.d1Statements;
+	const volumes = [10_000, 1_000_000, 10_000_000].map((perMonth) => {
+		const resident = (months) => (perMonth * (windowed + permanent * months) * overhead) / GB;
+		const perSecond = perMonth / (30 * 86_400);
+		return {
+			perMonth,
+			residentGbAfter1Month: resident(1),
+			residentGbAfter12Months: resident(12),
+			monthsTo10Gb: ((10 * GB) / overhead / perMonth - windowed) / permanent,
+			statementsPerSecondMean: perSecond * statements,
+			statementsPerSecondPeak: perSecond * statements * 10,
+			queueMessagesPerSecondPeak: perSecond * (life.webhookArrivals + 2) * 10,
+		};
+	});
+	return { overhead, windowedBytes: windowed, permanentBytes: permanent, volumes, shards: simulateShards() };
+}
+
+/** Accounts (Zipf s=1.1 volumes) hashed onto shards: the fullest shard's share, and the largest account's. */
+function simulateShards() {
+	const accounts = 20_000;
+	const weights = Array.from({ length: accounts }, (_, i) => 1 / (i + 1) ** 1.1);
+	const total = weights.reduce((a, b) => a + b, 0);
+	const hash = (i) => {
+		// FNV-1a of the account's id, as the router would hash it.
+		let h = 0x811c9dc5;
+		for (const ch of `acc_${i}`) h = Math.imul(h ^ ch.charCodeAt(0), 0x01000193) >>> 0;
+		return h;
+	};
+	return [4, 16, 64].map((shards) => {
+		const load = new Array(shards).fill(0);
+		weights.forEach((w, i) => {
+			load[hash(i) % shards] += w / total;
+		});
+		return {
+			shards,
+			fullestShare: Math.max(...load),
+			evenShare: 1 / shards,
+			largestAccountShare: weights[0] / total,
+		};
+	});
+}
+
 function table(header, rows) {
+	rows = rows.map((row) =>
+		row.map((cell) => (typeof cell === "number" && !Number.isInteger(cell) ? cell.toFixed(1) : cell)),
+	);
 	const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)));
 	const line = (cells) => `| ${cells.map((c, i) => String(c).padEnd(widths[i])).join(" | ")} |`;
 	return [line(header), `|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`, ...rows.map(line)].join("\n");
@@ -442,7 +549,7 @@ function print(output) {
 		`\nWebSocket answer -> next question: ${mean((a) => a.d1Statements)} D1 statements, ${mean((a) => a.d1RoundTrips)} round trips on average (${answers.length} answers)`,
 	);
 	console.log(
-		`\nOne interview's life (${life.answers} answers, results ${life.resultsPublished ? "published" : "NOT published"}, ${life.webhookArrivals} webhook deliveries received):\n`,
+		`\nOne interview's life, the mean of ${life.lives} (${life.answers} answers, results ${life.resultsPublished ? "published" : "NOT published"}, ${life.webhookArrivals} webhook deliveries received):\n`,
 	);
 	console.log(
 		table(
@@ -450,9 +557,50 @@ function print(output) {
 			Object.entries(life.rowsWritten).map(([t, n]) => [t, n, life.payloadBytes[t] ?? "-"]),
 		),
 	);
-	console.log(`\nD1 database growth (compacted, pages in use): ${life.d1BytesGrowth} bytes`);
+	console.log(
+		`\nD1 over the whole life (with the queue consumers and alarms it caused): ${life.d1.d1Statements.toFixed(1)} statements in ${life.d1.d1RoundTrips.toFixed(1)} round trips; the Worker's object calls ${life.d1.doCalls.toFixed(1)} (all lives: ${life.d1.calls})`,
+	);
+	console.log(`D1 database growth (compacted, pages in use): ${life.d1BytesGrowth} bytes`);
 	console.log(
 		`Interview object databases created: ${life.objectDatabases}, ${life.objectBytes} bytes on disk, ${life.objectCompactBytes} compacted`,
+	);
+	const { model: m } = output;
+	console.log(
+		`\nModel (index overhead ×${m.overhead.toFixed(2)}; ${m.windowedBytes} payload bytes kept for their retention, ${m.permanentBytes} for ever, per interview):\n`,
+	);
+	console.log(
+		table(
+			[
+				"interviews/month",
+				"D1 GB after 1 month",
+				"after 12 months",
+				"months to 10 GB",
+				"statements/s mean",
+				"peak (×10)",
+				"queue msgs/s peak",
+			],
+			m.volumes.map((v) => [
+				v.perMonth.toLocaleString("en"),
+				v.residentGbAfter1Month.toFixed(2),
+				v.residentGbAfter12Months.toFixed(2),
+				v.monthsTo10Gb > 0 ? v.monthsTo10Gb.toFixed(0) : "over at once",
+				v.statementsPerSecondMean.toFixed(1),
+				v.statementsPerSecondPeak.toFixed(0),
+				v.queueMessagesPerSecondPeak.toFixed(0),
+			]),
+		),
+	);
+	console.log("\nSharding by account, simulated (20,000 accounts, Zipf 1.1 volumes, FNV-1a of the id):\n");
+	console.log(
+		table(
+			["shards", "fullest shard's share", "even share", "largest account's share"],
+			m.shards.map((x) => [
+				x.shards,
+				x.fullestShare.toFixed(3),
+				x.evenShare.toFixed(3),
+				x.largestAccountShare.toFixed(3),
+			]),
+		),
 	);
 }
 

@@ -29,6 +29,19 @@ export const SEED_SETTLE_MS = 10 * 60_000;
 const ATTEMPTS = 3;
 
 /**
+ * Interviews this isolate found without an unclaimed seed: their objects hold them (adoption is
+ * never undone, and a new interview's id is new), so their next change goes straight to the
+ * object without reading D1 first. Bounded: forgotten all at once when full.
+ */
+const objectHeld = new Set<string>();
+const OBJECT_HELD_MAX = 10_000;
+
+function rememberObjectHeld(id: string): void {
+	if (objectHeld.size >= OBJECT_HELD_MAX) objectHeld.clear();
+	objectHeld.add(id);
+}
+
+/**
  * Runs `command` against the interview's seed. Null when there is no seed (its object holds the
  * interview, or it never existed) or the seed is claimed by its object, or kept changing: the
  * caller asks the object, as it always did.
@@ -40,10 +53,14 @@ export async function commandSeed(
 	now: number,
 	owner: Owner,
 ): Promise<CommandResult | null> {
+	if (objectHeld.has(id)) return null;
 	const db = getDb(env.DB);
 	for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
 		const seed = await readSeed(db, id);
-		if (!seed || seed.claimed || seed.state.id !== id) return null;
+		if (!seed || seed.claimed || seed.state.id !== id) {
+			rememberObjectHeld(id);
+			return null;
+		}
 		if (seed.state.accountId !== owner.accountId || seed.state.environment !== owner.environment) {
 			return { status: "rejected", error: { code: "NOT_FOUND" }, interview: null };
 		}
