@@ -1,5 +1,7 @@
 import { sweepDevLeftovers, sweepOrphanAdmissions } from "./accounts/sweeps";
+import { purgeSettledEmails } from "./email/retention";
 import { sweepStaleEmails } from "./email/sweeps";
+import { purgeOldEvents } from "./events/retention";
 import { sweepIdempotencyKeys } from "./idempotency/sweeps";
 import {
 	sweepDevInterviews,
@@ -8,6 +10,7 @@ import {
 	sweepUpcomingWakes,
 } from "./interviews/sweeps";
 import { resendDueDeliveries } from "./webhooks/resend";
+import { purgeFinalDeliveries } from "./webhooks/retention";
 import { sweepAbandonedDeliveries, sweepUnsentDeliveries } from "./webhooks/sweeps";
 
 export interface HousekeepingReport {
@@ -26,6 +29,10 @@ export interface HousekeepingReport {
 	wakeMessagesSent: number;
 	/** Pending deliveries due and untouched for `DELIVERY_RESEND_AFTER_S`, handed over again. */
 	dueDeliveriesResent: number;
+	/** Rows past their retention (docs/retention.md): final deliveries, events, settled e-mails. */
+	deliveriesExpired: number;
+	eventsExpired: number;
+	emailsExpired: number;
 }
 
 /**
@@ -34,20 +41,35 @@ export interface HousekeepingReport {
  * without stopping the others.
  */
 export async function runHousekeeping(env: Env, scheduledTime: number): Promise<HousekeepingReport> {
-	const [emails, deliveries, abandoned, orphans, dev, leftovers, keys, seeds, unsettled, wakes, due] =
-		await Promise.allSettled([
-			sweepStaleEmails(env, scheduledTime),
-			sweepUnsentDeliveries(env, scheduledTime),
-			sweepAbandonedDeliveries(env, scheduledTime),
-			sweepOrphanAdmissions(env, scheduledTime),
-			sweepDevInterviews(env, scheduledTime),
-			sweepDevLeftovers(env, scheduledTime),
-			sweepIdempotencyKeys(env, scheduledTime),
-			sweepOverdueSeeds(env, scheduledTime),
-			sweepUnsettledSeeds(env, scheduledTime),
-			sweepUpcomingWakes(env, scheduledTime),
-			resendDueDeliveries(env, scheduledTime),
-		]);
+	const [
+		emails,
+		deliveries,
+		abandoned,
+		orphans,
+		dev,
+		leftovers,
+		keys,
+		seeds,
+		unsettled,
+		wakes,
+		due,
+		...retention
+	] = await Promise.allSettled([
+		sweepStaleEmails(env, scheduledTime),
+		sweepUnsentDeliveries(env, scheduledTime),
+		sweepAbandonedDeliveries(env, scheduledTime),
+		sweepOrphanAdmissions(env, scheduledTime),
+		sweepDevInterviews(env, scheduledTime),
+		sweepDevLeftovers(env, scheduledTime),
+		sweepIdempotencyKeys(env, scheduledTime),
+		sweepOverdueSeeds(env, scheduledTime),
+		sweepUnsettledSeeds(env, scheduledTime),
+		sweepUpcomingWakes(env, scheduledTime),
+		resendDueDeliveries(env, scheduledTime),
+		purgeFinalDeliveries(env, scheduledTime),
+		purgeOldEvents(env, scheduledTime),
+		purgeSettledEmails(env, scheduledTime),
+	]);
 	for (const outcome of [
 		emails,
 		deliveries,
@@ -60,6 +82,7 @@ export async function runHousekeeping(env: Env, scheduledTime: number): Promise<
 		unsettled,
 		wakes,
 		due,
+		...retention,
 	]) {
 		if (outcome.status === "rejected") {
 			console.error(JSON.stringify({ message: "housekeeping task failed", error: String(outcome.reason) }));
@@ -78,5 +101,8 @@ export async function runHousekeeping(env: Env, scheduledTime: number): Promise<
 		unsettledSeedsWoken: unsettled.status === "fulfilled" ? unsettled.value : 0,
 		wakeMessagesSent: wakes.status === "fulfilled" ? wakes.value : 0,
 		dueDeliveriesResent: due.status === "fulfilled" ? due.value : 0,
+		deliveriesExpired: retention[0]?.status === "fulfilled" ? retention[0].value : 0,
+		eventsExpired: retention[1]?.status === "fulfilled" ? retention[1].value : 0,
+		emailsExpired: retention[2]?.status === "fulfilled" ? retention[2].value : 0,
 	};
 }

@@ -3,6 +3,7 @@ import { createApp } from "./app";
 import { writeCreations } from "./interviews/creation/creation";
 import { interviewStub } from "./interviews/stub";
 import { getDb } from "./platform/db/client";
+import { callCountsWanted, countingNamespace, readCallCounts } from "./platform/lib/call-counts";
 import { handleQueueBatch } from "./queues";
 import { runHousekeeping } from "./scheduled";
 
@@ -19,8 +20,32 @@ export { AccountObject };
 
 const app = createApp();
 
+const countingEnvs = new WeakMap<Env, Env>();
+
+/**
+ * Development only (`DEV_CALL_COUNTS=1`, src/platform/lib/call-counts.ts): the counters' route,
+ * and an env whose Durable Object namespaces count the Worker's calls.
+ */
+function fetchCounting(request: Request, env: Env, ctx: ExecutionContext): Response | Promise<Response> {
+	const url = new URL(request.url);
+	if (url.pathname === "/__dev/call-counts") {
+		return Response.json(readCallCounts(url.searchParams.get("reset") === "1"));
+	}
+	let counting = countingEnvs.get(env);
+	if (!counting) {
+		counting = {
+			...env,
+			INTERVIEW: countingNamespace(env.INTERVIEW, "INTERVIEW"),
+			ACCOUNT: countingNamespace(env.ACCOUNT, "ACCOUNT"),
+		};
+		countingEnvs.set(env, counting);
+	}
+	return app.fetch(request, counting, ctx);
+}
+
 export default {
-	fetch: app.fetch,
+	fetch: (request, env, ctx) =>
+		callCountsWanted(env) ? fetchCounting(request, env, ctx) : app.fetch(request, env, ctx),
 	queue: handleQueueBatch,
 	scheduled: (controller, env, ctx) => ctx.waitUntil(runHousekeeping(env, controller.scheduledTime)),
 } satisfies ExportedHandler<Env>;

@@ -1,9 +1,10 @@
 import { getDb } from "../platform/db/client";
+import { RETENTION_DEFAULT_DAYS, retentionMs } from "../platform/lib/settings";
 import { releaseOrphanAdmissions } from "./quota-repo";
 import { deleteDevLeftovers } from "./sandbox-purge-repo";
 
-/** Dev (sandbox) data lives this long (decisions.md). */
-export const DEV_DATA_TTL_MS = 7 * 24 * 60 * 60_000;
+/** Dev (sandbox) data lives this long by default (decisions.md); `DEV_DATA_RETENTION_DAYS` sets it. */
+export const DEV_DATA_TTL_MS = RETENTION_DEFAULT_DAYS.DEV_DATA_RETENTION_DAYS * 24 * 60 * 60_000;
 
 /** Admissions examined per sweep step, and steps per cron run. */
 const ORPHAN_SWEEP_ROWS = 5_000;
@@ -34,7 +35,7 @@ export async function sweepDevLeftovers(env: Env, now: number): Promise<number> 
 	const db = getDb(env.DB);
 	let purged = 0;
 	for (let batch = 0; batch < MAX_LEFTOVER_BATCHES; batch++) {
-		const n = await deleteDevLeftovers(db, now - DEV_DATA_TTL_MS, LEFTOVER_BATCH);
+		const n = await deleteDevLeftovers(db, now - retentionMs(env, "DEV_DATA_RETENTION_DAYS"), LEFTOVER_BATCH);
 		purged += n;
 		if (n === 0) break;
 	}

@@ -3,9 +3,6 @@ import { sha256Hex } from "../platform/lib/crypto";
 /** Like Stripe: up to 255 characters; printable ASCII without spaces, so keys survive every proxy. */
 export const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7E]{1,255}$/;
 
-/** Stored results are replayed for 24 hours after the first request. */
-export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60_000;
-
 /**
  * How long a first attempt holds its key. A retry after that may run again: the lease only
  * matters if the Worker running the first attempt died without answering.

@@ -4,12 +4,8 @@ import { getDb } from "../platform/db/client";
 import type { AppBindings } from "../platform/http/context";
 import { AppError, OutcomeUnknownError, validationError } from "../platform/http/errors";
 import { retrying } from "../platform/lib/retry";
-import {
-	IDEMPOTENCY_KEY_PATTERN,
-	IDEMPOTENCY_LOCK_MS,
-	IDEMPOTENCY_TTL_MS,
-	requestFingerprint,
-} from "./fingerprint";
+import { idempotencyKeyTtlMs } from "../platform/lib/settings";
+import { IDEMPOTENCY_KEY_PATTERN, IDEMPOTENCY_LOCK_MS, requestFingerprint } from "./fingerprint";
 import { claimKey, completeKey, findKey, type KeyScope, releaseKey } from "./idempotency-repo";
 
 declare module "hono" {
@@ -60,7 +56,7 @@ export const idempotent: MiddlewareHandler<AppBindings> = async (c, next) => {
 			lockId,
 			now,
 			lockedUntil: now + IDEMPOTENCY_LOCK_MS,
-			expiresAt: now + IDEMPOTENCY_TTL_MS,
+			expiresAt: now + idempotencyKeyTtlMs(c.env),
 		});
 		if (claimed) return runAndStore(c, next, scope, lockId);
 		const row = await findKey(db, scope);

@@ -18,6 +18,7 @@ import {
 	NothingWritten,
 	plantInterviews,
 } from "./creation/creation";
+import { commandSeed } from "./creation/seed-commands";
 import type { CommandResult, Owner } from "./object/command-result";
 import { interviewStub, isKnownInterview } from "./stub";
 
@@ -239,7 +240,13 @@ export async function commandInterview(
 	now: number,
 ): Promise<Extract<CommandResult, { status: "ok" }>> {
 	if (!(await isKnownInterview(env, id))) throw notFound(id);
-	const result = await interviewStub(env, id).execute(command, now, owner(auth));
+	// A cancel or update of an interview whose object was never opened is decided against its
+	// seed row in D1 (null: no seed to decide against; the object decides, as before).
+	const seeded =
+		command.type === "cancel" || command.type === "update"
+			? await commandSeed(env, id, command, now, owner(auth))
+			: null;
+	const result = seeded ?? (await interviewStub(env, id).execute(command, now, owner(auth)));
 	if (result.status !== "ok") throw transitionError(id, result.error);
 	return result;
 }

@@ -1,6 +1,7 @@
 import { deleteDevInterviewRows, devInterviewsCreatedBefore } from "../accounts/sandbox-purge-repo";
-import { DEV_DATA_TTL_MS } from "../accounts/sweeps";
+
 import { getDb } from "../platform/db/client";
+import { retentionMs } from "../platform/lib/settings";
 import { sendOwedWakes } from "./creation/wake";
 import { markSeedsDue, overdueSeeds, seedsOwingNotice } from "./db/seeds-repo";
 import { deleteRecordings } from "./recordings/recordings";
@@ -76,7 +77,7 @@ export async function sweepUnsettledSeeds(env: Env, now: number): Promise<number
  */
 export async function sweepDevInterviews(env: Env, now: number): Promise<number> {
 	const db = getDb(env.DB);
-	const cutoff = now - DEV_DATA_TTL_MS;
+	const cutoff = now - retentionMs(env, "DEV_DATA_RETENTION_DAYS");
 	let purged = 0;
 	for (let batch = 0; batch < MAX_PURGE_BATCHES; batch++) {
 		const ids = await devInterviewsCreatedBefore(db, cutoff, PURGE_BATCH);

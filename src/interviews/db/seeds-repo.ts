@@ -33,6 +33,15 @@ const seedById = new Template<{ id: string }>((db) =>
 		.where(eq(interviewSeeds.id, sql.placeholder("id"))),
 );
 
+/** The seed, marked as taken by its object (`claimSeed`). */
+const claimById = new Template<{ id: string; now: number }>((db) =>
+	db
+		.update(interviewSeeds)
+		.set({ claimedAt: sql`${sql.placeholder("now")}` })
+		.where(eq(interviewSeeds.id, sql.placeholder("id")))
+		.returning(),
+);
+
 const forgetById = new Template<{ id: string }>((db) =>
 	db.delete(interviewSeeds).where(eq(interviewSeeds.id, sql.placeholder("id"))),
 );
@@ -54,15 +63,70 @@ export function insertSeeds(db: Db, seeds: readonly Seed[]): Bound[] {
 	);
 }
 
-export async function readSeed(db: Db, id: string): Promise<Seed | null> {
-	const [row] = (await runOne(seedById.bind(db, { id }))) as (typeof interviewSeeds.$inferSelect)[];
-	if (!row) return null;
+function seedOfRow(row: typeof interviewSeeds.$inferSelect): Seed {
 	return {
 		state: JSON.parse(row.state) as InterviewState,
 		outbox: JSON.parse(row.outbox) as OutboxItem[],
 		timers: JSON.parse(row.timers) as Seed["timers"],
 		wakeAt: row.wakeAt,
 	};
+}
+
+/** The seed as it stands, and whether its object has claimed it (then only the object decides). */
+export async function readSeed(db: Db, id: string): Promise<(Seed & { claimed: boolean }) | null> {
+	const [row] = (await runOne(seedById.bind(db, { id }))) as (typeof interviewSeeds.$inferSelect)[];
+	return row ? { ...seedOfRow(row), claimed: row.claimedAt !== null } : null;
+}
+
+/**
+ * The seed, read by the object that adopts it and marked claimed in the same statement: from
+ * then on no change is decided against the seed row (`seedChangeStatements` requires it
+ * unclaimed), so the object's state is the only one. Claiming again (an object reset before its
+ * adoption committed) reads the same seed.
+ */
+export async function claimSeed(db: Db, id: string, now: number): Promise<Seed | null> {
+	const [row] = (await runOne(claimById.bind(db, { id, now }))) as (typeof interviewSeeds.$inferSelect)[];
+	return row ? seedOfRow(row) : null;
+}
+
+/** SQLite's error for `json()` of text that is not JSON: how the guard below fails its batch. */
+export const SEED_CHANGED_ERROR = "malformed JSON";
+
+/**
+ * A change decided against the seed row, as batch statements: first a guard that fails the whole
+ * batch (D1 runs a batch as one transaction) unless the seed still exists unclaimed at `version`,
+ * then the row rewritten. Whatever the batch also writes (projection, events, ledger) is written
+ * only with it: a concurrent change, or the object's claim, leaves exactly one outcome.
+ */
+export function seedChangeStatements(db: Db, seed: Seed, expectedVersion: number): Bound[] {
+	const guard = db.$client
+		.prepare(
+			"SELECT json(CASE WHEN (SELECT json_extract(state, '$.version') FROM interview_seeds WHERE id = ?1 AND claimed_at IS NULL) = ?2 THEN '1' ELSE 'seed changed' END) AS ok",
+		)
+		.bind(seed.state.id, expectedVersion);
+	const update = db.$client
+		.prepare("UPDATE interview_seeds SET state = ?2, outbox = ?3, timers = ?4, wake_at = ?5 WHERE id = ?1")
+		.bind(
+			seed.state.id,
+			JSON.stringify(seed.state),
+			JSON.stringify(seed.outbox),
+			JSON.stringify(seed.timers),
+			seed.wakeAt,
+		);
+	return [
+		{ statement: guard, read: (result) => result.results },
+		{ statement: update, read: (result) => result.results },
+	];
+}
+
+/** Sets the wake time of an unclaimed seed still at `version` (a settled change's last step). */
+export function setSeedWake(db: Db, id: string, version: number, wakeAt: number): Bound {
+	const statement = db.$client
+		.prepare(
+			"UPDATE interview_seeds SET wake_at = ?3 WHERE id = ?1 AND claimed_at IS NULL AND json_extract(state, '$.version') = ?2",
+		)
+		.bind(id, version, wakeAt);
+	return { statement, read: (result) => result.results };
 }
 
 export function forgetSeed(db: Db, id: string): Bound {

@@ -1,7 +1,7 @@
 import { getDb } from "../../platform/db/client";
 import { hasIdShape } from "../../platform/lib/random";
 import type { InterviewState } from "../core/model";
-import { readSeed, type Seed } from "../db/seeds-repo";
+import { claimSeed, type Seed } from "../db/seeds-repo";
 import type { OutboxEngine } from "./outbox-engine";
 import { saveState } from "./storage";
 import type { Timers } from "./timers";
@@ -49,7 +49,7 @@ export class Adoption {
 		await deps.blockConcurrencyWhile(async () => {
 			if (deps.state() || this.checked) return;
 			const id = deps.name;
-			const seed = id && hasIdShape(id, "int") ? await readSeed(getDb(deps.env.DB), id) : null;
+			const seed = id && hasIdShape(id, "int") ? await claimSeed(getDb(deps.env.DB), id, Date.now()) : null;
 			this.checked = true;
 			if (!seed || seed.state.id !== id) return;
 			this.adopt(seed);

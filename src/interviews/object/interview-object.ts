@@ -3,6 +3,7 @@ import { createInterviewer, type Interviewer } from "../../interviewer";
 import { getDb } from "../../platform/db/client";
 import { runOne } from "../../platform/db/templates";
 import { constantTimeEqual } from "../../platform/lib/crypto";
+import { retentionMs } from "../../platform/lib/settings";
 import type { CompletionReason, InterviewState } from "../core/model";
 import { type Command, type Effect, isLive, transition } from "../core/state-machine";
 import { type AdvanceTarget, advanceCommand, advanceSteps } from "../core/transitions/test-advance";
@@ -16,7 +17,13 @@ import { OutboxEngine } from "./outbox-engine";
 import { RecordingUsageCounter } from "./recording-usage";
 import { RoomHub, roomUpdate } from "./room-hub";
 import { SLOT_RETRY_TIMER, Slots } from "./slots";
-import { hasInterviewStorage, loadState, migrateInterviewStorage, saveState } from "./storage";
+import {
+	deleteMessages,
+	hasInterviewStorage,
+	loadState,
+	migrateInterviewStorage,
+	saveState,
+} from "./storage";
 import { Timers } from "./timers";
 
 export type { CommandResult, Owner } from "./command-result";
@@ -237,6 +244,9 @@ export class InterviewObject extends DurableObject<Env> {
 				case SLOT_RETRY_TIMER:
 					if (await this.slots.retry(this.state, now)) await this.start(now);
 					break;
+				case ROOM_HISTORY_TIMER:
+					deleteMessages(this.ctx.storage.sql);
+					break;
 			}
 			// Cleared only after its command ran, and only if that command did not re-arm it.
 			this.timers.clear(timer.kind, timer.dueAt);
@@ -318,8 +328,19 @@ export class InterviewObject extends DurableObject<Env> {
 				}
 				if (effect.kind === "timer") timers.set(effect.name, effect.dueAt);
 			}
+			if (ended(next) && !(this.state && ended(this.state))) {
+				timers.set(ROOM_HISTORY_TIMER, now + retentionMs(this.env, "ROOM_HISTORY_RETENTION_DAYS"));
+			}
 			if (owed) outbox.guard();
 		});
 		this.state = next;
 	}
+}
+
+/** Deletes the room's message history `ROOM_HISTORY_RETENTION_DAYS` after the interview ended. */
+const ROOM_HISTORY_TIMER = "room_history";
+
+/** Completed or cancelled: the room is over, its history is kept only for its retention. */
+function ended(state: InterviewState): boolean {
+	return state.status === "completed" || state.status === "cancelled";
 }

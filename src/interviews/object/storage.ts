@@ -203,6 +203,11 @@ export class SeqCounter {
 	}
 }
 
+/** Deletes the room's whole message history (its retention after the interview ended). */
+export function deleteMessages(sql: SqlStorage): void {
+	sql.exec("DELETE FROM messages");
+}
+
 /** Stores messages of the real-time channel in one statement (up to 50: 100 bound parameters). */
 export function saveMessages(sql: SqlStorage, messages: readonly { seq: number; payload: string }[]): void {
 	for (const part of chunks(messages, 50)) {

@@ -1,4 +1,5 @@
 import { drizzle } from "drizzle-orm/d1";
+import { countD1Batch, countD1Statement } from "../lib/call-counts";
 import * as schema from "./schema";
 
 /** Production D1 refuses statements with more than this many bound parameters. */
@@ -49,7 +50,14 @@ export function guardD1(database: D1Database): D1Database {
 							`D1 statement has ${n} bound parameters; the limit is ${D1_MAX_BOUND_PARAMETERS}`,
 						);
 					}
+					countD1Statement();
 					return target.prepare(query);
+				};
+			}
+			if (prop === "batch") {
+				return (statements: D1PreparedStatement[]) => {
+					countD1Batch(statements.length);
+					return target.batch(statements);
 				};
 			}
 			const value = Reflect.get(target, prop, target);

@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 
 export const CANDIDATE_EMAIL_TEMPLATES = ["invitation", "update", "cancellation"] as const;
@@ -44,5 +45,7 @@ export const candidateEmails = sqliteTable(
 	(t) => [
 		index("candidate_emails_interview_idx").on(t.interviewId, t.createdAt),
 		index("candidate_emails_status_idx").on(t.status, t.createdAt),
+		/** Settled e-mails by their last change (the retention sweep, docs/retention.md). */
+		index("candidate_emails_final_idx").on(t.updatedAt).where(sql`${t.status} <> 'queued'`),
 	],
 );

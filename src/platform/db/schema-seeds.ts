@@ -25,6 +25,12 @@ export const interviewSeeds = sqliteTable(
 		 * once from the cron (`queueUpcomingWakes`); a lost one is covered by the overdue sweep.
 		 */
 		wakeSentAt: integer("wake_sent_at"),
+		/**
+		 * When the interview's object took the seed to adopt it (null: not yet). A claimed seed is
+		 * the object's: a change decided against the seed row (src/interviews/creation/seed-commands.ts)
+		 * requires it unclaimed, in the same D1 transaction, so the two never both decide.
+		 */
+		claimedAt: integer("claimed_at"),
 	},
 	(t) => [
 		index("interview_seeds_wake_idx").on(t.wakeAt),

@@ -70,6 +70,8 @@ export const webhookDeliveries = sqliteTable(
 		index("webhook_deliveries_unenqueued_idx").on(t.createdAt).where(sql`${t.enqueuedAt} IS NULL`),
 		/** Deliveries still pending, by last change (the housekeeping settles abandoned ones). */
 		index("webhook_deliveries_pending_idx").on(t.updatedAt).where(sql`${t.outcome} = 'pending'`),
+		/** Final deliveries by when they became final (the retention sweep, docs/retention.md). */
+		index("webhook_deliveries_final_idx").on(t.completedAt).where(sql`${t.completedAt} IS NOT NULL`),
 	],
 );
 

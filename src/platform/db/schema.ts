@@ -120,6 +120,8 @@ export const events = sqliteTable(
 		index("events_account_seq_idx").on(t.accountId, t.environment, t.seq),
 		index("events_account_type_seq_idx").on(t.accountId, t.environment, t.type, t.seq),
 		index("events_interview_seq_idx").on(t.interviewId, t.seq),
+		/** Events by age (the retention sweep, docs/retention.md). */
+		index("events_created_idx").on(t.createdAt),
 	],
 );
 

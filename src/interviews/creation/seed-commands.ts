@@ -1,0 +1,175 @@
+import { getDb } from "../../platform/db/client";
+import { runOne } from "../../platform/db/templates";
+import { runRecordingEvents } from "../../webhooks/deliveries-repo";
+import { type CancelCommand, transition, type UpdateCommand } from "../core/state-machine";
+import { readSeed, SEED_CHANGED_ERROR, type Seed, seedChangeStatements, setSeedWake } from "../db/seeds-repo";
+import type { CommandResult, Owner } from "../object/command-result";
+import { outboxItem, outboxStatements, settleOutbox } from "../object/outbox";
+import type { OutboxItem } from "../object/storage";
+import { sendWakeMessages } from "./wake";
+
+/**
+ * Cancel and update of an interview whose object was never opened, decided against its seed row
+ * in D1 instead of opening (and paying for the adoption of) the object (docs/architecture.md,
+ * "Changes to a seed"). The same pure transition the object runs decides; what it owes is
+ * written in one D1 batch guarded by the seed's version (`seedChangeStatements`), and the rest
+ * (notices, fan-out) settled as the object settles its outbox.
+ */
+export type SeedCommand = CancelCommand | UpdateCommand;
+
+/** The wake time of a seed with no timer left (a cancelled interview): never. */
+export const NEVER = 8_640_000_000_000_000;
+/**
+ * A change that owes more than D1 (a notice) leaves its seed due this long after it, so that if
+ * the Worker stops before settling, the housekeeping sweep opens the object, which replays the
+ * seed's outbox (idempotently); settling puts the wake time back.
+ */
+export const SEED_SETTLE_MS = 10 * 60_000;
+/** Attempts against a seed that keeps changing under us before the object decides instead. */
+const ATTEMPTS = 3;
+
+/**
+ * Interviews this isolate found without an unclaimed seed: their objects hold them (adoption is
+ * never undone, and a new interview's id is new), so their next change goes straight to the
+ * object without reading D1 first. Bounded: forgotten all at once when full.
+ */
+const objectHeld = new Set<string>();
+const OBJECT_HELD_MAX = 10_000;
+
+function rememberObjectHeld(id: string): void {
+	if (objectHeld.size >= OBJECT_HELD_MAX) objectHeld.clear();
+	objectHeld.add(id);
+}
+
+/**
+ * Runs `command` against the interview's seed. Null when there is no seed (its object holds the
+ * interview, or it never existed) or the seed is claimed by its object, or kept changing: the
+ * caller asks the object, as it always did.
+ */
+export async function commandSeed(
+	env: Env,
+	id: string,
+	command: SeedCommand,
+	now: number,
+	owner: Owner,
+): Promise<CommandResult | null> {
+	if (objectHeld.has(id)) return null;
+	const db = getDb(env.DB);
+	for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+		const seed = await readSeed(db, id);
+		if (!seed || seed.claimed || seed.state.id !== id) {
+			rememberObjectHeld(id);
+			return null;
+		}
+		if (seed.state.accountId !== owner.accountId || seed.state.environment !== owner.environment) {
+			return { status: "rejected", error: { code: "NOT_FOUND" }, interview: null };
+		}
+		// A svc_test_ key reads live interviews but changes only test-mode ones (decisions.md).
+		if (owner.testKey && !seed.state.testMode) {
+			return { status: "rejected", error: { code: "NOT_TEST_MODE" }, interview: seed.state };
+		}
+		const result = transition(seed.state, command, now);
+		if (!result.ok) return { status: "rejected", error: result.error, interview: seed.state };
+		const outcome = {
+			status: "ok" as const,
+			interview: result.state,
+			notificationQueued: result.effects.some((e) => e.kind === "notify"),
+			creditsRefunded: result.effects.reduce((n, e) => n + (e.kind === "refund" ? e.credits : 0), 0),
+		};
+		if (result.state === seed.state) return outcome;
+		const change = changedSeed(seed, result.state, result.effects, now);
+		const { statements, events } = outboxStatements(db, result.state, change.items);
+		let pending: Awaited<ReturnType<typeof runRecordingEvents>>;
+		try {
+			pending = await runRecordingEvents(
+				db,
+				[...seedChangeStatements(db, change.seed, seed.state.version), ...statements],
+				events,
+			);
+		} catch (error) {
+			if (String(error).includes(SEED_CHANGED_ERROR)) continue;
+			throw error;
+		}
+		await settle(env, change, events, pending, now);
+		return outcome;
+	}
+	return null;
+}
+
+interface SeedChange {
+	seed: Seed;
+	/** What the change owes, also appended to the seed's outbox (replayed if it is ever adopted). */
+	items: OutboxItem[];
+	/** The seed's wake time once the change is settled (its earliest timer, or never). */
+	settledWakeAt: number;
+	/** Whether the change moved a timer (then a wake message may be owed). */
+	timersMoved: boolean;
+}
+
+/** The seed after a change (pure): the new state, its outbox with the change's items, its timers. */
+export function changedSeed(
+	seed: Seed,
+	next: Seed["state"],
+	effects: Parameters<typeof outboxItem>[1][],
+	now: number,
+): SeedChange {
+	const items: OutboxItem[] = [];
+	const timers = new Map(seed.timers.map((t) => [t.name, t.dueAt]));
+	let timersMoved = false;
+	for (const effect of effects) {
+		if (effect.kind === "timer") {
+			timersMoved ||= timers.get(effect.name) !== (effect.dueAt ?? undefined);
+			if (effect.dueAt === null) timers.delete(effect.name);
+			else timers.set(effect.name, effect.dueAt);
+			continue;
+		}
+		const item = outboxItem(next, effect, now);
+		if (item) items.push(item);
+	}
+	const timerList = [...timers].map(([name, dueAt]) => ({ name, dueAt }));
+	const settledWakeAt = timerList.reduce((earliest, t) => Math.min(earliest, t.dueAt), NEVER);
+	const owesBeyondD1 = items.some((item) => item.kind === "notify" || item.kind === "release_slot");
+	return {
+		seed: {
+			state: next,
+			outbox: [...seed.outbox, ...items],
+			timers: timerList,
+			wakeAt: owesBeyondD1 ? Math.min(settledWakeAt, now + SEED_SETTLE_MS) : settledWakeAt,
+		},
+		items,
+		settledWakeAt,
+		timersMoved,
+	};
+}
+
+/**
+ * What the change owes beyond D1, as the object's outbox settles it: notices, fan-out, and a wake
+ * message when the seed now wakes within the horizon (a reschedule to soon). A failure here does
+ * not fail the request (the change is committed): the seed stays due and the sweep finishes it.
+ */
+async function settle(
+	env: Env,
+	change: SeedChange,
+	events: Parameters<typeof settleOutbox>[3],
+	pending: Parameters<typeof settleOutbox>[4],
+	now: number,
+): Promise<void> {
+	const { state } = change.seed;
+	try {
+		await settleOutbox(env, state, change.items, events, pending);
+		if (change.seed.wakeAt !== change.settledWakeAt) {
+			await runOne(setSeedWake(getDb(env.DB), state.id, state.version, change.settledWakeAt));
+		}
+		if (change.timersMoved && change.settledWakeAt !== NEVER) {
+			await sendWakeMessages(env, [{ id: state.id, wakeAt: change.settledWakeAt }], now);
+		}
+	} catch (error) {
+		console.error(
+			JSON.stringify({
+				message: "seed change settling failed",
+				interview_id: state.id,
+				error: String(error),
+			}),
+		);
+	}
+}
