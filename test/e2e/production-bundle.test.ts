@@ -25,7 +25,7 @@ beforeAll(() => {
 		},
 	);
 	if (result.status !== 0) throw new Error(`dry run failed:\n${result.stdout}\n${result.stderr}`);
-	bundle = readFileSync(join(dir, "index.js"), "utf8");
+	bundle = readFileSync(join(dir, "worker.js"), "utf8");
 });
 
 afterAll(() => {
