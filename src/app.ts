@@ -8,6 +8,7 @@ import { eventRoutes } from "./events/routes";
 import { interviewRoutes } from "./interviews/api/routes";
 import { testHelperRoutes } from "./interviews/api/test-helper-routes";
 import { roomRoutes } from "./interviews/room/routes";
+import { socketIoRoutes } from "./interviews/room/socketio/routes";
 import type { AppBindings } from "./platform/http/context";
 import { errorBody, ok } from "./platform/http/envelope";
 import { AppError } from "./platform/http/errors";
@@ -34,6 +35,7 @@ export function createApp(options: AppOptions = {}) {
 	const app = new Hono<AppBindings>({ strict: false });
 	app.use("*", requestContext(options.clock ?? Date.now));
 	app.route("/", roomRoutes);
+	app.route("/", socketIoRoutes);
 
 	app.get("/api/v1/health", (c) =>
 		ok(c, {
