@@ -228,8 +228,8 @@ describe("the real-time channel for socket.io-client 4", () => {
 		expect((await refusal("", "x")).data.code).toBe("NOT_FOUND");
 	});
 
-	for (const transports of [undefined, ["websocket"]]) {
-		it(`loses no answer when the transport is killed mid-interview (${transports ? "websocket" : "default"})`, async () => {
+	for (const transports of [undefined, ["websocket"], ["polling"]]) {
+		it(`loses no answer when the transport is killed mid-interview (${transports ? transports[0] : "default"})`, async () => {
 			const { id, token } = await createInterview();
 			const { socket, seen } = candidateSnippet(id, token, {
 				...(transports ? { transports } : {}),
@@ -238,11 +238,14 @@ describe("the real-time channel for socket.io-client 4", () => {
 			});
 			let reconnects = 0;
 			socket.io.on("reconnect", () => reconnects++);
-			await until(() => seen.answers.length >= 2);
-			// Kill the transport: the WebSocket under the engine, or the engine itself.
-			const engine = socket.io.engine as any;
-			if (engine.transport.name === "websocket") engine.transport.ws.close();
-			else engine.close();
+			// Killed as the second answer is sent (the snippet's handler runs first): that answer
+			// may be lost with the transport, and the interview cannot end meanwhile.
+			socket.on("question", () => {
+				if (seen.answers.length !== 2 || reconnects > 0) return;
+				const engine = socket.io.engine as any;
+				if (engine.transport.name === "websocket") engine.transport.ws.close();
+				else engine.close();
+			});
 			await until(() => reconnects > 0);
 			await until(() => completed(seen.updates));
 			const data = await transcriptOf(id);
@@ -253,6 +256,58 @@ describe("the real-time channel for socket.io-client 4", () => {
 			expect(data.transcript.length).toBeGreaterThan(2);
 		});
 	}
+
+	it("keeps an idle session alive with the heartbeat, over long-polling and over the WebSocket", async () => {
+		const { id, token } = await createInterview();
+		for (const transports of [["polling"], ["websocket"]]) {
+			const socket = io(`${WS_URL}/interview/${id}/`, { auth: { token }, transports, reconnection: false });
+			sockets.push(socket);
+			let pings = 0;
+			socket.io.on("ping", () => pings++);
+			const disconnects: string[] = [];
+			socket.on("disconnect", (reason) => disconnects.push(reason));
+			await until(() => socket.connected);
+			// Longer than pingInterval + pingTimeout (3 s): without pings the client would give up.
+			await new Promise((resolve) => setTimeout(resolve, 4_000));
+			expect(pings).toBeGreaterThanOrEqual(2);
+			expect(disconnects).toEqual([]);
+			expect(socket.connected).toBe(true);
+			socket.close();
+		}
+	});
+
+	it("ends a session that does not answer its pings, and refuses unknown sessions", async () => {
+		const base = `${service.baseUrl}/socket.io/?EIO=4&transport=polling`;
+		const open = await (await fetch(base)).text();
+		expect(open.startsWith("0{")).toBe(true);
+		const handshake = JSON.parse(open.slice(1));
+		expect(handshake).toMatchObject({
+			upgrades: ["websocket"],
+			pingInterval: 1500,
+			pingTimeout: 1500,
+			maxPayload: 1_000_000,
+		});
+		// The first poll gets the ping; no pong is sent.
+		const poll = await (await fetch(`${base}&sid=${handshake.sid}`)).text();
+		expect(poll).toBe("2");
+		// The pending poll ends with the close packet once the pong is overdue; then the id is unknown.
+		const bodies: string[] = [];
+		let refused: Response | null = null;
+		for (let i = 0; i < 10 && !refused; i++) {
+			const res = await fetch(`${base}&sid=${handshake.sid}`, { signal: AbortSignal.timeout(5_000) });
+			if (res.status === 400) refused = res;
+			else bodies.push(await res.text());
+		}
+		expect(bodies).toEqual(["1"]);
+		expect(await refused?.json()).toEqual({ code: 1, message: "Session ID unknown" });
+		expect((await fetch(`${service.baseUrl}/socket.io/?EIO=3&transport=polling`)).status).toBe(400);
+		expect(
+			await (await fetch(`${service.baseUrl}/socket.io/?EIO=4&transport=carrier-pigeon`)).json(),
+		).toEqual({
+			code: 0,
+			message: "Transport unknown",
+		});
+	});
 
 	it("a candidate on Socket.IO and an observer on the plain WebSocket see the same updates, and the other way round", async () => {
 		// Socket.IO candidate, plain observer.
