@@ -70,6 +70,23 @@ describe("the Socket.IO session object", () => {
 		expect(state?.transcript[0]?.answer).toBe("Index the join columns.");
 		expect(state?.currentQuestion?.id).not.toBe(shown[1].question.id);
 
+		// The same answer twice in one body, without question_id: both answer the question shown
+		// when they arrived, so the repeat is refused, with an error event and in its ack.
+		const again = { ...answer, response: "Then a covering index." };
+		const twice = JSON.stringify(["candidate_response", again]);
+		await post(sid, `42${nsp},8${twice}`, `42${nsp},9${twice}`);
+		const replies = await poll(sid, 5);
+		expect(replies).toContain(`43${nsp},8[{"ok":true}]`);
+		const refusal = replies.find((p) => p.startsWith(`43${nsp},9`));
+		expect(JSON.parse((refusal as string).slice(`43${nsp},9`.length))).toEqual([
+			{ ok: false, error: { code: "STALE_QUESTION", message: "That question has already been answered." } },
+		]);
+		expect(replies.some((p) => p.startsWith(`42${nsp},["error",`) && p.includes("STALE_QUESTION"))).toBe(
+			true,
+		);
+		const after = await interviewStub(env, id).get();
+		expect(after?.transcript.map((e) => e.answer).slice(0, 2)).toEqual([answer.response, again.response]);
+
 		// The client closes: the session's storage is gone.
 		await post(sid, "1");
 		const res = await exports.default.fetch(`${ENGINE}&sid=${sid}`);
