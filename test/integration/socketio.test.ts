@@ -87,6 +87,14 @@ describe("the Socket.IO session object", () => {
 		const after = await interviewStub(env, id).get();
 		expect(after?.transcript.map((e) => e.answer).slice(0, 2)).toEqual([answer.response, again.response]);
 
+		// An answer without an ack, then its repeat with one: the repeat waits for the first
+		// answer's outcome, so its ack is the refusal, not the first answer's update.
+		const third = JSON.stringify(["candidate_response", { ...answer, response: "Third." }]);
+		await post(sid, `42${nsp},${third}`, `42${nsp},10${third}`);
+		const more = await poll(sid, 4);
+		expect(more.find((p) => p.startsWith(`43${nsp},10`))).toContain('"code":"STALE_QUESTION"');
+		expect((await interviewStub(env, id).get())?.transcript[2]?.answer).toBe("Third.");
+
 		// The client closes: the session's storage is gone.
 		await post(sid, "1");
 		const res = await exports.default.fetch(`${ENGINE}&sid=${sid}`);

@@ -33,28 +33,33 @@ import {
 const FINAL_ROOM_CLOSES = new Set([4001, 4002]);
 /** At most this many interview namespaces on one Engine.IO session. */
 const MAX_NAMESPACES = 8;
-/** An acknowledged event whose outcome never shows (it should not happen) frees the queue after this. */
+/** An event whose outcome never shows (it should not happen) frees the queue after this. */
 const ACK_TIMEOUT_MS = 60_000;
-/** Client events waiting behind an acknowledged one, per namespace. */
+/** Client events waiting behind one whose outcome is awaited, per namespace. */
 const MAX_QUEUED_EVENTS = 32;
 
 interface Waiting {
 	frame: string;
-	ack: { id: number; awaited: Awaited } | null;
+	ackId: number | undefined;
 }
 
 /**
  * One namespace `/interview/{id}/` on a session: a relay to the interview's Durable Object over
  * the plain channel's WebSocket, opened with the client's token exactly as a plain client opens
- * it. Room frames become events; events become room frames, one acknowledged event at a time
- * (its outcome is recognised in the room's replies, `settle`).
+ * it. Room frames become events; events become room frames, sent one at a time: the next
+ * waits until the room's replies show the outcome of the one before (`settle`), so each
+ * acknowledgement and each `error` belongs to the event that caused it.
  */
 class RoomLink {
 	/** The question the client was last shown (`candidate_response` without `question_id`). */
 	current: string | null = null;
 	answered = 0;
 	status = "";
-	private outstanding: { id: number; awaited: Awaited; timer: ReturnType<typeof setTimeout> } | null = null;
+	private outstanding: {
+		ackId: number | undefined;
+		awaited: Awaited;
+		timer: ReturnType<typeof setTimeout>;
+	} | null = null;
 	private readonly queue: Waiting[] = [];
 
 	/** Whether the client was told the namespace is connected (with the room's first frame). */
@@ -95,8 +100,8 @@ class RoomLink {
 
 	/** A client event (`args` = [name, payload]), with the ack id when the client asked for one. */
 	fromClient(args: unknown[], ackId: number | undefined): void {
+		// The question is the one shown when the event arrived, not when it is sent.
 		const { frame } = plainOfEvent(args, this.current);
-		const awaited = awaitedOf(frame, this.answered);
 		if (this.queue.length >= MAX_QUEUED_EVENTS) {
 			if (ackId !== undefined) {
 				this.emit(
@@ -108,7 +113,7 @@ class RoomLink {
 			}
 			return;
 		}
-		this.queue.push({ frame, ack: ackId === undefined ? null : { id: ackId, awaited } });
+		this.queue.push({ frame, ackId });
 		this.pump();
 	}
 
@@ -122,12 +127,13 @@ class RoomLink {
 			} catch {
 				return;
 			}
-			if (!next.ack) continue;
-			const { id, awaited } = next.ack;
+			const { ackId } = next;
+			// Counted when sent: an answer before it has had its outcome by now.
+			const awaited = awaitedOf(next.frame, this.answered);
 			// `resync` has no outcome of its own (the replay follows); ending an interview that is
 			// over already changes nothing, as on the plain channel.
 			if (awaited.type === "resync" || (awaited.type === "end_interview" && this.status === "completed")) {
-				this.emit(ackPacket(this.nsp, id, { ok: true }));
+				if (ackId !== undefined) this.emit(ackPacket(this.nsp, ackId, { ok: true }));
 				continue;
 			}
 			const timer = setTimeout(
@@ -138,7 +144,7 @@ class RoomLink {
 					}),
 				ACK_TIMEOUT_MS,
 			);
-			this.outstanding = { id, awaited, timer };
+			this.outstanding = { ackId, awaited, timer };
 		}
 	}
 
@@ -147,7 +153,7 @@ class RoomLink {
 		if (!outstanding) return;
 		clearTimeout(outstanding.timer);
 		this.outstanding = null;
-		this.emit(ackPacket(this.nsp, outstanding.id, result));
+		if (outstanding.ackId !== undefined) this.emit(ackPacket(this.nsp, outstanding.ackId, result));
 		this.pump();
 	}
 
