@@ -214,8 +214,9 @@ async function main() {
 
 		log("Measuring the WebSocket round trip...");
 		let wsOffset = 50_000;
-		const liveRoom = (answers, timeLimitMs) =>
+		const liveRoom = (answers, timeLimitMs, client = "websocket") =>
 			measureLiveRoom({
+				client,
 				baseUrl: service.baseUrl,
 				createInterviews: async (n) => {
 					const made = await bulk(n, wsOffset, null);
@@ -233,6 +234,13 @@ async function main() {
 		results.websocket = {
 			...(await liveRoom(300, 90_000)),
 			warmup: { answers: wsWarmup.answers, errors: wsWarmup.errors },
+			baseline: wsBaseline,
+		};
+		log("Measuring the same round trip over socket.io-client...");
+		const sioWarmup = await liveRoom(WS_WARMUP_ANSWERS, 30_000, "socketio");
+		results.socketio = {
+			...(await liveRoom(300, 90_000, "socketio")),
+			warmup: { answers: sioWarmup.answers, errors: sioWarmup.errors },
 			baseline: wsBaseline,
 		};
 

@@ -12,6 +12,7 @@ import { eventRoutes } from "./events/routes";
 import { interviewRoutes } from "./interviews/api/routes";
 import { testHelperRoutes } from "./interviews/api/test-helper-routes";
 import { roomRoutes } from "./interviews/room/routes";
+import { socketIoRoutes } from "./interviews/room/socketio/routes";
 import { openApiDocument } from "./openapi";
 import type { AppBindings } from "./platform/http/context";
 import { errorBody, ok } from "./platform/http/envelope";
@@ -54,6 +55,7 @@ export function createApp(options: AppOptions = {}) {
 	app.use("*", requestLog);
 	app.use("*", productionConfigured);
 	app.route("/", roomRoutes);
+	app.route("/", socketIoRoutes);
 
 	app.get("/openapi.json", async (c) => c.json(await openApiDocument(createApp())));
 	app.get("/docs", Scalar({ url: "/openapi.json", pageTitle: "Interview Assessment Service API" }));

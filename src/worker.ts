@@ -1,6 +1,7 @@
 import { AccountObject } from "./accounts/account-object";
 import { createApp } from "./app";
 import { writeCreations } from "./interviews/creation/creation";
+import { SocketIoSessionObject } from "./interviews/room/socketio/session";
 import { interviewStub } from "./interviews/stub";
 import { getDb } from "./platform/db/client";
 import { callCountsWanted, countingNamespace, readCallCounts } from "./platform/lib/call-counts";
@@ -41,6 +42,23 @@ function fetchCounting(request: Request, env: Env, ctx: ExecutionContext): Respo
 		countingEnvs.set(env, counting);
 	}
 	return app.fetch(request, counting, ctx);
+}
+
+/**
+ * A Socket.IO client's Engine.IO session; it opens each interview namespace through the Worker's
+ * own route for the plain channel, so both channels authenticate and refuse alike.
+ */
+export class SocketIoSession extends SocketIoSessionObject {
+	protected override openRoom(request: Request): Promise<Response> {
+		const ctx = this.ctx;
+		return Promise.resolve(
+			app.fetch(request, this.env, {
+				waitUntil: (promise: Promise<unknown>) => ctx.waitUntil(promise),
+				passThroughOnException: () => {},
+				props: {},
+			} as unknown as ExecutionContext),
+		);
+	}
 }
 
 export default {

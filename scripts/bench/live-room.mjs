@@ -1,6 +1,7 @@
 // The live room's round trip: a candidate's answer sent over the WebSocket until the next
 // question arrives. Several candidates answer at once, each in their own interview, until the
 // wanted number of round trips is measured or the time is up.
+import { io } from "socket.io-client";
 import { percentile } from "./report.mjs";
 
 const ANSWER =
@@ -70,10 +71,71 @@ function candidate(wsBase, interview, { deadline, wanted }) {
 }
 
 /**
- * @param {{baseUrl: string, createInterviews: (n: number) => Promise<any[]>, clients: number,
- *   answers: number, timeLimitMs: number}} options
+ * The same candidate over socket.io-client (its WebSocket transport, which default clients
+ * upgrade to at once): the contract's payload without `question_id`, answered by the next
+ * `question` event.
  */
-export async function measureLiveRoom({ baseUrl, createInterviews, clients, answers, timeLimitMs }) {
+function socketIoCandidate(wsBase, interview, { deadline, wanted }) {
+	return new Promise((resolve) => {
+		const token = new URL(interview.interview_url).searchParams.get("token");
+		const socket = io(`${wsBase}/interview/${interview.id}/`, {
+			auth: { token },
+			transports: ["websocket"],
+			reconnection: false,
+		});
+		const samples = [];
+		let errors = 0;
+		let current = null;
+		let sentAt = 0;
+		let finished = false;
+		const done = () => {
+			if (finished) return;
+			finished = true;
+			clearTimeout(timer);
+			socket.close();
+			resolve({ samples, errors });
+		};
+		const timer = setTimeout(done, Math.max(0, deadline - Date.now()));
+		socket.on("question", ({ question }) => {
+			if (!question?.id || question.id === current) return;
+			if (current !== null) samples.push(performance.now() - sentAt);
+			current = question.id;
+			if (Date.now() > deadline || wanted() <= 0) return done();
+			sentAt = performance.now();
+			socket.emit("candidate_response", {
+				session_id: interview.id,
+				response: ANSWER,
+				timestamp: new Date().toISOString(),
+			});
+		});
+		socket.on("interview_update", ({ interview: state }) => {
+			if (state?.status === "completed") done();
+		});
+		socket.on("error", () => {
+			errors++;
+			done();
+		});
+		socket.on("connect_error", () => {
+			errors++;
+			done();
+		});
+		socket.on("disconnect", () => done());
+	});
+}
+
+/**
+ * @param {{baseUrl: string, createInterviews: (n: number) => Promise<any[]>, clients: number,
+ *   answers: number, timeLimitMs: number, client?: "websocket" | "socketio"}} options
+ */
+export async function measureLiveRoom({
+	baseUrl,
+	createInterviews,
+	clients,
+	answers,
+	timeLimitMs,
+	client = "websocket",
+}) {
+	const run = client === "socketio" ? socketIoCandidate : candidate;
 	const wsBase = baseUrl.replace(/^http/, "ws");
 	// Each interview asks up to 15 questions; make enough for the wanted answers, with margin.
 	const pool = await createInterviews(Math.ceil(answers / 10) + clients);
@@ -86,7 +148,7 @@ export async function measureLiveRoom({ baseUrl, createInterviews, clients, answ
 	const worker = async () => {
 		while (started < pool.length && wanted() > 0 && Date.now() < deadline) {
 			const interview = pool[started++];
-			const outcome = await candidate(wsBase, interview, { deadline, wanted });
+			const outcome = await run(wsBase, interview, { deadline, wanted });
 			samples.push(...outcome.samples);
 			errors += outcome.errors;
 		}

@@ -39,9 +39,24 @@ export interface Target {
 	value: number | null;
 	pass: boolean;
 }
+export interface LiveRoomResult {
+	clients: number;
+	interviews: number;
+	answers: number;
+	perSecond: number;
+	p50: number | null;
+	p99: number | null;
+	errors: number;
+	missing: number;
+	/** Round trips made before the measured ones, and their failures. */
+	warmup?: { answers: number; errors: number };
+	baseline: LoadResult;
+}
 export interface BenchResults {
 	cases: CaseResult[];
 	baselines?: LoadResult[];
+	/** The same round trip over socket.io-client, reported beside the plain WebSocket's. */
+	socketio?: LiveRoomResult;
 	websocket?: {
 		clients: number;
 		interviews: number;

@@ -122,8 +122,9 @@ export function totalProblems(results) {
 		for (const r of [c.result, c.baseline]) n += r.errors + r.timeouts + r.status5xx;
 	}
 	for (const b of results.baselines ?? []) n += b.errors + b.timeouts + b.status5xx;
-	if (results.websocket)
-		n += results.websocket.errors + results.websocket.missing + (results.websocket.warmup?.errors ?? 0);
+	for (const room of [results.websocket, results.socketio]) {
+		if (room) n += room.errors + room.missing + (room.warmup?.errors ?? 0);
+	}
 	if (results.webhooks) n += results.webhooks.missing + results.webhooks.invalid + results.webhooks.errors;
 	return n;
 }
@@ -164,6 +165,23 @@ export function tableRows(results) {
 			vsP50: fmt.x(ratio(ws.p50, ws.baseline.p50)),
 			vsP99: fmt.x(ratio(ws.p99, ws.baseline.p99)),
 			errors: String(ws.errors + ws.missing),
+			non2xx: "-",
+		});
+	}
+	const sio = results.socketio;
+	if (sio) {
+		// Beside the plain WebSocket's row: its p50 as a multiple of the plain channel's.
+		const vsPlain = ws ? ratio(sio.p50, ws.p50) : null;
+		rows.push({
+			name: `Socket.IO answer -> next question (${sio.answers} answers; p50 ${fmt.x(vsPlain)} the WebSocket's)`,
+			conn: String(sio.clients),
+			rps: fmt.int(sio.perSecond),
+			p50: fmt.ms(sio.p50),
+			p99: fmt.ms(sio.p99),
+			vsRps: fmt.x(ratio(sio.perSecond, sio.baseline.rps)),
+			vsP50: fmt.x(ratio(sio.p50, sio.baseline.p50)),
+			vsP99: fmt.x(ratio(sio.p99, sio.baseline.p99)),
+			errors: String(sio.errors + sio.missing),
 			non2xx: "-",
 		});
 	}

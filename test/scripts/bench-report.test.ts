@@ -188,6 +188,26 @@ describe("the bench's report", () => {
 		expect(new Set(table.map((line) => line.length)).size).toBe(1);
 	});
 
+	it("reports the Socket.IO round trip beside the WebSocket's, as a ratio of its p50, and counts its errors", () => {
+		const run = results();
+		run.socketio = {
+			clients: 10,
+			interviews: 30,
+			answers: 300,
+			perSecond: 40,
+			p50: 15,
+			p99: 45,
+			errors: 1,
+			missing: 0,
+			baseline: load(),
+		};
+		const rows = tableRows(run);
+		expect(rows).toHaveLength(10);
+		expect(rows[8]).toMatchObject({ p50: "15.0", vsP50: "1.50x", errors: "1" });
+		expect(rows[8]?.name).toContain("p50 1.50x the WebSocket's");
+		expect(evaluateTargets(run).find((t) => t.id === "no_errors")?.value).toBe(1);
+	});
+
 	it("replaces only the generated section of the document, or appends it", () => {
 		const doc = `# Performance\n\nkept\n\n${MARK_START}\nold\n${MARK_END}\n\n## After\n`;
 		const next = spliceGenerated(doc, `${MARK_START}\nnew\n${MARK_END}`);

@@ -1,0 +1,164 @@
+import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { env, exports } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { interviewStub } from "../../../src/interviews/stub";
+import type { SocketIoSession } from "../../../src/worker";
+import { BASE, newAccount } from "../../support/helpers";
+import { createInterview } from "../../support/lifecycle-helpers";
+
+// The session object in workerd, spoken to over long-polling exactly as socket.io-client does
+// (the end-to-end suite drives it with the real client): handshake, namespace, events, acks,
+// heartbeat, and nothing left in storage once the session ends.
+const ENGINE = `${BASE}/socket.io/?EIO=4&transport=polling`;
+
+async function handshake(): Promise<string> {
+	const body = await (await exports.default.fetch(ENGINE)).text();
+	expect(body.startsWith("0{")).toBe(true);
+	return JSON.parse(body.slice(1)).sid;
+}
+
+async function post(sid: string, ...packets: string[]) {
+	const res = await exports.default.fetch(`${ENGINE}&sid=${sid}`, {
+		method: "POST",
+		body: packets.join("\x1e"),
+	});
+	expect(res.status).toBe(200);
+	await res.text();
+}
+
+/** Polls until `want` packets have arrived (each poll returns what is waiting). */
+async function poll(sid: string, want: number): Promise<string[]> {
+	const packets: string[] = [];
+	for (let i = 0; i < 20 && packets.length < want; i++) {
+		const res = await exports.default.fetch(`${ENGINE}&sid=${sid}`);
+		expect(res.status).toBe(200);
+		packets.push(...(await res.text()).split("\x1e"));
+	}
+	return packets;
+}
+
+const stubOf = (sid: string) => env.SOCKET_IO.get(env.SOCKET_IO.idFromName(sid));
+
+describe("the Socket.IO session object", () => {
+	it("connects an interview namespace with the join token, relays events and acknowledges an answer", async () => {
+		const account = await newAccount();
+		const { id, token } = await createInterview(account.test);
+		const sid = await handshake();
+		const nsp = `/interview/${id}/`;
+		await post(sid, `40${nsp},${JSON.stringify({ token })}`);
+		const [connected, update, question] = await poll(sid, 3);
+		expect(connected).toMatch(new RegExp(`^40${nsp},\\{"sid":"[0-9A-Za-z]{20}"\\}$`));
+		expect(update?.startsWith(`42${nsp},`)).toBe(true);
+		const [name, payload] = JSON.parse((update as string).slice(`42${nsp},`.length));
+		expect(name).toBe("interview_update");
+		expect(Object.keys(payload).sort()).toEqual(["interview", "seq"]);
+		expect(payload.interview).toMatchObject({ id, status: "in_progress" });
+		const shown = JSON.parse((question as string).slice(`42${nsp},`.length));
+		expect(shown[0]).toBe("question");
+		expect(shown[1].question.index).toBe(0);
+
+		// The contract's payload: no question_id (the question shown), ack id 7.
+		const answer = {
+			session_id: id,
+			response: "Index the join columns.",
+			timestamp: new Date().toISOString(),
+		};
+		await post(sid, `42${nsp},7${JSON.stringify(["candidate_response", answer])}`);
+		const next = await poll(sid, 3);
+		expect(next).toContain(`43${nsp},7[{"ok":true}]`);
+		const state = await interviewStub(env, id).get();
+		expect(state?.transcript[0]?.answer).toBe("Index the join columns.");
+		expect(state?.currentQuestion?.id).not.toBe(shown[1].question.id);
+
+		// The same answer twice in one body, without question_id: both answer the question shown
+		// when they arrived, so the repeat is refused, with an error event and in its ack.
+		const again = { ...answer, response: "Then a covering index." };
+		const twice = JSON.stringify(["candidate_response", again]);
+		await post(sid, `42${nsp},8${twice}`, `42${nsp},9${twice}`);
+		const replies = await poll(sid, 5);
+		expect(replies).toContain(`43${nsp},8[{"ok":true}]`);
+		const refusal = replies.find((p) => p.startsWith(`43${nsp},9`));
+		expect(JSON.parse((refusal as string).slice(`43${nsp},9`.length))).toEqual([
+			{ ok: false, error: { code: "STALE_QUESTION", message: "That question has already been answered." } },
+		]);
+		expect(replies.some((p) => p.startsWith(`42${nsp},["error",`) && p.includes("STALE_QUESTION"))).toBe(
+			true,
+		);
+		const after = await interviewStub(env, id).get();
+		expect(after?.transcript.map((e) => e.answer).slice(0, 2)).toEqual([answer.response, again.response]);
+
+		// An answer without an ack, then its repeat with one: the repeat waits for the first
+		// answer's outcome, so its ack is the refusal, not the first answer's update.
+		const third = JSON.stringify(["candidate_response", { ...answer, response: "Third." }]);
+		await post(sid, `42${nsp},${third}`, `42${nsp},10${third}`);
+		const more = await poll(sid, 4);
+		expect(more.find((p) => p.startsWith(`43${nsp},10`))).toContain('"code":"STALE_QUESTION"');
+		expect((await interviewStub(env, id).get())?.transcript[2]?.answer).toBe("Third.");
+
+		// The client closes: the session's storage is gone.
+		await post(sid, "1");
+		const res = await exports.default.fetch(`${ENGINE}&sid=${sid}`);
+		expect(res.status).toBe(400);
+		expect(await res.json()).toEqual({ code: 1, message: "Session ID unknown" });
+		await runInDurableObject(stubOf(sid), async (_instance, ctx) => {
+			expect(await ctx.storage.list()).toEqual(new Map());
+			expect(await ctx.storage.getAlarm()).toBeNull();
+		});
+	});
+
+	it("refuses a namespace with the room's refusal as CONNECT_ERROR, and other namespaces", async () => {
+		const account = await newAccount();
+		const { id } = await createInterview(account.test);
+		const sid = await handshake();
+		await post(
+			sid,
+			`40/interview/${id},{"token":"wrong"}`,
+			`40/interview/int_000000000000000000000000/,{"token":"${account.test}"}`,
+			"40/chat,",
+		);
+		const packets = await poll(sid, 3);
+		expect(packets).toContainEqual(
+			`44/interview/${id},${JSON.stringify({
+				message: "The join link's token is missing or wrong.",
+				data: { code: "INVALID_TOKEN", message: "The join link's token is missing or wrong." },
+			})}`,
+		);
+		expect(
+			packets.some(
+				(p) =>
+					p.startsWith('44/interview/int_000000000000000000000000/,{"message"') &&
+					p.includes('"code":"INTERVIEW_NOT_FOUND"'),
+			),
+		).toBe(true);
+		expect(packets.some((p) => p.startsWith("44/chat,") && p.includes('"code":"NOT_FOUND"'))).toBe(true);
+	});
+
+	it("pings from its alarm and ends the session when the pong is overdue", async () => {
+		const sid = await handshake();
+		const stub = stubOf(sid);
+		// The first alarm is the first ping (a pong would clear it).
+		await runInDurableObject(stub, (instance: SocketIoSession) => {
+			instance.clock = () => Date.now() + 25_000;
+		});
+		expect(await runDurableObjectAlarm(stub)).toBe(true);
+		expect(await poll(sid, 1)).toEqual(["2"]);
+		await post(sid, "3");
+		// Answered: the next alarm schedules the next ping instead of closing.
+		expect(await runDurableObjectAlarm(stub)).toBe(true);
+		await runInDurableObject(stub, async (instance: SocketIoSession, ctx) => {
+			expect(await ctx.storage.getAlarm()).toBeGreaterThan(Date.now() + 20_000);
+			instance.clock = () => Date.now() + 50_000;
+		});
+		expect(await runDurableObjectAlarm(stub)).toBe(true);
+		expect(await poll(sid, 1)).toEqual(["2"]);
+		// No pong this time: past pingTimeout the session ends.
+		await runInDurableObject(stub, (instance: SocketIoSession) => {
+			instance.clock = () => Date.now() + 75_000;
+		});
+		expect(await runDurableObjectAlarm(stub)).toBe(true);
+		expect((await exports.default.fetch(`${ENGINE}&sid=${sid}`)).status).toBe(400);
+		await runInDurableObject(stub, async (_instance, ctx) => {
+			expect(await ctx.storage.list()).toEqual(new Map());
+		});
+	});
+});
