@@ -77,6 +77,7 @@ export class RequestCount {
 	async withCreate(
 		create: Pick<CreateAtOnceRequest, "admissions" | "write">,
 	): Promise<CreateAtOnceOutcome & { auth: AuthContext }> {
+		if (!this.pending) throw new Error("withCreate: the request was counted already");
 		const c = this.c;
 		const auth = c.get("auth");
 		const outcome = await accountStub(c.env, auth.accountId).createAtOnce({
