@@ -4,6 +4,8 @@ import { adminRoutes } from "./accounts/admin-routes";
 import { authenticate } from "./accounts/auth";
 import { rateLimit } from "./accounts/rate-limit-middleware";
 import { accountRoutes } from "./accounts/routes";
+import { adminUserRoutes } from "./dashboard/admin-users";
+import { dashboardRoutes, settingsRedirect } from "./dashboard/routes";
 import { eventRoutes } from "./events/routes";
 import { interviewRoutes } from "./interviews/api/routes";
 import { testHelperRoutes } from "./interviews/api/test-helper-routes";
@@ -43,7 +45,10 @@ export function createApp(options: AppOptions = {}) {
 			environment: c.env.ENVIRONMENT,
 		}),
 	);
+	app.route("/admin", adminUserRoutes);
 	app.route("/admin", adminRoutes);
+	app.route("/dashboard", dashboardRoutes as never);
+	app.route("/", settingsRedirect as never);
 	for (const prefix of ["/v1", "/api/v1"]) {
 		for (const path of SHADOWED_PATHS)
 			app.on(["GET", "PUT", "PATCH", "DELETE"], `${prefix}${path}`, unrouted);

@@ -33,7 +33,7 @@ import { SCOPES } from "./scopes";
 /** The internal admin API (decisions.md): accounts and keys, behind `ADMIN_TOKEN`. */
 export const adminRoutes = new Hono<AppBindings>();
 
-const adminAuth: MiddlewareHandler<AppBindings> = async (c, next) => {
+export const adminAuth: MiddlewareHandler<AppBindings> = async (c, next) => {
 	const token = bearerToken(c.req.header("Authorization"));
 	if (!token) {
 		throw new AppError(
@@ -138,7 +138,7 @@ function keyView(row: ApiKeyRow) {
 	};
 }
 
-async function requireAccount(c: { env: AppBindings["Bindings"] }, id: string): Promise<AccountRow> {
+export async function requireAccount(c: { env: AppBindings["Bindings"] }, id: string): Promise<AccountRow> {
 	const row = await findAccount(getDb(c.env.DB), id);
 	if (!row) throw new AppError("ACCOUNT_NOT_FOUND", `No account with id '${id}' exists.`, { id });
 	return row;

@@ -148,3 +148,4 @@ export * from "./schema-limits";
 export * from "./schema-performance";
 export * from "./schema-seeds";
 export * from "./schema-webhooks";
+export * from "./schema-dashboard";
