@@ -45,8 +45,9 @@ export function createApp(options: AppOptions = {}) {
 			environment: c.env.ENVIRONMENT,
 		}),
 	);
-	app.route("/admin", adminUserRoutes);
 	app.route("/admin", adminRoutes);
+	// After adminRoutes: its admin-token check and body guard (`use("*")`) cover these too.
+	app.route("/admin", adminUserRoutes);
 	app.route("/dashboard", dashboardRoutes as never);
 	app.route("/", settingsRedirect as never);
 	for (const prefix of ["/v1", "/api/v1"]) {

@@ -33,7 +33,7 @@ import { SCOPES } from "./scopes";
 /** The internal admin API (decisions.md): accounts and keys, behind `ADMIN_TOKEN`. */
 export const adminRoutes = new Hono<AppBindings>();
 
-export const adminAuth: MiddlewareHandler<AppBindings> = async (c, next) => {
+const adminAuth: MiddlewareHandler<AppBindings> = async (c, next) => {
 	const token = bearerToken(c.req.header("Authorization"));
 	if (!token) {
 		throw new AppError(

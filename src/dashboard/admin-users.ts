@@ -1,21 +1,19 @@
 import { Hono } from "hono";
-import { adminAuth, requireAccount } from "../accounts/admin-routes";
+import { requireAccount } from "../accounts/admin-routes";
 import { getDb } from "../platform/db/client";
 import type { AppBindings } from "../platform/http/context";
 import { ok, okList } from "../platform/http/envelope";
-import { whenRouted } from "../platform/http/middleware";
 import { appUrl } from "../platform/http/urls";
-import { jsonBodyGuard, noQuery, validate } from "../platform/http/validation";
+import { noQuery, validate } from "../platform/http/validation";
 import { createUser, newUserBody, userNotFound, userView } from "./users";
 import { deleteUser, findUser, listUsers } from "./users-repo";
 
 /**
  * The admin API's dashboard users (decisions.md): `POST` answers the user with a one-time
- * `password` (shown once, stored only hashed); the Team page invites by e-mail instead.
+ * `password` (shown once, stored only hashed); the Team page invites by e-mail instead. Mounted
+ * after the admin routes, whose admin-token check and body guard run first for these too.
  */
 export const adminUserRoutes = new Hono<AppBindings>();
-
-adminUserRoutes.use("*", whenRouted(adminAuth, jsonBodyGuard));
 
 adminUserRoutes.post(
 	"/accounts/:account_id/users",

@@ -1,13 +1,18 @@
 import { constantTimeEqual, toHex } from "../platform/lib/crypto";
 
 /**
- * PBKDF2-SHA256 through WebCrypto. OWASP asks for 600,000 iterations; workerd refuses PBKDF2
- * above 100,000 iterations ("iteration counts above 100000 are not supported"), so the dashboard
- * uses that maximum with a random 16-byte salt per user and no pepper (docs/dashboard.md). The
- * count is stored with each hash, so a runtime that allows more can raise it: a sign-in with an
- * older count re-hashes the password at the new one.
+ * PBKDF2-SHA256 through WebCrypto at OWASP's current count, 600,000 iterations, with a random
+ * 16-byte salt per password and no pepper (docs/dashboard.md). Some workerd builds refuse PBKDF2
+ * above 100,000 iterations ("iteration counts above 100000 are not supported"); where the runtime
+ * refuses the full count, the hash is made at that maximum instead. The count is stored with each
+ * hash, so verification always uses the hash's own count, and a sign-in re-hashes a password
+ * stored at fewer iterations than the runtime allows.
  */
-export const PBKDF2_ITERATIONS = 100_000;
+export const PBKDF2_ITERATIONS = 600_000;
+export const PBKDF2_FALLBACK_ITERATIONS = 100_000;
+
+/** The count this runtime accepts, learnt from the first hash. */
+let supported: number | undefined;
 
 const encoder = new TextEncoder();
 
@@ -28,9 +33,18 @@ async function derive(password: string, salt: Uint8Array, iterations: number): P
 }
 
 /** `pbkdf2-sha256$<iterations>$<salt hex>$<hash hex>` */
-export async function hashPassword(password: string, iterations = PBKDF2_ITERATIONS): Promise<string> {
+export async function hashPassword(password: string): Promise<string> {
 	const salt = crypto.getRandomValues(new Uint8Array(16));
-	const hash = await derive(password, salt, iterations);
+	let iterations = supported ?? PBKDF2_ITERATIONS;
+	let hash: string;
+	try {
+		hash = await derive(password, salt, iterations);
+	} catch (error) {
+		if (iterations === PBKDF2_FALLBACK_ITERATIONS) throw error;
+		iterations = PBKDF2_FALLBACK_ITERATIONS;
+		hash = await derive(password, salt, iterations);
+	}
+	supported = iterations;
 	return `pbkdf2-sha256$${iterations}$${toHex(salt.buffer as ArrayBuffer)}$${hash}`;
 }
 
@@ -42,9 +56,9 @@ export async function verifyPassword(password: string, stored: string): Promise<
 	return constantTimeEqual(await derive(password, fromHex(salt), iterations), hash);
 }
 
-/** A stored hash made with fewer iterations than today's count. */
+/** A stored hash made with fewer iterations than the runtime now allows. */
 export function needsRehash(stored: string): boolean {
-	return Number(stored.split("$")[1]) < PBKDF2_ITERATIONS;
+	return Number(stored.split("$")[1]) < (supported ?? PBKDF2_ITERATIONS);
 }
 
 /** Hashing a fixed password costs as much as a real check: unknown e-mails take as long. */

@@ -4,6 +4,7 @@ import { csrf, ownerOnly } from "./guard";
 import { interviewPages } from "./interview-pages";
 import { keyPages } from "./key-pages";
 import { resultsPage } from "./results-page";
+import { webhookPages } from "./webhook-pages";
 import { type DashBindings, requireUser } from "./session";
 
 /** The dashboard under `/dashboard` (docs/dashboard.md). */
@@ -25,6 +26,7 @@ signedIn.route("/interviews", interviewPages);
 signedIn.route("/interviews", resultsPage);
 signedIn.use("/settings/*", ownerOnly);
 signedIn.route("/settings/api-keys", keyPages);
+signedIn.route("/settings/webhooks", webhookPages);
 dashboardRoutes.route("/", signedIn);
 
 /** `/settings/api-keys`: an expired key's `renewal_url`. */
