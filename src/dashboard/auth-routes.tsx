@@ -37,7 +37,14 @@ function LoginPage(props: { next: string; email?: string; error?: string; status
 			<ErrorNotice error={props.error ? { message: props.error } : null} />
 			<form method="post" action={`/dashboard/login?next=${encodeURIComponent(props.next)}`}>
 				<label for="email">Email</label>
-				<input id="email" name="email" type="email" autocomplete="username" required value={props.email ?? ""} />
+				<input
+					id="email"
+					name="email"
+					type="email"
+					autocomplete="username"
+					required
+					value={props.email ?? ""}
+				/>
 				<label for="password">Password</label>
 				<input id="password" name="password" type="password" autocomplete="current-password" required />
 				<p>
@@ -102,9 +109,23 @@ function InvitationPage(props: { token: string; email: string; error?: string })
 			<ErrorNotice error={props.error ? { message: props.error } : null} />
 			<form method="post" action={`/dashboard/invitation/${props.token}`}>
 				<label for="password">New password</label>
-				<input id="password" name="password" type="password" autocomplete="new-password" minlength={12} required />
+				<input
+					id="password"
+					name="password"
+					type="password"
+					autocomplete="new-password"
+					minlength={12}
+					required
+				/>
 				<label for="confirm">Repeat the password</label>
-				<input id="confirm" name="confirm" type="password" autocomplete="new-password" minlength={12} required />
+				<input
+					id="confirm"
+					name="confirm"
+					type="password"
+					autocomplete="new-password"
+					minlength={12}
+					required
+				/>
 				<p>
 					<button type="submit">Set password</button>
 				</p>
@@ -124,7 +145,10 @@ function invalidInvitation() {
 	return (
 		<Page title="Invitation not valid">
 			<h1>This invitation is not valid</h1>
-			<p>It was used already, it has expired, or the link is incomplete. Ask an owner of the account for a new one.</p>
+			<p>
+				It was used already, it has expired, or the link is incomplete. Ask an owner of the account for a new
+				one.
+			</p>
 		</Page>
 	);
 }
@@ -139,7 +163,11 @@ authRoutes.post("/invitation/:token", async (c) => {
 	const token = c.req.param("token");
 	const found = await openInvitation(c as never, token);
 	if (!found) return c.html(invalidInvitation(), 404);
-	if (!sameOrigin(c)) return c.html(<InvitationPage token={token} email={found.user.email} error="This form came from another site." />, 403);
+	if (!sameOrigin(c))
+		return c.html(
+			<InvitationPage token={token} email={found.user.email} error="This form came from another site." />,
+			403,
+		);
 	const form = await formOf(c);
 	const password = field(form, "password");
 	const problem =

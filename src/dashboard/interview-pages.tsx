@@ -5,10 +5,11 @@ import { interviewUrl } from "../interviews/api/views";
 import { type InterviewState, STATUSES } from "../interviews/core/model";
 import { bulkCreate, MAX_BULK_INTERVIEWS, prepareItem } from "../interviews/creation/bulk-create";
 import { listInterviews } from "../interviews/db/interviews-repo";
+import { issueObserverTicket } from "../interviews/room/observer-tickets";
 import { commandInterview, createInterview, loadOwnedInterview, scheduledAtOf } from "../interviews/service";
 import { getDb } from "../platform/db/client";
 import { AppError } from "../platform/http/errors";
-import { appUrl } from "../platform/http/urls";
+import { appUrl, wsUrl } from "../platform/http/urls";
 import { issueFields } from "../platform/http/validation";
 import { decodeCursor, encodeCursor } from "../platform/lib/cursor";
 import { randomBase62 } from "../platform/lib/random";
@@ -70,7 +71,8 @@ interviewPages.get("/", async (c) => {
 		rows = hasMore ? result.rows.slice(0, p.limit) : result.rows;
 		total = result.total;
 		const last = rows.at(-1);
-		nextCursor = hasMore && last ? encodeCursor("interviews", { createdAt: last.createdAt, id: last.id }) : null;
+		nextCursor =
+			hasMore && last ? encodeCursor("interviews", { createdAt: last.createdAt, id: last.id }) : null;
 	}
 	const nextParams = new URLSearchParams({ ...q, cursor: nextCursor ?? "" });
 	return c.html(
@@ -170,7 +172,11 @@ interviewPages.get("/", async (c) => {
 
 // ---- create one ----
 
-function NewForm(props: { me: DashboardUser; values?: Record<string, string>; error?: ReturnType<typeof describe> | null }) {
+function NewForm(props: {
+	me: DashboardUser;
+	values?: Record<string, string>;
+	error?: ReturnType<typeof describe> | null;
+}) {
 	const v = props.values ?? {};
 	return (
 		<Page title="New interview" user={props.me} current={LIST}>
@@ -179,7 +185,13 @@ function NewForm(props: { me: DashboardUser; values?: Record<string, string>; er
 			<form method="post" action={`${LIST}/new`}>
 				<Csrf user={props.me} />
 				<label for="candidate_email">Candidate email</label>
-				<input id="candidate_email" name="candidate_email" type="email" required value={v.candidate_email ?? ""} />
+				<input
+					id="candidate_email"
+					name="candidate_email"
+					type="email"
+					required
+					value={v.candidate_email ?? ""}
+				/>
 				<label for="candidate_name">Candidate name (optional)</label>
 				<input id="candidate_name" name="candidate_name" type="text" value={v.candidate_name ?? ""} />
 				<label for="position">Position</label>
@@ -187,7 +199,14 @@ function NewForm(props: { me: DashboardUser; values?: Record<string, string>; er
 				<label for="skills">Skills (comma-separated)</label>
 				<input id="skills" name="skills" type="text" required value={v.skills ?? ""} />
 				<label for="duration_minutes">Duration in minutes (15 to 90)</label>
-				<input id="duration_minutes" name="duration_minutes" type="number" min={15} max={90} value={v.duration_minutes ?? "30"} />
+				<input
+					id="duration_minutes"
+					name="duration_minutes"
+					type="number"
+					min={15}
+					max={90}
+					value={v.duration_minutes ?? "30"}
+				/>
 				<label for="difficulty">Difficulty</label>
 				<select id="difficulty" name="difficulty">
 					{["junior", "intermediate", "senior", "expert"].map((d) => (
@@ -203,13 +222,25 @@ function NewForm(props: { me: DashboardUser; values?: Record<string, string>; er
 					{v.instructions ?? ""}
 				</textarea>
 				<p class="check">
-					<input id="send_invitation" name="send_invitation" type="checkbox" value="true" checked={v.send_invitation !== "false"} />{" "}
+					<input
+						id="send_invitation"
+						name="send_invitation"
+						type="checkbox"
+						value="true"
+						checked={v.send_invitation !== "false"}
+					/>{" "}
 					<label for="send_invitation" class="inline">
 						E-mail the candidate an invitation
 					</label>
 				</p>
 				<p class="check">
-					<input id="test_mode" name="test_mode" type="checkbox" value="true" checked={v.test_mode === "true"} />{" "}
+					<input
+						id="test_mode"
+						name="test_mode"
+						type="checkbox"
+						value="true"
+						checked={v.test_mode === "true"}
+					/>{" "}
 					<label for="test_mode" class="inline">
 						Test mode (no credit, no e-mail)
 					</label>
@@ -227,7 +258,9 @@ interviewPages.get("/new", (c) => c.html(<NewForm me={c.var.dashboard} />));
 /** A `datetime-local` value (no zone) read as UTC, as the label says. */
 function localToIso(value: string): string | undefined {
 	if (!value) return undefined;
-	return /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/.test(value) ? `${value.length === 16 ? `${value}:00` : value}Z` : value;
+	return /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/.test(value)
+		? `${value.length === 16 ? `${value}:00` : value}Z`
+		: value;
 }
 
 function splitList(value: string): string[] {
@@ -241,9 +274,16 @@ interviewPages.post("/new", async (c) => {
 	const me = c.var.dashboard;
 	const form = await formOf(c);
 	const values = Object.fromEntries(
-		["candidate_email", "candidate_name", "position", "skills", "duration_minutes", "difficulty", "scheduled_at", "instructions"].map(
-			(n) => [n, field(form, n)],
-		),
+		[
+			"candidate_email",
+			"candidate_name",
+			"position",
+			"skills",
+			"duration_minutes",
+			"difficulty",
+			"scheduled_at",
+			"instructions",
+		].map((n) => [n, field(form, n)]),
 	);
 	values.send_invitation = field(form, "send_invitation") === "true" ? "true" : "false";
 	values.test_mode = field(form, "test_mode") === "true" ? "true" : "false";
@@ -263,7 +303,10 @@ interviewPages.post("/new", async (c) => {
 	const parsed = createInterviewBody.safeParse(raw);
 	if (!parsed.success) {
 		const fields = issueFields(parsed.error.issues);
-		return c.html(<NewForm me={me} values={values} error={{ message: "Check the highlighted fields.", fields }} />, 422);
+		return c.html(
+			<NewForm me={me} values={values} error={{ message: "Check the highlighted fields.", fields }} />,
+			422,
+		);
 	}
 	try {
 		const now = c.get("now");
@@ -280,16 +323,33 @@ interviewPages.post("/new", async (c) => {
 
 // ---- bulk from CSV ----
 
-const CSV_FIELDS = ["candidate_email", "candidate_name", "position", "skills", "duration_minutes", "difficulty", "scheduled_at", "company_name", "instructions", "test_mode", "send_invitation"];
+const CSV_FIELDS = [
+	"candidate_email",
+	"candidate_name",
+	"position",
+	"skills",
+	"duration_minutes",
+	"difficulty",
+	"scheduled_at",
+	"company_name",
+	"instructions",
+	"test_mode",
+	"send_invitation",
+];
 
 /** A CSV row as a bulk item: lists split on `;`, numbers and flags typed, empty cells left out. */
 function rowItem(row: Record<string, string>): Record<string, unknown> {
 	const item: Record<string, unknown> = {};
 	for (const [name, value] of Object.entries(row)) {
 		if (value === "") continue;
-		if (name === "skills") item.skills = value.split(";").map((s) => s.trim()).filter(Boolean);
+		if (name === "skills")
+			item.skills = value
+				.split(";")
+				.map((s) => s.trim())
+				.filter(Boolean);
 		else if (name === "duration_minutes") item.duration_minutes = /^\d+$/.test(value) ? Number(value) : value;
-		else if (name === "test_mode" || name === "send_invitation") item[name] = value === "true" ? true : value === "false" ? false : value;
+		else if (name === "test_mode" || name === "send_invitation")
+			item[name] = value === "true" ? true : value === "false" ? false : value;
 		else item[name] = value;
 	}
 	return item;
@@ -316,16 +376,18 @@ function BulkPage(props: {
 			<p>
 				One interview per row, at most {MAX_BULK_INTERVIEWS}. The first line names the columns:{" "}
 				<code>candidate_email</code>, <code>candidate_name</code> and optionally <code>position</code>,{" "}
-				<code>skills</code> (separated by <code>;</code>), <code>duration_minutes</code>, <code>difficulty</code>,{" "}
-				<code>scheduled_at</code>, <code>company_name</code>, <code>instructions</code>, <code>test_mode</code>. Rows
-				are checked by the same rules as the API's bulk create.
+				<code>skills</code> (separated by <code>;</code>), <code>duration_minutes</code>,{" "}
+				<code>difficulty</code>, <code>scheduled_at</code>, <code>company_name</code>,{" "}
+				<code>instructions</code>, <code>test_mode</code>. Rows are checked by the same rules as the API's
+				bulk create.
 			</p>
 			<ErrorNotice error={props.error} />
 			{props.outcome ? (
 				<section aria-labelledby="outcome-h">
 					<h2 id="outcome-h">Outcome</h2>
 					<p role="status">
-						{props.outcome.filter((o) => o.ok).length} created, {props.outcome.filter((o) => !o.ok).length} refused.
+						{props.outcome.filter((o) => o.ok).length} created, {props.outcome.filter((o) => !o.ok).length}{" "}
+						refused.
 					</p>
 					<table>
 						<thead>
@@ -405,14 +467,20 @@ function BulkPage(props: {
 interviewPages.get("/bulk", (c) => c.html(<BulkPage me={c.var.dashboard} />));
 
 /** The CSV's rows as bulk items with the form's position and skills where a row has none. */
-function itemsOf(csv: string, position: string, skills: string): { items: { line: number; item: Record<string, unknown> }[]; error?: string } {
+function itemsOf(
+	csv: string,
+	position: string,
+	skills: string,
+): { items: { line: number; item: Record<string, unknown> }[]; error?: string } {
 	const table = parseCsv(csv);
 	if ("error" in table) return { items: [], error: table.error };
 	const unknown = table.header.filter((h) => !CSV_FIELDS.includes(h));
 	if (unknown.length > 0) return { items: [], error: `Unknown columns: ${unknown.join(", ")}` };
-	if (!table.header.includes("candidate_email")) return { items: [], error: "The first line must name a candidate_email column." };
+	if (!table.header.includes("candidate_email"))
+		return { items: [], error: "The first line must name a candidate_email column." };
 	if (table.rows.length === 0) return { items: [], error: "The file has no rows after its header." };
-	if (table.rows.length > MAX_BULK_INTERVIEWS) return { items: [], error: `At most ${MAX_BULK_INTERVIEWS} rows per file.` };
+	if (table.rows.length > MAX_BULK_INTERVIEWS)
+		return { items: [], error: `At most ${MAX_BULK_INTERVIEWS} rows per file.` };
 	return {
 		items: table.rows.map((r) => {
 			const item = rowItem(r.cells);
@@ -431,7 +499,10 @@ interviewPages.post("/bulk", async (c) => {
 	if (!(file instanceof File) || file.size === 0)
 		return c.html(<BulkPage me={me} defaults={defaults} error={{ message: "Choose a CSV file." }} />, 422);
 	if (file.size > 256 * 1024)
-		return c.html(<BulkPage me={me} defaults={defaults} error={{ message: "The file is over 256 KB." }} />, 422);
+		return c.html(
+			<BulkPage me={me} defaults={defaults} error={{ message: "The file is over 256 KB." }} />,
+			422,
+		);
 	const csv = await file.text();
 	const { items, error } = itemsOf(csv, defaults.position, defaults.skills);
 	if (error) return c.html(<BulkPage me={me} defaults={defaults} error={{ message: error }} />, 422);
@@ -447,7 +518,11 @@ interviewPages.post("/bulk/send", async (c) => {
 	const me = c.var.dashboard;
 	const form = await formOf(c);
 	const defaults = { position: field(form, "position"), skills: field(form, "skills") };
-	const { items, error } = itemsOf(typeof form.csv === "string" ? form.csv : "", defaults.position, defaults.skills);
+	const { items, error } = itemsOf(
+		typeof form.csv === "string" ? form.csv : "",
+		defaults.position,
+		defaults.skills,
+	);
 	if (error) return c.html(<BulkPage me={me} defaults={defaults} error={{ message: error }} />, 422);
 	// Every row goes to the bulk service, which refuses the bad ones again by the same rules.
 	const outcomes = await bulkCreate(
@@ -486,7 +561,14 @@ async function InterviewPage(props: {
 	const { c, state } = props;
 	const me = c.var.dashboard;
 	const link = interviewUrl(appUrl(c as never), state);
-	const events = await listEvents(getDb(c.env.DB), me.auth.accountId, state.environment, { interviewId: state.id }, 100, null);
+	const events = await listEvents(
+		getDb(c.env.DB),
+		me.auth.accountId,
+		state.environment,
+		{ interviewId: state.id },
+		100,
+		null,
+	);
 	const changeable = state.status === "scheduled";
 	const cancellable = state.status === "scheduled" || state.status === "in_progress";
 	const base = `${LIST}/${state.id}`;
@@ -564,7 +646,12 @@ async function InterviewPage(props: {
 					<form method="post" action={`${base}/update`}>
 						<Csrf user={me} />
 						<label for="u-scheduled">Scheduled at (UTC)</label>
-						<input id="u-scheduled" name="scheduled_at" type="datetime-local" value={toLocal(state.scheduledAt)} />
+						<input
+							id="u-scheduled"
+							name="scheduled_at"
+							type="datetime-local"
+							value={toLocal(state.scheduledAt)}
+						/>
 						<label for="u-email">Candidate email</label>
 						<input id="u-email" name="candidate_email" type="email" value={state.candidateEmail} />
 						<label for="u-position">Position</label>
@@ -572,7 +659,14 @@ async function InterviewPage(props: {
 						<label for="u-skills">Skills (comma-separated)</label>
 						<input id="u-skills" name="skills" type="text" value={state.skills.join(", ")} />
 						<label for="u-duration">Duration in minutes</label>
-						<input id="u-duration" name="duration_minutes" type="number" min={15} max={90} value={String(state.durationMinutes)} />
+						<input
+							id="u-duration"
+							name="duration_minutes"
+							type="number"
+							min={15}
+							max={90}
+							value={String(state.durationMinutes)}
+						/>
 						<label for="u-reason">Reason for rescheduling (optional, sent to the candidate)</label>
 						<input id="u-reason" name="reschedule_reason" type="text" />
 						<p>
@@ -613,7 +707,11 @@ async function InterviewPage(props: {
 interviewPages.get("/:id", async (c) => {
 	const state = await owned(c, c.req.param("id"));
 	if (!state) return notFoundPage(c);
-	const notice = c.req.query("created") ? "Interview created." : c.req.query("saved") ? "Changes saved." : null;
+	const notice = c.req.query("created")
+		? "Interview created."
+		: c.req.query("saved")
+			? "Changes saved."
+			: null;
 	return c.html(await InterviewPage({ c, state, notice }));
 });
 
@@ -639,7 +737,14 @@ interviewPages.post("/:id/update", async (c) => {
 	if (reason) body.reschedule_reason = reason;
 	const parsed = updateInterviewBody.safeParse(body);
 	if (!parsed.success) {
-		return c.html(await InterviewPage({ c, state, error: { message: "Nothing was changed.", fields: issueFields(parsed.error.issues) } }), 422);
+		return c.html(
+			await InterviewPage({
+				c,
+				state,
+				error: { message: "Nothing was changed.", fields: issueFields(parsed.error.issues) },
+			}),
+			422,
+		);
 	}
 	try {
 		const now = c.get("now");
@@ -697,6 +802,23 @@ interviewPages.post("/:id/cancel", async (c) => {
 	} catch (error) {
 		return c.html(await InterviewPage({ c, state, error: describe(error) }), 422);
 	}
+});
+
+/** A one-connection observer ticket for the live view: the browser never holds an API key. */
+interviewPages.post("/:id/live-ticket", async (c) => {
+	const me = c.var.dashboard;
+	const state = await owned(c, c.req.param("id"));
+	if (!state) return c.json({ error: "not found" }, 404);
+	const { ticket, expiresAt } = await issueObserverTicket(
+		getDb(c.env.DB),
+		{ userId: me.user.id, accountId: me.auth.accountId, interviewId: state.id },
+		c.get("now"),
+	);
+	c.header("Cache-Control", "no-store");
+	return c.json({
+		url: `${wsUrl(c as never)}/interview/${state.id}?token=${encodeURIComponent(ticket)}`,
+		expires_at: new Date(expiresAt).toISOString(),
+	});
 });
 
 export { owned };

@@ -1,8 +1,14 @@
 import { Hono } from "hono";
-import { findApiKey, insertApiKey, listApiKeys, revokeApiKey, type ApiKeyRow } from "../accounts/accounts-repo";
+import {
+	type ApiKeyRow,
+	findApiKey,
+	insertApiKey,
+	listApiKeys,
+	revokeApiKey,
+} from "../accounts/accounts-repo";
 import { changingAuth } from "../accounts/auth-changes";
 import { generateApiKey, hashApiKey, KEY_ENVIRONMENTS, type KeyEnvironment } from "../accounts/keys";
-import { SCOPES, isScope } from "../accounts/scopes";
+import { isScope, SCOPES } from "../accounts/scopes";
 import { getDb } from "../platform/db/client";
 import { newId } from "../platform/lib/random";
 import { parseIsoDateTime } from "../platform/lib/time";
@@ -72,7 +78,11 @@ function KeysPage(props: {
 					<tbody>
 						{props.keys.map((k) => {
 							const state =
-								k.revokedAt !== null ? "revoked" : k.expiresAt !== null && k.expiresAt <= now ? "expired" : "active";
+								k.revokedAt !== null
+									? "revoked"
+									: k.expiresAt !== null && k.expiresAt <= now
+										? "expired"
+										: "active";
 							return (
 								<tr data-key-id={k.id}>
 									<td>{k.name}</td>
@@ -166,7 +176,10 @@ keyPages.post("/", async (c) => {
 	}
 	if (Object.keys(fields).length > 0) {
 		const keys = await listApiKeys(db, me.auth.accountId);
-		return c.html(<KeysPage me={me} keys={keys} error={{ message: "The key was not created.", fields }} />, 422);
+		return c.html(
+			<KeysPage me={me} keys={keys} error={{ message: "The key was not created.", fields }} />,
+			422,
+		);
 	}
 	// The same record the admin API writes: the value is shown once and stored only as its hash.
 	const value = generateApiKey(environment as KeyEnvironment);
@@ -193,6 +206,7 @@ keyPages.post("/:key_id/revoke", async (c) => {
 	const key = await findApiKey(db, me.auth.accountId, c.req.param("key_id"));
 	if (!key) return notFoundPage(c);
 	// As the admin API revokes: inside changingAuth, so no isolate keeps using a cached copy.
-	if (key.revokedAt === null) await changingAuth(c.env, key.accountId, () => revokeApiKey(db, key.id, c.get("now")));
+	if (key.revokedAt === null)
+		await changingAuth(c.env, key.accountId, () => revokeApiKey(db, key.id, c.get("now")));
 	return c.redirect(`${KEYS}?revoked=1`, 303);
 });

@@ -1,5 +1,5 @@
-import type { Child } from "hono/jsx";
 import { raw } from "hono/html";
+import type { Child } from "hono/jsx";
 import type { DashboardUser } from "./session";
 
 const CSS = `
@@ -130,7 +130,11 @@ export function Csrf({ user }: { user: DashboardUser }) {
 	return <input type="hidden" name="_csrf" value={user.session.csrfToken} />;
 }
 
-export function ErrorNotice({ error }: { error?: { message: string; fields?: Record<string, string> } | null }) {
+export function ErrorNotice({
+	error,
+}: {
+	error?: { message: string; fields?: Record<string, string> } | null;
+}) {
 	if (!error) return null;
 	const fields = Object.entries(error.fields ?? {});
 	return (
@@ -151,5 +155,5 @@ export function ErrorNotice({ error }: { error?: { message: string; fields?: Rec
 
 export function fmt(ms: number | null | undefined): string {
 	if (ms === null || ms === undefined) return "—";
-	return new Date(ms).toISOString().replace("T", " ").slice(0, 16) + " UTC";
+	return `${new Date(ms).toISOString().replace("T", " ").slice(0, 16)} UTC`;
 }

@@ -3,8 +3,8 @@ import type { InterviewState, TranscriptEntry } from "../interviews/core/model";
 import { recordingLinks } from "../interviews/recordings/recordings";
 import { appUrl } from "../platform/http/urls";
 import { notFoundPage } from "./guard";
-import { fmt, Page } from "./layout";
 import { owned } from "./interview-pages";
+import { fmt, Page } from "./layout";
 import type { DashBindings } from "./session";
 
 export const resultsPage = new Hono<DashBindings>();
@@ -18,7 +18,13 @@ function SkillChart({ skills }: { skills: { skill: string; score: number; level:
 	const barW = 300;
 	const height = skills.length * rowH + 10;
 	return (
-		<svg role="img" aria-labelledby="skill-chart-title" viewBox={`0 0 ${labelW + barW + 110} ${height}`} width="100%" style="max-width:40rem">
+		<svg
+			role="img"
+			aria-labelledby="skill-chart-title"
+			viewBox={`0 0 ${labelW + barW + 110} ${height}`}
+			width="100%"
+			style="max-width:40rem"
+		>
 			<title id="skill-chart-title">Score per skill, out of 100</title>
 			{skills.map((s, i) => (
 				<g>
@@ -26,7 +32,13 @@ function SkillChart({ skills }: { skills: { skill: string; score: number; level:
 						{s.skill.length > 22 ? `${s.skill.slice(0, 21)}…` : s.skill}
 					</text>
 					<rect x={labelW} y={i * rowH + 6} width={barW} height={18} fill="none" stroke="#767676" />
-					<rect x={labelW} y={i * rowH + 6} width={(barW * Math.max(0, Math.min(100, s.score))) / 100} height={18} fill="#0b57d0" />
+					<rect
+						x={labelW}
+						y={i * rowH + 6}
+						width={(barW * Math.max(0, Math.min(100, s.score))) / 100}
+						height={18}
+						fill="#0b57d0"
+					/>
 					<text x={labelW + barW + 8} y={i * rowH + 20}>
 						{s.score} ({s.level})
 					</text>
@@ -37,7 +49,11 @@ function SkillChart({ skills }: { skills: { skill: string; score: number; level:
 }
 
 /** Difficulty of each question in order, as a stepped line with a marker and label per point. */
-function DifficultyChart({ steps }: { steps: { question_index: number; difficulty: string; score: number | null }[] }) {
+function DifficultyChart({
+	steps,
+}: {
+	steps: { question_index: number; difficulty: string; score: number | null }[];
+}) {
 	const w = 520;
 	const h = 190;
 	const left = 100;
@@ -47,7 +63,13 @@ function DifficultyChart({ steps }: { steps: { question_index: number; difficult
 	const y = (d: string) => top + plotH - (LEVELS.indexOf(d) / (LEVELS.length - 1)) * plotH;
 	const points = steps.map((s, i) => [left + i * dx, y(s.difficulty)] as const);
 	return (
-		<svg role="img" aria-labelledby="diff-chart-title" viewBox={`0 0 ${w} ${h}`} width="100%" style="max-width:40rem">
+		<svg
+			role="img"
+			aria-labelledby="diff-chart-title"
+			viewBox={`0 0 ${w} ${h}`}
+			width="100%"
+			style="max-width:40rem"
+		>
 			<title id="diff-chart-title">Difficulty of each question, in the order asked</title>
 			{LEVELS.map((l) => (
 				<g>
@@ -57,7 +79,12 @@ function DifficultyChart({ steps }: { steps: { question_index: number; difficult
 					</text>
 				</g>
 			))}
-			<polyline points={points.map((p) => p.join(",")).join(" ")} fill="none" stroke="#1a1a1a" stroke-width={2} />
+			<polyline
+				points={points.map((p) => p.join(",")).join(" ")}
+				fill="none"
+				stroke="#1a1a1a"
+				stroke-width={2}
+			/>
 			{points.map(([px, py], i) => (
 				<g>
 					<circle cx={px} cy={py} r={5} fill="#1a1a1a" />
@@ -76,21 +103,34 @@ function DifficultyChart({ steps }: { steps: { question_index: number; difficult
 /** The answers a strength or an area cites: those of the skills its text names. */
 function cited(text: string, transcript: TranscriptEntry[]): TranscriptEntry[] {
 	const lower = text.toLowerCase();
-	return transcript.filter((e) => e.answer !== null && lower.includes(e.question.skill.toLowerCase())).slice(0, 2);
+	return transcript
+		.filter((e) => e.answer !== null && lower.includes(e.question.skill.toLowerCase()))
+		.slice(0, 2);
 }
 
 function Quote({ entry }: { entry: TranscriptEntry }) {
 	return (
 		<blockquote>
 			<p class="muted">
-				Question {entry.question.index + 1} ({entry.question.skill}, score {entry.score ?? "—"}): {entry.question.text}
+				Question {entry.question.index + 1} ({entry.question.skill}, score {entry.score ?? "—"}):{" "}
+				{entry.question.text}
 			</p>
 			<p>“{entry.answer}”</p>
 		</blockquote>
 	);
 }
 
-function Findings({ title, id, items, transcript }: { title: string; id: string; items: string[]; transcript: TranscriptEntry[] }) {
+function Findings({
+	title,
+	id,
+	items,
+	transcript,
+}: {
+	title: string;
+	id: string;
+	items: string[];
+	transcript: TranscriptEntry[];
+}) {
 	return (
 		<section aria-labelledby={id}>
 			<h2 id={id}>{title}</h2>
@@ -113,7 +153,7 @@ const RECOMMENDATION: Record<string, string> = { hire: "Hire", maybe: "Maybe", n
 resultsPage.get("/:id/results", async (c) => {
 	const me = c.var.dashboard;
 	const state: InterviewState | null = await owned(c, c.req.param("id"));
-	if (!state || state.status !== "completed") return notFoundPage(c);
+	if (state?.status !== "completed") return notFoundPage(c);
 	const results = state.analyzedAt !== null ? state.results : null;
 	const analytics = state.analyzedAt !== null ? state.analytics : null;
 	const recordings = await recordingLinks(c.env, state.id, appUrl(c as never), c.get("now"));
@@ -185,8 +225,18 @@ resultsPage.get("/:id/results", async (c) => {
 							</tbody>
 						</table>
 					</section>
-					<Findings title="Strengths" id="strengths-h" items={results.strengths} transcript={state.transcript} />
-					<Findings title="Areas for improvement" id="areas-h" items={results.areas_for_improvement} transcript={state.transcript} />
+					<Findings
+						title="Strengths"
+						id="strengths-h"
+						items={results.strengths}
+						transcript={state.transcript}
+					/>
+					<Findings
+						title="Areas for improvement"
+						id="areas-h"
+						items={results.areas_for_improvement}
+						transcript={state.transcript}
+					/>
 				</>
 			)}
 			{analytics ? (

@@ -1,11 +1,12 @@
 import { Hono } from "hono";
+import { accountPages } from "./account-pages";
 import { authRoutes } from "./auth-routes";
 import { csrf, ownerOnly } from "./guard";
 import { interviewPages } from "./interview-pages";
 import { keyPages } from "./key-pages";
 import { resultsPage } from "./results-page";
-import { webhookPages } from "./webhook-pages";
 import { type DashBindings, requireUser } from "./session";
+import { webhookPages } from "./webhook-pages";
 
 /** The dashboard under `/dashboard` (docs/dashboard.md). */
 export const dashboardRoutes = new Hono<DashBindings>({ strict: false });
@@ -27,6 +28,7 @@ signedIn.route("/interviews", resultsPage);
 signedIn.use("/settings/*", ownerOnly);
 signedIn.route("/settings/api-keys", keyPages);
 signedIn.route("/settings/webhooks", webhookPages);
+signedIn.route("/", accountPages);
 dashboardRoutes.route("/", signedIn);
 
 /** `/settings/api-keys`: an expired key's `renewal_url`. */

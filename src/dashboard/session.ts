@@ -1,7 +1,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
-import type { AuthContext } from "../accounts/auth";
 import { findAccount } from "../accounts/accounts-repo";
+import type { AuthContext } from "../accounts/auth";
 import { effectiveLimits, type PlanId } from "../accounts/plans";
 import { SCOPES, type Scope } from "../accounts/scopes";
 import { getDb } from "../platform/db/client";
@@ -131,7 +131,7 @@ export async function currentUser(c: Context<AppBindings>): Promise<DashboardUse
 
 /** Same-origin paths only: `/dashboard/...`, never `//host` or a scheme. */
 export function safeNext(value: string | undefined | null): string {
-	if (!value || !value.startsWith("/") || value.startsWith("//") || value.includes("\\")) return "/dashboard";
+	if (!value?.startsWith("/") || value.startsWith("//") || value.includes("\\")) return "/dashboard";
 	return value;
 }
 

@@ -109,11 +109,3 @@ export function latestInvitations(db: Db, accountId: string) {
 		.limit(100)
 		.all();
 }
-
-export function insertTicket(db: Db, row: typeof observerTickets.$inferInsert) {
-	return db.insert(observerTickets).values(row).run();
-}
-
-export function findTicket(db: Db, ticketHash: string) {
-	return db.select().from(observerTickets).where(eq(observerTickets.ticketHash, ticketHash)).get();
-}

@@ -4,14 +4,18 @@ import { AppError, validationError } from "../platform/http/errors";
 import { newId, randomBase62 } from "../platform/lib/random";
 import { hashPassword } from "./passwords";
 import { hashToken } from "./session";
-import { insertInvitation, insertUser, type Role, ROLES, type UserRow } from "./users-repo";
+import { insertInvitation, insertUser, ROLES, type Role, type UserRow } from "./users-repo";
 
 /** An invitation link works for 7 days, once. */
 export const INVITATION_TTL_MS = 7 * 24 * 3_600_000;
 export const MIN_PASSWORD_LENGTH = 12;
 
 export const newUserBody = z.strictObject({
-	email: z.string().trim().max(254).pipe(z.email({ error: "Must be a valid e-mail address" })),
+	email: z
+		.string()
+		.trim()
+		.max(254)
+		.pipe(z.email({ error: "Must be a valid e-mail address" })),
 	role: z.enum(ROLES, { error: `Must be one of ${ROLES.join(", ")}` }),
 });
 

@@ -35,12 +35,24 @@ function EventChoices({ chosen }: { chosen: readonly string[] }) {
 		<fieldset>
 			<legend>Events</legend>
 			<span class="check">
-				<input type="checkbox" id="ev-all" name="events" value={ALL_EVENTS} checked={chosen.includes(ALL_EVENTS)} />{" "}
+				<input
+					type="checkbox"
+					id="ev-all"
+					name="events"
+					value={ALL_EVENTS}
+					checked={chosen.includes(ALL_EVENTS)}
+				/>{" "}
 				<label for="ev-all">Every event</label>
 			</span>
 			{WEBHOOK_EVENT_NAMES.map((name) => (
 				<span class="check">
-					<input type="checkbox" id={`ev-${name}`} name="events" value={name} checked={chosen.includes(name)} />{" "}
+					<input
+						type="checkbox"
+						id={`ev-${name}`}
+						name="events"
+						value={name}
+						checked={chosen.includes(name)}
+					/>{" "}
 					<label for={`ev-${name}`}>
 						<code>{name}</code>
 					</label>
@@ -50,7 +62,12 @@ function EventChoices({ chosen }: { chosen: readonly string[] }) {
 	);
 }
 
-async function ListPage(props: { c: DashContext; error?: Problem; notice?: string | null; secret?: string | null }) {
+async function ListPage(props: {
+	c: DashContext;
+	error?: Problem;
+	notice?: string | null;
+	secret?: string | null;
+}) {
 	const { c } = props;
 	const me = c.var.dashboard;
 	const { rows } = await listEndpoints(getDb(c.env.DB), ownerOf(me.auth), 100, null);
@@ -82,9 +99,13 @@ async function ListPage(props: { c: DashContext; error?: Problem; notice?: strin
 									<a href={`${HOOKS}/${e.id}`}>{e.url}</a>
 								</td>
 								<td>{e.events.join(", ")}</td>
-								<td>{e.active ? "enabled" : `disabled${e.disabledReason ? ` (${e.disabledReason})` : ""}`}</td>
 								<td>
-									{e.lastAttemptAt === null ? "never" : `${fmt(e.lastAttemptAt)}: ${e.lastAttemptOutcome ?? ""} ${e.lastAttemptStatusCode ?? ""}`}
+									{e.active ? "enabled" : `disabled${e.disabledReason ? ` (${e.disabledReason})` : ""}`}
+								</td>
+								<td>
+									{e.lastAttemptAt === null
+										? "never"
+										: `${fmt(e.lastAttemptAt)}: ${e.lastAttemptOutcome ?? ""} ${e.lastAttemptStatusCode ?? ""}`}
 								</td>
 							</tr>
 						))}
@@ -112,7 +133,11 @@ async function ListPage(props: { c: DashContext; error?: Problem; notice?: strin
 				</>
 			) : null}
 			<div class="row">
-				<form method="post" action={`${HOOKS}/secret/reveal`} data-confirm="Show the signing secret on this screen?">
+				<form
+					method="post"
+					action={`${HOOKS}/secret/reveal`}
+					data-confirm="Show the signing secret on this screen?"
+				>
 					<Csrf user={me} />
 					<button type="submit" class="secondary">
 						Reveal secret
@@ -148,10 +173,21 @@ webhookPages.post("/", async (c) => {
 	const form = await formOf(c);
 	const parsed = createWebhookBody.safeParse({ url: field(form, "url"), events: eventsOf(form) });
 	if (!parsed.success) {
-		return c.html(await ListPage({ c, error: { message: "The endpoint was not added.", fields: issueFields(parsed.error.issues) } }), 422);
+		return c.html(
+			await ListPage({
+				c,
+				error: { message: "The endpoint was not added.", fields: issueFields(parsed.error.issues) },
+			}),
+			422,
+		);
 	}
 	try {
-		const row = await createEndpoint(c.env, me.auth, { ...parsed.data, url: acceptedUrl(c.env, parsed.data.url) }, c.get("now"));
+		const row = await createEndpoint(
+			c.env,
+			me.auth,
+			{ ...parsed.data, url: acceptedUrl(c.env, parsed.data.url) },
+			c.get("now"),
+		);
 		return c.redirect(`${HOOKS}/${row.id}?created=1`, 303);
 	} catch (error) {
 		return c.html(await ListPage({ c, error: describe(error) }), 422);
@@ -167,11 +203,18 @@ webhookPages.post("/secret/reveal", async (c) => {
 webhookPages.post("/secret/rotate", async (c) => {
 	const result = await rotateWebhookSecret(c.env.DB, c.var.dashboard.auth.accountId, c.get("now"));
 	if (result.status !== "ok") {
-		return c.html(await ListPage({ c, error: { message: "Another rotation happened at the same moment; try again." } }), 409);
+		return c.html(
+			await ListPage({ c, error: { message: "Another rotation happened at the same moment; try again." } }),
+			409,
+		);
 	}
 	c.header("Cache-Control", "no-store");
 	return c.html(
-		await ListPage({ c, secret: result.secret, notice: "The secret is rotated. The previous one keeps signing for 24 hours." }),
+		await ListPage({
+			c,
+			secret: result.secret,
+			notice: "The secret is rotated. The previous one keeps signing for 24 hours.",
+		}),
 	);
 });
 
@@ -184,7 +227,12 @@ async function endpointOf(c: DashContext): Promise<EndpointRow | null> {
 	}
 }
 
-async function EndpointPage(props: { c: DashContext; endpoint: EndpointRow; error?: Problem; notice?: string | null }) {
+async function EndpointPage(props: {
+	c: DashContext;
+	endpoint: EndpointRow;
+	error?: Problem;
+	notice?: string | null;
+}) {
 	const { c, endpoint } = props;
 	const me: DashboardUser = c.var.dashboard;
 	const { rows, attempts } = await listDeliveries(getDb(c.env.DB), endpoint.id, undefined, 50, null);
@@ -218,7 +266,11 @@ async function EndpointPage(props: { c: DashContext; endpoint: EndpointRow; erro
 						{endpoint.active ? "Disable" : "Enable"}
 					</button>
 				</form>
-				<form method="post" action={`${base}/delete`} data-confirm="Delete this endpoint and its delivery log?">
+				<form
+					method="post"
+					action={`${base}/delete`}
+					data-confirm="Delete this endpoint and its delivery log?"
+				>
 					<Csrf user={me} />
 					<button type="submit" class="danger">
 						Delete endpoint
@@ -289,7 +341,9 @@ async function EndpointPage(props: { c: DashContext; endpoint: EndpointRow; erro
 webhookPages.get("/:id", async (c) => {
 	const endpoint = await endpointOf(c);
 	if (!endpoint) return notFoundPage(c);
-	return c.html(await EndpointPage({ c, endpoint, notice: c.req.query("created") ? "Endpoint added." : null }));
+	return c.html(
+		await EndpointPage({ c, endpoint, notice: c.req.query("created") ? "Endpoint added." : null }),
+	);
 });
 
 webhookPages.post("/:id/edit", async (c) => {
@@ -298,14 +352,24 @@ webhookPages.post("/:id/edit", async (c) => {
 	const form = await formOf(c);
 	const parsed = updateWebhookBody.safeParse({ url: field(form, "url"), events: eventsOf(form) });
 	if (!parsed.success) {
-		return c.html(await EndpointPage({ c, endpoint, error: { message: "Nothing was changed.", fields: issueFields(parsed.error.issues) } }), 422);
+		return c.html(
+			await EndpointPage({
+				c,
+				endpoint,
+				error: { message: "Nothing was changed.", fields: issueFields(parsed.error.issues) },
+			}),
+			422,
+		);
 	}
 	try {
 		const b = parsed.data;
 		const updated = await changeEndpoint(
 			c.env,
 			endpoint,
-			{ ...(b.url === undefined ? {} : { url: acceptedUrl(c.env, b.url) }), ...(b.events ? { events: b.events } : {}) },
+			{
+				...(b.url === undefined ? {} : { url: acceptedUrl(c.env, b.url) }),
+				...(b.events ? { events: b.events } : {}),
+			},
 			c.get("now"),
 		);
 		return c.html(await EndpointPage({ c, endpoint: updated, notice: "Saved." }));

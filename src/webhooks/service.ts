@@ -180,7 +180,12 @@ export interface NewEndpoint {
 }
 
 /** Creates an endpoint for the caller's account and environment, within `MAX_ENDPOINTS`. */
-export async function createEndpoint(env: Env, auth: AuthContext, body: NewEndpoint, now: number): Promise<EndpointRow> {
+export async function createEndpoint(
+	env: Env,
+	auth: AuthContext,
+	body: NewEndpoint,
+	now: number,
+): Promise<EndpointRow> {
 	const row: EndpointRow = {
 		id: newId("wh"),
 		...ownerOf(auth),

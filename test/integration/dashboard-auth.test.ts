@@ -1,8 +1,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { PBKDF2_ITERATIONS, hashPassword, needsRehash, verifyPassword } from "../../src/dashboard/passwords";
-import { call, admin, newAccount } from "./helpers";
+import { hashPassword, needsRehash, PBKDF2_ITERATIONS, verifyPassword } from "../../src/dashboard/passwords";
 import { Browser, dashboardAccount, newUser, signedIn, uniqueEmail } from "./dashboard-helpers";
+import { admin, call, newAccount } from "./helpers";
 
 describe("dashboard users (admin API)", () => {
 	it("creates a user with a one-time password, lists and deletes it", async () => {
@@ -13,7 +13,10 @@ describe("dashboard users (admin API)", () => {
 		expect(created.body.data).toMatchObject({ email, role: "owner", account_id: account.id });
 		expect(created.body.data.id).toMatch(/^usr_[0-9A-Za-z]{24}$/);
 		expect(created.body.data.password).toMatch(/^[0-9A-Za-z]{20}$/);
-		const again = await admin("POST", `/accounts/${account.id}/users`, { email: email.toUpperCase(), role: "member" });
+		const again = await admin("POST", `/accounts/${account.id}/users`, {
+			email: email.toUpperCase(),
+			role: "member",
+		});
 		expect(again.status).toBe(400);
 		expect(again.body.error.details.email).toMatch(/already exists/);
 		const bad = await admin("POST", `/accounts/${account.id}/users`, { email: "x", role: "boss" });
@@ -28,7 +31,9 @@ describe("dashboard users (admin API)", () => {
 		// Its session ends with it.
 		expect((await browser.get("/dashboard/interviews")).status).toBe(303);
 		expect((await admin("DELETE", `/accounts/${account.id}/users/${created.body.data.id}`)).status).toBe(404);
-		expect((await call("POST", `/admin/accounts/${account.id}/users`, { body: { email, role: "owner" } })).status).toBe(401);
+		expect(
+			(await call("POST", `/admin/accounts/${account.id}/users`, { body: { email, role: "owner" } })).status,
+		).toBe(401);
 	});
 });
 
@@ -45,8 +50,18 @@ describe("passwords", () => {
 	it("verifies a hash by its own stored count (a password hashed where only 100,000 were allowed)", async () => {
 		const salt = "00112233445566778899aabbccddeeff";
 		const bytes = new Uint8Array(salt.match(/../g)?.map((h) => Number.parseInt(h, 16)) ?? []);
-		const key = await crypto.subtle.importKey("raw", new TextEncoder().encode("legacy pass"), "PBKDF2", false, ["deriveBits"]);
-		const bits = await crypto.subtle.deriveBits({ name: "PBKDF2", hash: "SHA-256", salt: bytes, iterations: 100_000 }, key, 256);
+		const key = await crypto.subtle.importKey(
+			"raw",
+			new TextEncoder().encode("legacy pass"),
+			"PBKDF2",
+			false,
+			["deriveBits"],
+		);
+		const bits = await crypto.subtle.deriveBits(
+			{ name: "PBKDF2", hash: "SHA-256", salt: bytes, iterations: 100_000 },
+			key,
+			256,
+		);
 		const hex = [...new Uint8Array(bits)].map((b) => b.toString(16).padStart(2, "0")).join("");
 		const stored = `pbkdf2-sha256$100000$${salt}$${hex}`;
 		expect(await verifyPassword("legacy pass", stored)).toBe(true);
@@ -81,10 +96,13 @@ describe("sign-in and sessions", () => {
 		expect(cookie).toMatch(/SameSite=Lax/);
 		expect(cookie).toMatch(/Path=\//);
 		expect((await browser.get("/dashboard/interviews")).status).toBe(200);
-		const foreign = await new Browser().post(`/dashboard/login?next=${encodeURIComponent("//evil.example/x")}`, {
-			email: account.owner.email,
-			password: account.owner.password,
-		});
+		const foreign = await new Browser().post(
+			`/dashboard/login?next=${encodeURIComponent("//evil.example/x")}`,
+			{
+				email: account.owner.email,
+				password: account.owner.password,
+			},
+		);
 		expect(foreign.headers.get("Location")).toBe("/dashboard");
 	});
 
@@ -146,7 +164,9 @@ describe("sign-in and sessions", () => {
 	it("expires an idle session after 12 hours", async () => {
 		const account = await dashboardAccount();
 		const browser = await signedIn(account.owner);
-		await env.DB.prepare("UPDATE sessions SET last_seen_at = last_seen_at - ? WHERE user_id = (SELECT id FROM users WHERE email = ?)")
+		await env.DB.prepare(
+			"UPDATE sessions SET last_seen_at = last_seen_at - ? WHERE user_id = (SELECT id FROM users WHERE email = ?)",
+		)
 			.bind(12 * 3_600_000 + 1, account.owner.email)
 			.run();
 		expect((await browser.get("/dashboard/interviews")).status).toBe(303);
@@ -184,7 +204,11 @@ describe("CSRF", () => {
 		expect(none.status).toBe(403);
 		const wrongToken = await browser.post("/dashboard/interviews/new", { ...form, _csrf: `${token}x` });
 		expect(wrongToken.status).toBe(403);
-		const foreign = await browser.post("/dashboard/interviews/new", { ...form, _csrf: token }, { Origin: "https://evil.example" });
+		const foreign = await browser.post(
+			"/dashboard/interviews/new",
+			{ ...form, _csrf: token },
+			{ Origin: "https://evil.example" },
+		);
 		expect(foreign.status).toBe(403);
 		const crossSite = await browser.post(
 			"/dashboard/interviews/new",
@@ -199,7 +223,9 @@ describe("CSRF", () => {
 		const after = await call("GET", "/v1/interviews?position=CSRF%20Target", { key: account.live });
 		expect(after.body.pagination?.total_count).toBe(1);
 		// Sign-out too is a state change: a foreign origin cannot sign the user out.
-		expect((await browser.post("/dashboard/logout", { _csrf: token }, { Origin: "https://evil.example" })).status).toBe(403);
+		expect(
+			(await browser.post("/dashboard/logout", { _csrf: token }, { Origin: "https://evil.example" })).status,
+		).toBe(403);
 		expect((await browser.get("/dashboard/interviews")).status).toBe(200);
 	});
 });

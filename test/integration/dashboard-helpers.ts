@@ -6,7 +6,11 @@ export class Browser {
 	cookie = "";
 	constructor(readonly origin = BASE) {}
 
-	async request(method: string, path: string, init: { form?: Record<string, string | string[]>; headers?: Record<string, string> } = {}) {
+	async request(
+		method: string,
+		path: string,
+		init: { form?: Record<string, string | string[]>; headers?: Record<string, string> } = {},
+	) {
 		const headers: Record<string, string> = { ...init.headers };
 		if (this.cookie) headers.Cookie = this.cookie;
 		let body: string | undefined;
@@ -17,7 +21,12 @@ export class Browser {
 			headers["Content-Type"] = "application/x-www-form-urlencoded";
 			headers.Origin ??= this.origin;
 		}
-		const response = await exports.default.fetch(`${BASE}${path}`, { method, headers, body, redirect: "manual" });
+		const response = await exports.default.fetch(`${BASE}${path}`, {
+			method,
+			headers,
+			body,
+			redirect: "manual",
+		});
 		const set = response.headers.get("Set-Cookie");
 		if (set) {
 			const [pair] = set.split(";");

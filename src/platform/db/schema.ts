@@ -143,9 +143,9 @@ export const creditLedger = sqliteTable(
 			.where(sql`interview_id IS NOT NULL`),
 	],
 );
+export * from "./schema-dashboard";
 export * from "./schema-email";
 export * from "./schema-limits";
 export * from "./schema-performance";
 export * from "./schema-seeds";
 export * from "./schema-webhooks";
-export * from "./schema-dashboard";
