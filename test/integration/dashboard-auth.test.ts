@@ -147,7 +147,7 @@ describe("sign-in and sessions", () => {
 		});
 		expect(locked.status).toBe(429);
 		expect((await new Browser().signIn(account.owner.email, account.owner.password)).status).toBe(303);
-	});
+	}, 60_000);
 
 	it("signs out: the session stops working at once", async () => {
 		const account = await dashboardAccount();
