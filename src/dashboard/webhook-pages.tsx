@@ -338,12 +338,25 @@ async function EndpointPage(props: {
 	);
 }
 
+/** The notice after a redirect (post, then redirect, then get: a reload repeats nothing). */
+function noticeOf(q: Record<string, string>): string | null {
+	const outcome = (v: string | undefined) => (v && /^[a-z]{1,20}$/.test(v) ? v : "sent");
+	if (q.created) return "Endpoint added.";
+	if (q.saved) return "Saved.";
+	if (q.enabled) return "Enabled.";
+	if (q.disabled) return "Disabled.";
+	if (q.sent) return `Test event sent: ${outcome(q.sent)}.`;
+	if (q.redelivered)
+		return q.redelivered === "pending"
+			? "Redelivery queued: it appears in the log below."
+			: `Redelivered: ${outcome(q.redelivered)}.`;
+	return null;
+}
+
 webhookPages.get("/:id", async (c) => {
 	const endpoint = await endpointOf(c);
 	if (!endpoint) return notFoundPage(c);
-	return c.html(
-		await EndpointPage({ c, endpoint, notice: c.req.query("created") ? "Endpoint added." : null }),
-	);
+	return c.html(await EndpointPage({ c, endpoint, notice: noticeOf(c.req.query()) }));
 });
 
 webhookPages.post("/:id/edit", async (c) => {
@@ -372,7 +385,7 @@ webhookPages.post("/:id/edit", async (c) => {
 			},
 			c.get("now"),
 		);
-		return c.html(await EndpointPage({ c, endpoint: updated, notice: "Saved." }));
+		return c.redirect(`${HOOKS}/${updated.id}?saved=1`, 303);
 	} catch (error) {
 		return c.html(await EndpointPage({ c, endpoint, error: describe(error) }), 422);
 	}
@@ -384,7 +397,7 @@ webhookPages.post("/:id/toggle", async (c) => {
 	const form = await formOf(c);
 	const active = field(form, "active") === "true";
 	const updated = await changeEndpoint(c.env, endpoint, { active }, c.get("now"));
-	return c.html(await EndpointPage({ c, endpoint: updated, notice: active ? "Enabled." : "Disabled." }));
+	return c.redirect(`${HOOKS}/${updated.id}?${active ? "enabled" : "disabled"}=1`, 303);
 });
 
 webhookPages.post("/:id/delete", async (c) => {
@@ -398,7 +411,7 @@ webhookPages.post("/:id/test", async (c) => {
 	const endpoint = await endpointOf(c);
 	if (!endpoint) return notFoundPage(c);
 	const { row } = await sendTestEvent(c.env, endpoint, c.get("now"));
-	return c.html(await EndpointPage({ c, endpoint, notice: `Test event sent: ${row.outcome}.` }));
+	return c.redirect(`${HOOKS}/${endpoint.id}?sent=${row.outcome}`, 303);
 });
 
 webhookPages.post("/:id/deliveries/:deliveryId/redeliver", async (c) => {
@@ -407,7 +420,7 @@ webhookPages.post("/:id/deliveries/:deliveryId/redeliver", async (c) => {
 	try {
 		const original = await loadDelivery(c.env, endpoint, c.req.param("deliveryId"));
 		const { row } = await redeliver(c.env, endpoint, original, c.get("now"));
-		return c.html(await EndpointPage({ c, endpoint, notice: `Redelivered: ${row.outcome}.` }));
+		return c.redirect(`${HOOKS}/${endpoint.id}?redelivered=${row.outcome}`, 303);
 	} catch (error) {
 		if (error instanceof AppError && error.status === 404) return notFoundPage(c);
 		return c.html(await EndpointPage({ c, endpoint, error: describe(error) }), 422);

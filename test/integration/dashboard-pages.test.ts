@@ -250,3 +250,39 @@ describe("team", () => {
 		expect((await member.get("/dashboard/interviews")).status).toBe(200);
 	});
 });
+
+describe("webhooks pages", () => {
+	it("adds an endpoint through the API's URL rules and sends a test event", async () => {
+		const a = await dashboardAccount();
+		const owner = await signedIn(a.owner);
+		const token = await owner.csrf("/dashboard/settings/webhooks");
+		const refused = await owner.post("/dashboard/settings/webhooks", {
+			_csrf: token,
+			url: "http://169.254.169.254/latest",
+			events: "*",
+		});
+		expect(refused.status).toBe(422);
+		expect(refused.text).toContain("<strong>url</strong>");
+		const added = await owner.post("/dashboard/settings/webhooks", {
+			_csrf: token,
+			url: "https://hooks.example.com/dash",
+			events: ["interview.completed", "results.analyzed"],
+		});
+		expect(added.status).toBe(303);
+		const path = (added.headers.get("Location") as string).split("?")[0] as string;
+		const listed = await call("GET", "/v1/webhooks", { key: a.live });
+		expect(listed.body.data[0].events).toEqual(["interview.completed", "results.analyzed"]);
+		const sent = await owner.post(`${path}/test`, { _csrf: token });
+		expect(sent.status).toBe(303);
+		const page = await owner.get(sent.headers.get("Location") as string);
+		expect(page.text).toMatch(/Test event sent: \w+\./);
+		expect(page.text).toContain("webhook.test");
+		const off = await owner.post(`${path}/toggle`, { _csrf: token, active: "false" });
+		expect(off.status).toBe(303);
+		expect(
+			(await call("GET", `/v1/webhooks/${listed.body.data[0].id}`, { key: a.live })).body.data.active,
+		).toBe(false);
+		expect((await owner.post(`${path}/delete`, { _csrf: token })).status).toBe(303);
+		expect((await call("GET", `/v1/webhooks/${listed.body.data[0].id}`, { key: a.live })).status).toBe(404);
+	});
+});
