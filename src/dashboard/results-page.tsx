@@ -280,6 +280,9 @@ resultsPage.get("/:id/results", async (c) => {
 			) : null}
 			<section aria-labelledby="transcript-h">
 				<h2 id="transcript-h">Transcript</h2>
+				{state.transcript.length === 0 ? (
+					<p>No questions were asked (a test-mode interview completed by the test helper has none).</p>
+				) : null}
 				<ol>
 					{state.transcript.map((e) => (
 						<li>
