@@ -41,7 +41,12 @@ interviewPages.get("/", async (c) => {
 	const before = dayBound(q.created_to, true);
 	if (after) query.created_after = after;
 	if (before) query.created_before = before;
+	const scheduledAfter = dayBound(q.scheduled_from, false);
+	const scheduledBefore = dayBound(q.scheduled_to, true);
+	if (scheduledAfter) query.scheduled_after = scheduledAfter;
+	if (scheduledBefore) query.scheduled_before = scheduledBefore;
 	if (q.cursor) query.cursor = q.cursor;
+	if (q.limit) query.limit = q.limit;
 	const parsed = listQuery.safeParse(query);
 	let error: { message: string; fields?: Record<string, string> } | null = null;
 	let rows: Awaited<ReturnType<typeof listInterviews>>["rows"] = [];
@@ -63,6 +68,8 @@ interviewPages.get("/", async (c) => {
 				position: p.position,
 				createdAfter: time(p.created_after),
 				createdBefore: time(p.created_before),
+				scheduledAfter: time(p.scheduled_after),
+				scheduledBefore: time(p.scheduled_before),
 			},
 			p.limit,
 			cursor,
@@ -114,6 +121,14 @@ interviewPages.get("/", async (c) => {
 					<div>
 						<label for="f-to">Created to</label>
 						<input id="f-to" name="created_to" type="date" value={q.created_to ?? ""} />
+					</div>
+					<div>
+						<label for="f-sfrom">Scheduled from</label>
+						<input id="f-sfrom" name="scheduled_from" type="date" value={q.scheduled_from ?? ""} />
+					</div>
+					<div>
+						<label for="f-sto">Scheduled to</label>
+						<input id="f-sto" name="scheduled_to" type="date" value={q.scheduled_to ?? ""} />
 					</div>
 					<div>
 						<button type="submit">Filter</button>

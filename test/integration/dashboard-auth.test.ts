@@ -1,8 +1,11 @@
 import { env } from "cloudflare:workers";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { hashPassword, needsRehash, PBKDF2_ITERATIONS, verifyPassword } from "../../src/dashboard/passwords";
 import { Browser, dashboardAccount, newUser, signedIn, uniqueEmail } from "./dashboard-helpers";
 import { admin, call, newAccount } from "./helpers";
+
+// Each sign-in hashes at 600,000 PBKDF2 iterations: slower than the default 5 s under load.
+vi.setConfig({ testTimeout: 30_000 });
 
 describe("dashboard users (admin API)", () => {
 	it("creates a user with a one-time password, lists and deletes it", async () => {

@@ -1,8 +1,11 @@
 import { env } from "cloudflare:workers";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { dashboardAccount, signedIn } from "./dashboard-helpers";
 import { admin, call, validInterview } from "./helpers";
 import { connect } from "./room-helpers";
+
+// Each sign-in hashes at 600,000 PBKDF2 iterations: slower than the default 5 s under load.
+vi.setConfig({ testTimeout: 30_000 });
 
 async function completedInterview(key: string) {
 	const created = await call("POST", "/v1/interviews", { key, body: validInterview() });
@@ -99,7 +102,7 @@ describe("API keys page", () => {
 		expect(list.text).toContain("Reporting");
 		expect(list.text).toContain(value.slice(0, 12));
 		expect(list.text).not.toContain(value);
-		const keyId = /data-key-id="(key_[0-9A-Za-z]+)"[^]*?Reporting/.exec(list.text)?.[1] as string;
+		const keyId = /data-key-id="(key_[0-9A-Za-z]+)"><td>Reporting<\/td>/.exec(list.text)?.[1] as string;
 		const revoked = await owner.post(`/dashboard/settings/api-keys/${keyId}/revoke`, { _csrf: token });
 		expect(revoked.status).toBe(303);
 		const after = await call("GET", "/v1/auth/verify", { key: value });
@@ -159,6 +162,35 @@ describe("interviews pages", () => {
 		const again = await owner.post(`/dashboard/interviews/${id}/cancel`, { _csrf: token });
 		expect(again.status).toBe(422);
 		expect(again.text).toContain("already cancelled");
+	});
+
+	it("lists with the API's filters and cursor paging", async () => {
+		const a = await dashboardAccount();
+		const owner = await signedIn(a.owner);
+		const later = new Date(Date.now() + 40 * 86_400_000).toISOString();
+		for (const body of [
+			validInterview({ position: "Filter A" }),
+			validInterview({ position: "Filter B", scheduled_at: later }),
+		]) {
+			expect((await call("POST", "/v1/interviews", { key: a.test, body })).status).toBe(201);
+		}
+		const all = await owner.get("/dashboard/interviews?position=filter");
+		expect(all.text).toContain("2 interviews match.");
+		const ahead = await owner.get(`/dashboard/interviews?scheduled_from=${later.slice(0, 10)}`);
+		expect(ahead.text).toContain("1 interviews match.");
+		expect(ahead.text).toContain("Filter B");
+		expect(ahead.text).not.toContain("Filter A");
+		const first = await owner.get("/dashboard/interviews?position=filter&limit=1");
+		const next = /href="([^"]*cursor=[^"]+)" rel="next"/
+			.exec(first.text)?.[1]
+			?.replaceAll("&amp;", "&") as string;
+		expect(next).toBeDefined();
+		const second = await owner.get(next);
+		expect(second.text).toContain("Filter A");
+		expect(second.text).not.toContain('rel="next"');
+		const bad = await owner.get("/dashboard/interviews?status=sleeping");
+		expect(bad.status).toBe(200);
+		expect(bad.text).toContain("Some filters are not valid.");
 	});
 
 	it("previews a CSV with a bad row and creates the good ones", async () => {
