@@ -240,6 +240,28 @@ describe("the dashboard in a real browser", () => {
 		await shot("live");
 	});
 
+	it("fits a phone's width: no page scrolls sideways", async () => {
+		await page.setViewportSize({ width: 390, height: 844 });
+		try {
+			for (const path of [
+				"/dashboard/interviews",
+				"/dashboard/interviews/new",
+				"/dashboard/settings/api-keys",
+				"/dashboard/account",
+			]) {
+				await page.goto(`${service.baseUrl}${path}`);
+				const overflow = await page.evaluate(
+					() => (globalThis as any).document.documentElement.scrollWidth - (globalThis as any).innerWidth,
+				);
+				expect(overflow, path).toBeLessThanOrEqual(0);
+			}
+			await page.goto(`${service.baseUrl}/dashboard/interviews`);
+			await shot("phone-interviews");
+		} finally {
+			await page.setViewportSize({ width: 1200, height: 900 });
+		}
+	});
+
 	it("shows the team page and signs out", async () => {
 		await page.goto(`${service.baseUrl}/dashboard/team`);
 		await see(page.locator("main"), service.owner.email);
