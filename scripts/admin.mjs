@@ -14,6 +14,9 @@ Commands:
                  [--rpm N|null] [--concurrent N|null] [--monthly N|null]
   create-key --account ACC_ID --env live|test|dev [--name NAME] [--permissions a,b] [--expires-at ISO]
   revoke-key --account ACC_ID --key KEY_ID
+  create-user --account ACC_ID --email EMAIL --role owner|member   (prints a one-time password)
+  list-users --account ACC_ID
+  delete-user --account ACC_ID --user USR_ID
 
 Numbers are whole numbers; --credits-delta may be negative (--credits-delta -5).
 --rpm, --concurrent and --monthly override the plan's limit; null clears the override (--rpm null).
@@ -67,6 +70,9 @@ function optionSpec() {
 		concurrent: { type: "string" },
 		monthly: { type: "string" },
 		url: { type: "string" },
+		email: { type: "string" },
+		role: { type: "string" },
+		user: { type: "string" },
 	};
 }
 
@@ -146,6 +152,17 @@ async function run() {
 			);
 		case "revoke-key":
 			return adminRequest("DELETE", `/accounts/${need("account")}/keys/${need("key")}`, undefined, options);
+		case "create-user":
+			return adminRequest(
+				"POST",
+				`/accounts/${need("account")}/users`,
+				{ email: need("email"), role: need("role") },
+				options,
+			);
+		case "list-users":
+			return adminRequest("GET", `/accounts/${need("account")}/users`, undefined, options);
+		case "delete-user":
+			return adminRequest("DELETE", `/accounts/${need("account")}/users/${need("user")}`, undefined, options);
 		default:
 			console.error(usage);
 			process.exit(command ? 2 : 0);

@@ -6,6 +6,8 @@ export interface LocalService {
 	adminToken: string;
 	accountId: string;
 	keys: { live: string; test: string; dev: string };
+	/** The demo owner `npm start` creates for the dashboard. */
+	owner: { email: string; password: string };
 	persistTo: string;
 	output: () => string;
 	stop: () => Promise<void>;

@@ -22,7 +22,7 @@ export function freePort() {
 /**
  * @param {{vars?: Record<string, string>, timeoutMs?: number}} options
  * @returns {Promise<{baseUrl: string, port: number, adminToken: string, accountId: string,
- *   keys: {live: string, test: string, dev: string}, persistTo: string, output: () => string,
+ *   keys: {live: string, test: string, dev: string}, owner: {email: string, password: string}, persistTo: string, output: () => string,
  *   stop: () => Promise<void>}>}
  */
 export async function startService(options = {}) {
@@ -93,8 +93,13 @@ export async function startService(options = {}) {
 		await stop();
 		throw new Error(`No demo account or keys in the start output:\n${output}`);
 	}
+	const owner = {
+		email: found(/email:\s+(\S+@\S+)/),
+		password: found(/password:\s+([0-9A-Za-z]+)/),
+	};
 	return {
 		baseUrl: `http://127.0.0.1:${port}`,
+		owner,
 		port,
 		inspectorPort,
 		pid: child.pid,

@@ -174,6 +174,12 @@ async function createDemoAccount() {
 		);
 		keys[environment] = key.key;
 	}
+	const owner = await adminRequest(
+		"POST",
+		`/accounts/${account.id}/users`,
+		{ email: "owner@demo.example", role: "owner" },
+		{ baseUrl, token: adminToken },
+	);
 	mkdirSync(persistTo, { recursive: true });
 	writeFileSync(
 		demoMarker,
@@ -186,6 +192,10 @@ These keys are shown once; keep them somewhere safe:
   live: ${keys.live}
   test: ${keys.test}
   dev:  ${keys.dev}
+
+The dashboard: ${baseUrl}/dashboard
+  email:    ${owner.email}
+  password: ${owner.password}
 
 Try it:
 

@@ -8,6 +8,8 @@ import { adminRoutes } from "./accounts/admin-routes";
 import { authenticate } from "./accounts/auth";
 import { rateLimit } from "./accounts/rate-limit-middleware";
 import { accountRoutes } from "./accounts/routes";
+import { adminUserRoutes } from "./dashboard/admin-users";
+import { dashboardRoutes, settingsRedirect } from "./dashboard/routes";
 import { eventRoutes } from "./events/routes";
 import { interviewRoutes } from "./interviews/api/routes";
 import { testHelperRoutes } from "./interviews/api/test-helper-routes";
@@ -87,6 +89,10 @@ export function createApp(options: AppOptions = {}) {
 			}),
 	);
 	app.route("/admin", adminRoutes);
+	// After adminRoutes: its admin-token check and body guard (`use("*")`) cover these too.
+	app.route("/admin", adminUserRoutes);
+	app.route("/dashboard", dashboardRoutes as never);
+	app.route("/", settingsRedirect as never);
 	for (const prefix of ["/v1", "/api/v1"]) shadow(app, prefix);
 	const api = apiV1();
 	app.route("/v1", api);

@@ -149,3 +149,14 @@ export async function countAccounts(db: Db): Promise<number> {
 export function deleteLedgerEntry(db: Db, id: string) {
 	return db.delete(creditLedger).where(eq(creditLedger.id, id)).run();
 }
+
+/** The account's latest credit ledger entries, newest first. */
+export function latestLedgerEntries(db: Db, accountId: string, limit: number) {
+	return db
+		.select()
+		.from(creditLedger)
+		.where(eq(creditLedger.accountId, accountId))
+		.orderBy(desc(creditLedger.createdAt), desc(creditLedger.id))
+		.limit(limit)
+		.all();
+}

@@ -138,7 +138,7 @@ function keyView(row: ApiKeyRow) {
 	};
 }
 
-async function requireAccount(c: { env: AppBindings["Bindings"] }, id: string): Promise<AccountRow> {
+export async function requireAccount(c: { env: AppBindings["Bindings"] }, id: string): Promise<AccountRow> {
 	const row = await findAccount(getDb(c.env.DB), id);
 	if (!row) throw new AppError("ACCOUNT_NOT_FOUND", `No account with id '${id}' exists.`, { id });
 	return row;

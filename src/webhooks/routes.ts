@@ -10,10 +10,9 @@ import { AppError, validationError } from "../platform/http/errors";
 import { apiOperation } from "../platform/http/openapi";
 import { noQuery, validate, validateJson } from "../platform/http/validation";
 import { type CursorList, decodeCursor, encodeCursor } from "../platform/lib/cursor";
-import { newId } from "../platform/lib/random";
 import { iso } from "../platform/lib/time";
 import { listDeliveries } from "./deliveries-repo";
-import { deleteEndpoint, insertEndpointWithin, listEndpoints, updateEndpoint } from "./endpoints-repo";
+import { listEndpoints } from "./endpoints-repo";
 import { deletedSchema, deliverySchema, endpointSchema, rotatedSecretSchema } from "./openapi";
 import {
 	createWebhookBody,
@@ -25,12 +24,14 @@ import {
 import { rotateWebhookSecret } from "./secrets";
 import {
 	acceptedUrl,
+	changeEndpoint,
+	createEndpoint,
 	loadDelivery,
 	loadOwnedEndpoint,
-	MAX_ENDPOINTS,
 	ownerOf,
 	redeliver,
 	reload,
+	removeEndpoint,
 	sendTestEvent,
 } from "./service";
 import { deliveryView, endpointView } from "./views";
@@ -164,38 +165,7 @@ webhookRoutes.post(
 	validateJson(createWebhookBody, (body, c) => ({ ...body, url: acceptedUrl(c.env, body.url) })),
 	idempotent,
 	async (c) => {
-		const body = c.req.valid("json");
-		const url = body.url;
-		const owner = ownerOf(c.get("auth"));
-		const db = getDb(c.env.DB);
-		const now = c.get("now");
-		const row = {
-			id: newId("wh"),
-			...owner,
-			url,
-			events: body.events,
-			active: body.active,
-			consecutiveFailures: 0,
-			failingSince: null,
-			failedAttempts: 0,
-			succeededAttempts: 0,
-			lastAttemptAt: null,
-			lastAttemptOutcome: null,
-			lastAttemptStatusCode: null,
-			disabledReason: null,
-			disabledAt: null,
-			disabledEventId: null,
-			disabledEventPublished: false,
-			createdAt: now,
-			updatedAt: now,
-		};
-		if (!(await insertEndpointWithin(db, row, MAX_ENDPOINTS))) {
-			throw new AppError(
-				"INVALID_OPERATION",
-				`An account may have at most ${MAX_ENDPOINTS} webhook endpoints per environment.`,
-				{ limit: MAX_ENDPOINTS },
-			);
-		}
+		const row = await createEndpoint(c.env, c.get("auth"), c.req.valid("json"), c.get("now"));
 		return ok(c, endpointView(row), 201);
 	},
 );
@@ -234,29 +204,9 @@ webhookRoutes.patch(
 	),
 	idempotent,
 	async (c) => {
-		const body = c.req.valid("json");
-		const url = body.url;
 		const endpoint = await loadOwnedEndpoint(c.env, c.get("auth"), c.req.param("id"));
-		const now = c.get("now");
-		// Enabling an endpoint starts its failure run afresh.
-		const enabling = body.active === true && !endpoint.active;
-		const updated = await updateEndpoint(getDb(c.env.DB), endpoint.id, {
-			...(url === undefined ? {} : { url }),
-			...(body.events === undefined ? {} : { events: body.events }),
-			...(body.active === undefined ? {} : { active: body.active }),
-			...(enabling
-				? {
-						consecutiveFailures: 0,
-						failingSince: null,
-						disabledReason: null,
-						disabledAt: null,
-						disabledEventId: null,
-						disabledEventPublished: false,
-					}
-				: {}),
-			updatedAt: now,
-		});
-		return ok(c, endpointView(updated ?? endpoint));
+		const updated = await changeEndpoint(c.env, endpoint, c.req.valid("json"), c.get("now"));
+		return ok(c, endpointView(updated));
 	},
 );
 
@@ -276,7 +226,7 @@ webhookRoutes.delete(
 	idempotent,
 	async (c) => {
 		const endpoint = await loadOwnedEndpoint(c.env, c.get("auth"), c.req.param("id"));
-		await deleteEndpoint(getDb(c.env.DB), endpoint.id);
+		await removeEndpoint(c.env, endpoint);
 		return ok(c, { id: endpoint.id, deleted: true });
 	},
 );

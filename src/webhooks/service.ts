@@ -13,7 +13,15 @@ import {
 	settlePendingDelivery,
 } from "./deliveries-repo";
 import { newDeliveryId } from "./delivery-ids";
-import { type EndpointRow, findEndpoint, findEvent, type Owner } from "./endpoints-repo";
+import {
+	deleteEndpoint,
+	type EndpointRow,
+	findEndpoint,
+	findEvent,
+	insertEndpointWithin,
+	type Owner,
+	updateEndpoint,
+} from "./endpoints-repo";
 import { TEST_EVENT } from "./event-names";
 import { enqueueDeliveries } from "./fan-out";
 import { loadSigningAccount } from "./secrets";
@@ -162,4 +170,79 @@ export async function reload(env: Env, endpoint: EndpointRow, deliveryId: string
 	const db = getDb(env.DB);
 	const row = await loadDelivery(env, endpoint, deliveryId);
 	return { row, attempts: await attemptsOf(db, [row.id]) };
+}
+
+/** A new endpoint's fields, validated (`createWebhookBody`) with its URL accepted (`acceptedUrl`). */
+export interface NewEndpoint {
+	url: string;
+	events: EndpointRow["events"];
+	active: boolean;
+}
+
+/** Creates an endpoint for the caller's account and environment, within `MAX_ENDPOINTS`. */
+export async function createEndpoint(
+	env: Env,
+	auth: AuthContext,
+	body: NewEndpoint,
+	now: number,
+): Promise<EndpointRow> {
+	const row: EndpointRow = {
+		id: newId("wh"),
+		...ownerOf(auth),
+		url: body.url,
+		events: body.events,
+		active: body.active,
+		consecutiveFailures: 0,
+		failingSince: null,
+		failedAttempts: 0,
+		succeededAttempts: 0,
+		lastAttemptAt: null,
+		lastAttemptOutcome: null,
+		lastAttemptStatusCode: null,
+		disabledReason: null,
+		disabledAt: null,
+		disabledEventId: null,
+		disabledEventPublished: false,
+		createdAt: now,
+		updatedAt: now,
+	};
+	if (!(await insertEndpointWithin(getDb(env.DB), row, MAX_ENDPOINTS))) {
+		throw new AppError(
+			"INVALID_OPERATION",
+			`An account may have at most ${MAX_ENDPOINTS} webhook endpoints per environment.`,
+			{ limit: MAX_ENDPOINTS },
+		);
+	}
+	return row;
+}
+
+/** Changes an endpoint; enabling it starts its failure run afresh. */
+export async function changeEndpoint(
+	env: Env,
+	endpoint: EndpointRow,
+	body: Partial<NewEndpoint>,
+	now: number,
+): Promise<EndpointRow> {
+	const enabling = body.active === true && !endpoint.active;
+	const updated = await updateEndpoint(getDb(env.DB), endpoint.id, {
+		...(body.url === undefined ? {} : { url: body.url }),
+		...(body.events === undefined ? {} : { events: body.events }),
+		...(body.active === undefined ? {} : { active: body.active }),
+		...(enabling
+			? {
+					consecutiveFailures: 0,
+					failingSince: null,
+					disabledReason: null,
+					disabledAt: null,
+					disabledEventId: null,
+					disabledEventPublished: false,
+				}
+			: {}),
+		updatedAt: now,
+	});
+	return updated ?? endpoint;
+}
+
+export async function removeEndpoint(env: Env, endpoint: EndpointRow): Promise<void> {
+	await deleteEndpoint(getDb(env.DB), endpoint.id);
 }

@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import { assertScope, resolveApiKey } from "../../accounts/auth";
+import { getDb } from "../../platform/db/client";
 import type { AppBindings } from "../../platform/http/context";
 import { errorBody, ok } from "../../platform/http/envelope";
 import { AppError } from "../../platform/http/errors";
@@ -11,6 +12,7 @@ import { JOIN_OPENS_BEFORE_MS } from "../core/state-machine";
 import { RECORDING_LIMITS, RECORDING_SEGMENT, recordingFile } from "../recordings/recordings";
 import { interviewStub, isKnownInterview } from "../stub";
 import { CLIENT_JS } from "./client-bundle";
+import { OBSERVER_TICKET_PREFIX, redeemObserverTicket } from "./observer-tickets";
 import { joinPage, messagePage, newNonce, pagePolicy } from "./page";
 import { strangerLimit } from "./stranger-limit";
 
@@ -88,8 +90,8 @@ roomRoutes.get("/join/:id", async (c) => {
 });
 
 /**
- * `{ws_url}/interview/{id}/`: the candidate's join token, or an API key of the owning account with
- * `interviews:read` (observer). Refusals come before the upgrade, in the error envelope.
+ * `{ws_url}/interview/{id}/`: the candidate's join token, an API key of the owning account with
+ * `interviews:read` (observer), or a dashboard observer ticket (`obt_...`, observer). Refusals come before the upgrade, in the error envelope.
  */
 roomRoutes.get("/interview/:id", async (c) => {
 	const id = c.req.param("id");
@@ -119,6 +121,13 @@ roomRoutes.get("/interview/:id", async (c) => {
 		// The object checks the key again while the connection lasts (revocation, expiry).
 		headers.set("X-Room-Key", auth.keyId);
 		if (auth.expiresAt !== null) headers.set("X-Room-Key-Expires", String(auth.expiresAt));
+	} else if (token.startsWith(OBSERVER_TICKET_PREFIX)) {
+		// The dashboard's live view: a one-connection ticket for this interview (observer-tickets.ts).
+		const grant = await redeemObserverTicket(getDb(c.env.DB), token, id, c.get("now"));
+		if (!grant) throw new AppError("INVALID_TOKEN", "The observer ticket is unknown, used or expired.");
+		headers.set("X-Room-Role", "observer");
+		headers.set("X-Room-Account", grant.accountId);
+		headers.set("X-Room-Environment", "production");
 	} else {
 		headers.set("X-Room-Role", "candidate");
 	}

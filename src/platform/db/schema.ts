@@ -145,6 +145,7 @@ export const creditLedger = sqliteTable(
 			.where(sql`interview_id IS NOT NULL`),
 	],
 );
+export * from "./schema-dashboard";
 export * from "./schema-email";
 export * from "./schema-limits";
 export * from "./schema-performance";

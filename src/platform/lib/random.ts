@@ -26,7 +26,7 @@ export function randomBase62(length: number): string {
 	return out;
 }
 
-export type IdPrefix = "int" | "acc" | "key" | "wh" | "evt" | "dlv" | "req" | "msg";
+export type IdPrefix = "int" | "acc" | "key" | "wh" | "evt" | "dlv" | "req" | "msg" | "usr";
 
 export function newId(prefix: IdPrefix, length = 24): string {
 	return `${prefix}_${randomBase62(length)}`;

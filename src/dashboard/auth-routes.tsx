@@ -1,0 +1,184 @@
+import { Hono } from "hono";
+import { getDb } from "../platform/db/client";
+import type { AppBindings } from "../platform/http/context";
+import { field, formOf, sameOrigin } from "./guard";
+import { ErrorNotice, Page } from "./layout";
+import { dummyHash, hashPassword, needsRehash, verifyPassword } from "./passwords";
+import { type DashBindings, endSession, hashToken, safeNext, startSession } from "./session";
+import { passwordProblem } from "./users";
+import {
+	clearFailures,
+	countFailures,
+	findInvitation,
+	findUserByEmail,
+	recordFailure,
+	setPassword,
+	useInvitation,
+} from "./users-repo";
+
+/** Failed sign-ins counted over this window: 5 per e-mail, 20 per address lock further tries out. */
+export const LOCKOUT_WINDOW_MS = 15 * 60_000;
+export const MAX_FAILURES_PER_EMAIL = 5;
+export const MAX_FAILURES_PER_ADDRESS = 20;
+export const WRONG_CREDENTIALS = "Wrong email or password.";
+export const LOCKED_OUT = "Too many failed sign-ins. Wait 15 minutes, then try again.";
+
+export const authRoutes = new Hono<DashBindings>();
+
+function LoginPage(props: { next: string; email?: string; error?: string; status?: string }) {
+	return (
+		<Page title="Sign in">
+			<h1>Sign in to the interview dashboard</h1>
+			{props.status ? (
+				<p class="notice ok" role="status">
+					{props.status}
+				</p>
+			) : null}
+			<ErrorNotice error={props.error ? { message: props.error } : null} />
+			<form method="post" action={`/dashboard/login?next=${encodeURIComponent(props.next)}`}>
+				<label for="email">Email</label>
+				<input
+					id="email"
+					name="email"
+					type="email"
+					autocomplete="username"
+					required
+					value={props.email ?? ""}
+				/>
+				<label for="password">Password</label>
+				<input id="password" name="password" type="password" autocomplete="current-password" required />
+				<p>
+					<button type="submit">Sign in</button>
+				</p>
+			</form>
+		</Page>
+	);
+}
+
+authRoutes.get("/login", (c) => {
+	const status = c.req.query("signed_out") ? "You are signed out." : undefined;
+	return c.html(<LoginPage next={safeNext(c.req.query("next"))} status={status} />);
+});
+
+function clientAddress(c: { req: { header(name: string): string | undefined } }): string {
+	return c.req.header("CF-Connecting-IP") ?? "local";
+}
+
+authRoutes.post("/login", async (c) => {
+	const next = safeNext(c.req.query("next"));
+	if (!sameOrigin(c)) return c.html(<LoginPage next={next} error="This form came from another site." />, 403);
+	const form = await formOf(c);
+	const email = field(form, "email").toLowerCase().slice(0, 254);
+	const password = field(form, "password").slice(0, 200);
+	const db = getDb(c.env.DB);
+	const now = c.get("now");
+	const since = now - LOCKOUT_WINDOW_MS;
+	const subjects = [`email:${email}`, `ip:${clientAddress(c)}`];
+	const [byEmail, byAddress] = await Promise.all(subjects.map((s) => countFailures(db, s, since)));
+	if ((byEmail ?? 0) >= MAX_FAILURES_PER_EMAIL || (byAddress ?? 0) >= MAX_FAILURES_PER_ADDRESS) {
+		return c.html(<LoginPage next={next} email={email} error={LOCKED_OUT} />, 429);
+	}
+	const user = email ? await findUserByEmail(db, email) : undefined;
+	// An unknown e-mail costs a hash as well: the answer's time does not tell whether it exists.
+	const stored = user?.passwordHash ?? (await dummyHash());
+	const matches = (await verifyPassword(password, stored)) && user?.passwordHash != null;
+	if (!user || !matches) {
+		await recordFailure(db, subjects, now, since);
+		return c.html(<LoginPage next={next} email={email} error={WRONG_CREDENTIALS} />, 401);
+	}
+	await clearFailures(db, `email:${email}`);
+	if (needsRehash(stored)) await setPassword(db, user.id, await hashPassword(password), now);
+	await startSession(c as never, user);
+	return c.redirect(next, 303);
+});
+
+authRoutes.post("/logout", async (c) => {
+	if (!sameOrigin(c)) return c.text("Refused", 403);
+	await endSession(c as never);
+	return c.redirect("/dashboard/login?signed_out=1", 303);
+});
+
+function InvitationPage(props: { token: string; email: string; error?: string }) {
+	return (
+		<Page title="Set your password">
+			<h1>Set your password</h1>
+			<p>
+				You were invited to the interview dashboard as <strong>{props.email}</strong>. Choose a password of at
+				least 12 characters.
+			</p>
+			<ErrorNotice error={props.error ? { message: props.error } : null} />
+			<form method="post" action={`/dashboard/invitation/${props.token}`}>
+				<label for="password">New password</label>
+				<input
+					id="password"
+					name="password"
+					type="password"
+					autocomplete="new-password"
+					minlength={12}
+					required
+				/>
+				<label for="confirm">Repeat the password</label>
+				<input
+					id="confirm"
+					name="confirm"
+					type="password"
+					autocomplete="new-password"
+					minlength={12}
+					required
+				/>
+				<p>
+					<button type="submit">Set password</button>
+				</p>
+			</form>
+		</Page>
+	);
+}
+
+async function openInvitation(c: { env: Env; get(key: "now"): number }, token: string) {
+	if (token.length > 100) return null;
+	const found = await findInvitation(getDb(c.env.DB), await hashToken(token));
+	if (!found || found.invitation.usedAt !== null || found.invitation.expiresAt <= c.get("now")) return null;
+	return found;
+}
+
+function invalidInvitation() {
+	return (
+		<Page title="Invitation not valid">
+			<h1>This invitation is not valid</h1>
+			<p>
+				It was used already, it has expired, or the link is incomplete. Ask an owner of the account for a new
+				one.
+			</p>
+		</Page>
+	);
+}
+
+authRoutes.get("/invitation/:token", async (c) => {
+	const found = await openInvitation(c as never, c.req.param("token"));
+	if (!found) return c.html(invalidInvitation(), 404);
+	return c.html(<InvitationPage token={c.req.param("token")} email={found.user.email} />);
+});
+
+authRoutes.post("/invitation/:token", async (c) => {
+	const token = c.req.param("token");
+	const found = await openInvitation(c as never, token);
+	if (!found) return c.html(invalidInvitation(), 404);
+	if (!sameOrigin(c))
+		return c.html(
+			<InvitationPage token={token} email={found.user.email} error="This form came from another site." />,
+			403,
+		);
+	const form = await formOf(c);
+	const password = field(form, "password");
+	const problem =
+		passwordProblem(password) ?? (password !== field(form, "confirm") ? "The two passwords differ" : null);
+	if (problem) return c.html(<InvitationPage token={token} email={found.user.email} error={problem} />, 422);
+	const db = getDb(c.env.DB);
+	const now = c.get("now");
+	await setPassword(db, found.user.id, await hashPassword(password), now);
+	await useInvitation(db, await hashToken(token), now);
+	await startSession(c as never, { ...found.user });
+	return c.redirect("/dashboard/interviews", 303);
+});
+
+export type { AppBindings };

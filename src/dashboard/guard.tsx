@@ -1,0 +1,100 @@
+import type { Context, MiddlewareHandler } from "hono";
+import { AppError } from "../platform/http/errors";
+import { constantTimeEqual } from "../platform/lib/crypto";
+import { Page } from "./layout";
+import type { DashBindings } from "./session";
+
+export type DashContext = Context<DashBindings>;
+
+/** A page in words for a refusal: 403, 404 and the CSRF refusal. */
+export function refusalPage(c: DashContext, status: 403 | 404, title: string, text: string) {
+	const user = c.var.dashboard ?? null;
+	return c.html(
+		<Page title={title} user={user}>
+			<h1>{title}</h1>
+			<p>{text}</p>
+			<p>
+				<a href="/dashboard/interviews">Back to interviews</a>
+			</p>
+		</Page>,
+		status,
+	);
+}
+
+export function notFoundPage(c: DashContext) {
+	return refusalPage(c, 404, "Not found", "There is nothing here, or it belongs to another account.");
+}
+
+/** Whether the request came from a page of this origin (`Origin`, then `Sec-Fetch-Site`). */
+export function sameOrigin(c: Context): boolean {
+	const origin = c.req.header("Origin");
+	if (origin !== undefined && origin !== "null") {
+		if (origin !== new URL(c.req.url).origin) return false;
+	} else if (origin === "null") {
+		return false;
+	}
+	const site = c.req.header("Sec-Fetch-Site");
+	return site === undefined || site === "same-origin" || site === "none";
+}
+
+/**
+ * CSRF on every state-changing request of a signed-in user: the request must come from this
+ * origin and carry the session's form token (`_csrf`). Refused requests change nothing.
+ */
+export const csrf: MiddlewareHandler<DashBindings> = async (c, next) => {
+	if (c.req.method === "GET" || c.req.method === "HEAD") return next();
+	const form = await formOf(c);
+	const token = typeof form._csrf === "string" ? form._csrf : "";
+	if (!sameOrigin(c) || !constantTimeEqual(token, c.var.dashboard.session.csrfToken)) {
+		return refusalPage(
+			c,
+			403,
+			"Form refused",
+			"This form was not sent from this dashboard, or it has expired. Reload the page and try again.",
+		);
+	}
+	return next();
+};
+
+type FormValue = string | File | (string | File)[];
+
+/** The request's form, parsed once (multipart or urlencoded), repeated fields as arrays. */
+export async function formOf(c: Context): Promise<Record<string, FormValue>> {
+	const cached = c.get("form" as never) as Record<string, FormValue> | undefined;
+	if (cached) return cached;
+	const parsed = (await c.req.parseBody({ all: true })) as Record<string, FormValue>;
+	c.set("form" as never, parsed as never);
+	return parsed;
+}
+
+export function field(form: Record<string, FormValue>, name: string): string {
+	const value = form[name];
+	const first = Array.isArray(value) ? value[0] : value;
+	return typeof first === "string" ? first.trim() : "";
+}
+
+export function fieldAll(form: Record<string, FormValue>, name: string): string[] {
+	const value = form[name];
+	const list = Array.isArray(value) ? value : value === undefined ? [] : [value];
+	return list.filter((v): v is string => typeof v === "string");
+}
+
+/** A service's refusal in words, with the fields it names. */
+export function describe(error: unknown): { message: string; fields?: Record<string, string> } {
+	if (error instanceof AppError) {
+		const fields =
+			error.code === "VALIDATION_ERROR" && error.details
+				? Object.fromEntries(Object.entries(error.details).map(([k, v]) => [k, String(v)]))
+				: undefined;
+		return { message: error.message, ...(fields ? { fields } : {}) };
+	}
+	throw error;
+}
+
+/** Owner pages: a member gets a 403 page. */
+export const ownerOnly: MiddlewareHandler<DashBindings> = async (c, next) => {
+	if (c.var.dashboard.user.role !== "owner") {
+		return refusalPage(c, 403, "Owners only", "Only an owner of this account can open this page.");
+	}
+	return next();
+};

@@ -1,0 +1,212 @@
+import { Hono } from "hono";
+import {
+	type ApiKeyRow,
+	findApiKey,
+	insertApiKey,
+	listApiKeys,
+	revokeApiKey,
+} from "../accounts/accounts-repo";
+import { changingAuth } from "../accounts/auth-changes";
+import { generateApiKey, hashApiKey, KEY_ENVIRONMENTS, type KeyEnvironment } from "../accounts/keys";
+import { isScope, SCOPES } from "../accounts/scopes";
+import { getDb } from "../platform/db/client";
+import { newId } from "../platform/lib/random";
+import { parseIsoDateTime } from "../platform/lib/time";
+import { field, fieldAll, formOf, notFoundPage } from "./guard";
+import { Csrf, ErrorNotice, fmt, Page } from "./layout";
+import type { DashBindings, DashboardUser } from "./session";
+
+export const keyPages = new Hono<DashBindings>();
+
+const KEYS = "/dashboard/settings/api-keys";
+
+const SCOPE_TEXT: Record<string, string> = {
+	"interviews:read": "Read interviews and their results",
+	"interviews:write": "Create and change interviews",
+	"interviews:delete": "Cancel interviews",
+	"interviews:read_recordings": "Read interview recordings",
+	"webhooks:read": "Read webhook endpoints and deliveries",
+	"webhooks:write": "Create and change webhook endpoints",
+	"analytics:read": "Read usage and account analytics",
+};
+
+/** When a key was last used is not recorded by the API's hot path; the column says so. */
+function KeysPage(props: {
+	me: DashboardUser;
+	keys: ApiKeyRow[];
+	created?: { value: string; name: string } | null;
+	error?: { message: string; fields?: Record<string, string> } | null;
+	notice?: string | null;
+}) {
+	const now = Date.now();
+	return (
+		<Page title="API keys" user={props.me} current={KEYS}>
+			<h1>API keys</h1>
+			{props.notice ? (
+				<p class="notice ok" role="status">
+					{props.notice}
+				</p>
+			) : null}
+			{props.created ? (
+				<section class="notice ok" aria-labelledby="new-key-h">
+					<h2 id="new-key-h">Your new key "{props.created.name}"</h2>
+					<p>Copy it now: it is shown only this once and cannot be shown again.</p>
+					<p class="secret" id="new-key">
+						{props.created.value}
+					</p>
+					<button type="button" class="secondary" data-copy="#new-key">
+						Copy
+					</button>
+				</section>
+			) : null}
+			<ErrorNotice error={props.error} />
+			<h2>Keys</h2>
+			<div class="table-wrap">
+				<table>
+					<thead>
+						<tr>
+							<th scope="col">Name</th>
+							<th scope="col">Prefix</th>
+							<th scope="col">Environment</th>
+							<th scope="col">Scopes</th>
+							<th scope="col">Created</th>
+							<th scope="col">Last used</th>
+							<th scope="col">Expires</th>
+							<th scope="col">State</th>
+						</tr>
+					</thead>
+					<tbody>
+						{props.keys.map((k) => {
+							const state =
+								k.revokedAt !== null
+									? "revoked"
+									: k.expiresAt !== null && k.expiresAt <= now
+										? "expired"
+										: "active";
+							return (
+								<tr data-key-id={k.id}>
+									<td>{k.name}</td>
+									<td>
+										<code>{k.keyPrefix}…</code>
+									</td>
+									<td>{k.environment}</td>
+									<td>{k.permissions.join(", ")}</td>
+									<td>{fmt(k.createdAt)}</td>
+									<td class="muted">not recorded</td>
+									<td>{k.expiresAt === null ? "never" : fmt(k.expiresAt)}</td>
+									<td>
+										{state}
+										{state === "active" ? (
+											<form
+												method="post"
+												action={`${KEYS}/${k.id}/revoke`}
+												data-confirm={`Revoke the key "${k.name}"? Requests with it fail at once.`}
+											>
+												<Csrf user={props.me} />
+												<button type="submit" class="danger" aria-label={`Revoke ${k.name}`}>
+													Revoke
+												</button>
+											</form>
+										) : null}
+									</td>
+								</tr>
+							);
+						})}
+					</tbody>
+				</table>
+			</div>
+			<h2>Create a key</h2>
+			<form method="post" action={KEYS}>
+				<Csrf user={props.me} />
+				<label for="k-name">Name</label>
+				<input id="k-name" name="name" type="text" required maxlength={100} />
+				<label for="k-env">Environment</label>
+				<select id="k-env" name="environment">
+					<option value="live">live: real interviews, charged</option>
+					<option value="test">test: production data, no charge, no e-mail</option>
+					<option value="dev">dev: separate sandbox data</option>
+				</select>
+				<fieldset>
+					<legend>Scopes</legend>
+					{SCOPES.map((s) => (
+						<span class="check">
+							<input type="checkbox" id={`scope-${s}`} name="scopes" value={s} checked />{" "}
+							<label for={`scope-${s}`}>
+								<code>{s}</code>: {SCOPE_TEXT[s]}
+							</label>
+						</span>
+					))}
+				</fieldset>
+				<label for="k-exp">Expires on (optional, UTC end of day)</label>
+				<input id="k-exp" name="expires_on" type="date" />
+				<p>
+					<button type="submit">Create key</button>
+				</p>
+			</form>
+		</Page>
+	);
+}
+
+keyPages.get("/", async (c) => {
+	const keys = await listApiKeys(getDb(c.env.DB), c.var.dashboard.auth.accountId);
+	const notice = c.req.query("revoked") ? "The key is revoked; the API refuses it from now on." : null;
+	return c.html(<KeysPage me={c.var.dashboard} keys={keys} notice={notice} />);
+});
+
+keyPages.post("/", async (c) => {
+	const me = c.var.dashboard;
+	const db = getDb(c.env.DB);
+	const form = await formOf(c);
+	const name = field(form, "name");
+	const environment = field(form, "environment");
+	const scopes = fieldAll(form, "scopes");
+	const expiresOn = field(form, "expires_on");
+	const now = c.get("now");
+	const fields: Record<string, string> = {};
+	if (!name || name.length > 100) fields.name = "Must be 1 to 100 characters";
+	if (!(KEY_ENVIRONMENTS as readonly string[]).includes(environment))
+		fields.environment = `Must be one of ${KEY_ENVIRONMENTS.join(", ")}`;
+	if (scopes.length === 0) fields.scopes = "Choose at least one scope";
+	else if (!scopes.every(isScope)) fields.scopes = `Must be among ${SCOPES.join(", ")}`;
+	let expiresAt: number | null = null;
+	if (expiresOn) {
+		expiresAt = /^\d{4}-\d{2}-\d{2}$/.test(expiresOn) ? parseIsoDateTime(`${expiresOn}T23:59:59Z`) : null;
+		if (expiresAt === null) fields.expires_on = "Must be a date";
+		else if (expiresAt <= now) fields.expires_on = "Must be in the future";
+	}
+	if (Object.keys(fields).length > 0) {
+		const keys = await listApiKeys(db, me.auth.accountId);
+		return c.html(
+			<KeysPage me={me} keys={keys} error={{ message: "The key was not created.", fields }} />,
+			422,
+		);
+	}
+	// The same record the admin API writes: the value is shown once and stored only as its hash.
+	const value = generateApiKey(environment as KeyEnvironment);
+	await insertApiKey(db, {
+		id: newId("key"),
+		accountId: me.auth.accountId,
+		name,
+		environment: environment as KeyEnvironment,
+		keyHash: await hashApiKey(value),
+		keyPrefix: value.slice(0, 12),
+		permissions: [...new Set(scopes)],
+		expiresAt,
+		revokedAt: null,
+		createdAt: now,
+	});
+	const keys = await listApiKeys(db, me.auth.accountId);
+	c.header("Cache-Control", "no-store");
+	return c.html(<KeysPage me={me} keys={keys} created={{ value, name }} />, 201);
+});
+
+keyPages.post("/:key_id/revoke", async (c) => {
+	const me = c.var.dashboard;
+	const db = getDb(c.env.DB);
+	const key = await findApiKey(db, me.auth.accountId, c.req.param("key_id"));
+	if (!key) return notFoundPage(c);
+	// As the admin API revokes: inside changingAuth, so no isolate keeps using a cached copy.
+	if (key.revokedAt === null)
+		await changingAuth(c.env, key.accountId, () => revokeApiKey(db, key.id, c.get("now")));
+	return c.redirect(`${KEYS}?revoked=1`, 303);
+});

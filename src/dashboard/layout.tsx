@@ -1,0 +1,159 @@
+import { raw } from "hono/html";
+import type { Child } from "hono/jsx";
+import type { DashboardUser } from "./session";
+
+const CSS = `
+:root{--fg:#1a1a1a;--muted:#555;--bg:#fff;--line:#c8c8c8;--accent:#0b57d0;--bad:#a50e0e;--good:#0d652d;--soft:#f3f5f8}
+*{box-sizing:border-box}
+body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--fg);background:var(--bg)}
+a{color:var(--accent)}
+a:focus-visible,button:focus-visible,input:focus-visible,select:focus-visible,textarea:focus-visible,summary:focus-visible{outline:3px solid #f9ab00;outline-offset:2px}
+.skip{position:absolute;left:-999px}.skip:focus{left:8px;top:8px;background:#fff;padding:8px;z-index:9}
+header.top{display:flex;flex-wrap:wrap;gap:.5rem 1.5rem;align-items:center;padding:.75rem 1rem;border-bottom:1px solid var(--line);background:var(--soft)}
+header.top .brand{font-weight:700;text-decoration:none;color:var(--fg)}
+nav ul{display:flex;flex-wrap:wrap;gap:.25rem 1rem;list-style:none;margin:0;padding:0}
+nav a[aria-current=page]{font-weight:700;text-decoration-thickness:3px}
+header.top form{margin-left:auto}
+main{max-width:72rem;margin:0 auto;padding:1rem}
+h1{font-size:1.6rem;margin:.5rem 0 1rem}h2{font-size:1.25rem;margin:1.5rem 0 .5rem}h3{font-size:1.05rem}
+table{border-collapse:collapse;width:100%;margin:.5rem 0}
+th,td{text-align:left;padding:.4rem .5rem;border-bottom:1px solid var(--line);vertical-align:top}
+th{background:var(--soft)}
+.table-wrap{overflow-x:auto}
+label{display:block;font-weight:600;margin:.6rem 0 .2rem}
+input[type=text],input[type=email],input[type=password],input[type=url],input[type=number],input[type=datetime-local],input[type=date],select,textarea{width:100%;max-width:32rem;padding:.5rem;border:1px solid #767676;border-radius:4px;font:inherit}
+fieldset{border:1px solid var(--line);border-radius:6px;margin:.75rem 0;max-width:40rem}
+fieldset label{display:inline;font-weight:400}
+.check{display:block;margin:.25rem 0}
+button,.button{display:inline-block;padding:.5rem 1rem;border:1px solid var(--accent);background:var(--accent);color:#fff;border-radius:4px;font:inherit;cursor:pointer;text-decoration:none}
+button.secondary,.button.secondary{background:#fff;color:var(--accent)}
+button.danger{background:var(--bad);border-color:var(--bad)}
+.inline{display:inline}
+.row{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:flex-end}
+.row>div{min-width:12rem}
+.notice{padding:.75rem 1rem;border-radius:6px;margin:.75rem 0;border:1px solid}
+.notice.error{border-color:var(--bad);color:var(--bad);background:#fce8e6}
+.notice.ok{border-color:var(--good);color:var(--good);background:#e6f4ea}
+.secret{font-family:ui-monospace,monospace;word-break:break-all;background:var(--soft);padding:.5rem;border:1px dashed var(--muted)}
+.muted{color:var(--muted)}
+.status{display:inline-block;padding:0 .5rem;border-radius:1rem;border:1px solid var(--muted);font-size:.9rem}
+dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem}dl.facts dt{font-weight:600}dl.facts dd{margin:0}
+.cards{display:grid;grid-template-columns:repeat(auto-fit,minmax(12rem,1fr));gap:1rem}
+.card{border:1px solid var(--line);border-radius:8px;padding:1rem}
+.card .big{font-size:2rem;font-weight:700}
+ol.timeline{padding-left:1.25rem}
+svg text{font:13px system-ui,sans-serif}
+.print-only{display:none}
+@media (max-width:40rem){header.top form{margin-left:0}main{padding:.5rem}h1{font-size:1.35rem}}
+@media print{
+ header.top,.no-print,button,.button,nav{display:none!important}
+ .print-only{display:block}
+ body{font-size:11pt;color:#000}
+ main{max-width:none;padding:0}
+ a{color:#000;text-decoration:none}
+ section{break-inside:avoid}
+ table{page-break-inside:auto}tr{break-inside:avoid}
+ .card{border-color:#000}
+}
+`;
+
+/** Copy buttons: `data-copy="#id"` copies that element's text. */
+const SCRIPT = `
+document.addEventListener("click",function(e){var b=e.target.closest("[data-copy]");if(!b)return;var t=document.querySelector(b.getAttribute("data-copy"));if(!t)return;var v=t.value!==undefined?t.value:t.textContent;navigator.clipboard&&navigator.clipboard.writeText(v).then(function(){b.textContent="Copied";setTimeout(function(){b.textContent="Copy"},2000)},function(){});});
+document.addEventListener("submit",function(e){var f=e.target;var m=f.getAttribute("data-confirm");if(m&&!window.confirm(m)){e.preventDefault();}});
+document.addEventListener("click",function(e){var b=e.target.closest("[data-print]");if(b)window.print();});
+`;
+
+export interface PageProps {
+	title: string;
+	user?: DashboardUser | null;
+	current?: string;
+	children?: Child;
+}
+
+const NAV: { href: string; label: string; owner?: boolean }[] = [
+	{ href: "/dashboard/interviews", label: "Interviews" },
+	{ href: "/dashboard/account", label: "Account" },
+	{ href: "/dashboard/settings/api-keys", label: "API keys", owner: true },
+	{ href: "/dashboard/settings/webhooks", label: "Webhooks", owner: true },
+	{ href: "/dashboard/team", label: "Team", owner: true },
+];
+
+export function Page({ title, user, current, children }: PageProps) {
+	return (
+		<html lang="en">
+			<head>
+				<meta charset="utf-8" />
+				<meta name="viewport" content="width=device-width, initial-scale=1" />
+				<title>{`${title} · Interview dashboard`}</title>
+				<style>{raw(CSS)}</style>
+			</head>
+			<body>
+				<a class="skip" href="#main">
+					Skip to content
+				</a>
+				{user ? (
+					<header class="top">
+						<a class="brand" href="/dashboard/interviews">
+							{user.auth.companyName}
+						</a>
+						<nav aria-label="Main">
+							<ul>
+								{NAV.filter((n) => !n.owner || user.user.role === "owner").map((n) => (
+									<li>
+										<a href={n.href} aria-current={current === n.href ? "page" : undefined}>
+											{n.label}
+										</a>
+									</li>
+								))}
+							</ul>
+						</nav>
+						<form method="post" action="/dashboard/logout" class="inline">
+							<input type="hidden" name="_csrf" value={user.session.csrfToken} />
+							<span class="muted">
+								{user.user.email} ({user.user.role}){" "}
+							</span>
+							<button type="submit" class="secondary">
+								Sign out
+							</button>
+						</form>
+					</header>
+				) : null}
+				<main id="main">{children}</main>
+				<script>{raw(SCRIPT)}</script>
+			</body>
+		</html>
+	);
+}
+
+export function Csrf({ user }: { user: DashboardUser }) {
+	return <input type="hidden" name="_csrf" value={user.session.csrfToken} />;
+}
+
+export function ErrorNotice({
+	error,
+}: {
+	error?: { message: string; fields?: Record<string, string> } | null;
+}) {
+	if (!error) return null;
+	const fields = Object.entries(error.fields ?? {});
+	return (
+		<div class="notice error" role="alert">
+			<p>{error.message}</p>
+			{fields.length > 0 ? (
+				<ul>
+					{fields.map(([name, text]) => (
+						<li>
+							<strong>{name}</strong>: {text}
+						</li>
+					))}
+				</ul>
+			) : null}
+		</div>
+	);
+}
+
+export function fmt(ms: number | null | undefined): string {
+	if (ms === null || ms === undefined) return "—";
+	return `${new Date(ms).toISOString().replace("T", " ").slice(0, 16)} UTC`;
+}

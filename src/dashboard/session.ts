@@ -1,0 +1,148 @@
+import type { Context, MiddlewareHandler } from "hono";
+import { getCookie, setCookie } from "hono/cookie";
+import { findAccount } from "../accounts/accounts-repo";
+import type { AuthContext } from "../accounts/auth-context";
+import { effectiveLimits, type PlanId } from "../accounts/plans";
+import { SCOPES, type Scope } from "../accounts/scopes";
+import { getDb } from "../platform/db/client";
+import type { AppBindings } from "../platform/http/context";
+import { sha256Hex } from "../platform/lib/crypto";
+import { randomBase62 } from "../platform/lib/random";
+import {
+	deleteSession,
+	findSession,
+	insertSession,
+	type SessionRow,
+	touchSession,
+	type UserRow,
+} from "./users-repo";
+
+/** A session ends after 12 hours without a request, and 7 days after sign-in whatever happens. */
+export const SESSION_IDLE_MS = 12 * 3_600_000;
+export const SESSION_ABSOLUTE_MS = 7 * 24 * 3_600_000;
+/** `lastSeenAt` is written at most this often, not on every page. */
+const TOUCH_EVERY_MS = 5 * 60_000;
+
+export interface DashboardUser {
+	user: UserRow;
+	session: SessionRow;
+	/** The user acting through the API's services: the account, its limits, the role's scopes. */
+	auth: AuthContext;
+}
+
+export type DashBindings = {
+	Bindings: Env;
+	Variables: AppBindings["Variables"] & { dashboard: DashboardUser };
+};
+
+/** Members work on interviews; owners have every scope. */
+export const MEMBER_SCOPES: Scope[] = [
+	"interviews:read",
+	"interviews:write",
+	"interviews:delete",
+	"interviews:read_recordings",
+	"analytics:read",
+];
+
+/** Over plain local http the cookie cannot be `Secure`, so neither can it take the `__Host-` prefix. */
+export function secureRequest(c: Context): boolean {
+	return new URL(c.req.url).protocol === "https:";
+}
+
+export function cookieName(c: Context): string {
+	return secureRequest(c) ? "__Host-dash_session" : "dash_session";
+}
+
+export function hashToken(token: string): Promise<string> {
+	return sha256Hex(token);
+}
+
+/** Signs the user in: a new random token, stored only as its SHA-256, sent in the cookie. */
+export async function startSession(c: Context<AppBindings>, user: UserRow): Promise<void> {
+	const token = randomBase62(43);
+	const now = c.get("now");
+	await insertSession(getDb(c.env.DB), {
+		tokenHash: await hashToken(token),
+		userId: user.id,
+		accountId: user.accountId,
+		csrfToken: randomBase62(32),
+		createdAt: now,
+		lastSeenAt: now,
+		expiresAt: now + SESSION_ABSOLUTE_MS,
+	});
+	setCookie(c, cookieName(c), token, {
+		path: "/",
+		httpOnly: true,
+		sameSite: "Lax",
+		secure: secureRequest(c),
+		maxAge: SESSION_ABSOLUTE_MS / 1000,
+	});
+}
+
+/** Signs out: the session row is deleted (the token stops working at once) and the cookie cleared. */
+export async function endSession(c: Context<AppBindings>): Promise<void> {
+	const token = getCookie(c, cookieName(c));
+	if (token) await deleteSession(getDb(c.env.DB), await hashToken(token));
+	setCookie(c, cookieName(c), "", {
+		path: "/",
+		httpOnly: true,
+		sameSite: "Lax",
+		secure: secureRequest(c),
+		maxAge: 0,
+	});
+}
+
+/** The signed-in user of the request, or null (no cookie, unknown, idle or expired session). */
+export async function currentUser(c: Context<AppBindings>): Promise<DashboardUser | null> {
+	const token = getCookie(c, cookieName(c));
+	if (!token || token.length > 100) return null;
+	const db = getDb(c.env.DB);
+	const hash = await hashToken(token);
+	const found = await findSession(db, hash);
+	if (!found) return null;
+	const now = c.get("now");
+	const { session, user } = found;
+	if (session.expiresAt <= now || session.lastSeenAt + SESSION_IDLE_MS <= now) {
+		await deleteSession(db, hash);
+		return null;
+	}
+	const account = await findAccount(db, user.accountId);
+	if (!account) return null;
+	if (now - session.lastSeenAt > TOUCH_EVERY_MS) await touchSession(db, hash, now);
+	const plan = account.plan as PlanId;
+	const auth: AuthContext = {
+		accountId: account.id,
+		companyName: account.companyName,
+		plan,
+		limits: effectiveLimits(plan, {
+			requests_per_minute: account.requestsPerMinuteOverride,
+			concurrent_interviews: account.concurrentInterviewsOverride,
+			monthly_interviews: account.monthlyInterviewsOverride,
+		}),
+		// The user stands where a key would: actions are attributed to `usr_...`.
+		keyId: user.id,
+		keyEnvironment: "live",
+		dataEnvironment: "production",
+		permissions: user.role === "owner" ? [...SCOPES] : MEMBER_SCOPES,
+		expiresAt: null,
+	};
+	return { user, session, auth };
+}
+
+/** Same-origin paths only: `/dashboard/...`, never `//host` or a scheme. */
+export function safeNext(value: string | undefined | null): string {
+	if (!value?.startsWith("/") || value.startsWith("//") || value.includes("\\")) return "/dashboard";
+	return value;
+}
+
+/** Every dashboard page but sign-in: without a session, to the sign-in page and back. */
+export const requireUser: MiddlewareHandler<DashBindings> = async (c, next) => {
+	const found = await currentUser(c as unknown as Context<AppBindings>);
+	if (!found) {
+		const url = new URL(c.req.url);
+		const next = c.req.method === "GET" ? `${url.pathname}${url.search}` : "/dashboard";
+		return c.redirect(`/dashboard/login?next=${encodeURIComponent(next)}`, 303);
+	}
+	c.set("dashboard", found);
+	await next();
+};

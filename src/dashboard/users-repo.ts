@@ -1,0 +1,111 @@
+import { and, count, desc, eq, gt, lt } from "drizzle-orm";
+import type { Db } from "../platform/db/client";
+import { invitations, observerTickets, sessions, signInFailures, users } from "../platform/db/schema";
+
+export type UserRow = typeof users.$inferSelect;
+export type SessionRow = typeof sessions.$inferSelect;
+export type Role = UserRow["role"];
+export const ROLES = ["owner", "member"] as const;
+
+export function findUserByEmail(db: Db, email: string) {
+	return db.select().from(users).where(eq(users.emailLower, email.toLowerCase())).get();
+}
+
+export function findUser(db: Db, accountId: string, id: string) {
+	return db
+		.select()
+		.from(users)
+		.where(and(eq(users.accountId, accountId), eq(users.id, id)))
+		.get();
+}
+
+export function listUsers(db: Db, accountId: string) {
+	return db.select().from(users).where(eq(users.accountId, accountId)).orderBy(users.createdAt).all();
+}
+
+export async function insertUser(db: Db, row: UserRow): Promise<boolean> {
+	const result = await db.insert(users).values(row).onConflictDoNothing().run();
+	return result.meta.changes === 1;
+}
+
+export async function deleteUser(db: Db, accountId: string, id: string): Promise<void> {
+	await db.batch([
+		db.delete(sessions).where(eq(sessions.userId, id)),
+		db.delete(invitations).where(eq(invitations.userId, id)),
+		db.delete(observerTickets).where(eq(observerTickets.userId, id)),
+		db.delete(users).where(and(eq(users.accountId, accountId), eq(users.id, id))),
+	]);
+}
+
+export function setPassword(db: Db, id: string, passwordHash: string, now: number) {
+	return db.update(users).set({ passwordHash, updatedAt: now }).where(eq(users.id, id)).run();
+}
+
+export function insertSession(db: Db, row: SessionRow) {
+	return db.insert(sessions).values(row).run();
+}
+
+export function findSession(db: Db, tokenHash: string) {
+	return db
+		.select({ session: sessions, user: users })
+		.from(sessions)
+		.innerJoin(users, eq(users.id, sessions.userId))
+		.where(eq(sessions.tokenHash, tokenHash))
+		.get();
+}
+
+export function touchSession(db: Db, tokenHash: string, now: number) {
+	return db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.tokenHash, tokenHash)).run();
+}
+
+export function deleteSession(db: Db, tokenHash: string) {
+	return db.delete(sessions).where(eq(sessions.tokenHash, tokenHash)).run();
+}
+
+export async function countFailures(db: Db, subject: string, since: number): Promise<number> {
+	const row = await db
+		.select({ n: count() })
+		.from(signInFailures)
+		.where(and(eq(signInFailures.subject, subject), gt(signInFailures.createdAt, since)))
+		.get();
+	return row?.n ?? 0;
+}
+
+export async function recordFailure(db: Db, subjects: string[], now: number, before: number): Promise<void> {
+	await db.batch([
+		db.insert(signInFailures).values(subjects.map((subject) => ({ subject, createdAt: now }))),
+		// Old failures count for nothing: they are deleted as new ones come.
+		db.delete(signInFailures).where(lt(signInFailures.createdAt, before)),
+	]);
+}
+
+export function clearFailures(db: Db, subject: string) {
+	return db.delete(signInFailures).where(eq(signInFailures.subject, subject)).run();
+}
+
+export function insertInvitation(db: Db, row: typeof invitations.$inferInsert) {
+	return db.insert(invitations).values(row).run();
+}
+
+export function findInvitation(db: Db, tokenHash: string) {
+	return db
+		.select({ invitation: invitations, user: users })
+		.from(invitations)
+		.innerJoin(users, eq(users.id, invitations.userId))
+		.where(eq(invitations.tokenHash, tokenHash))
+		.get();
+}
+
+export function useInvitation(db: Db, tokenHash: string, now: number) {
+	return db.update(invitations).set({ usedAt: now }).where(eq(invitations.tokenHash, tokenHash)).run();
+}
+
+export function latestInvitations(db: Db, accountId: string) {
+	return db
+		.select()
+		.from(invitations)
+		.where(eq(invitations.accountId, accountId))
+		.orderBy(desc(invitations.createdAt))
+		.limit(100)
+		.all();
+}

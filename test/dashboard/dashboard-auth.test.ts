@@ -1,0 +1,258 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it, vi } from "vitest";
+import { hashPassword, needsRehash, PBKDF2_ITERATIONS, verifyPassword } from "../../src/dashboard/passwords";
+import { Browser, dashboardAccount, newUser, signedIn, uniqueEmail } from "../support/dashboard-helpers";
+import { admin, call, newAccount } from "../support/helpers";
+
+// Each sign-in hashes at 600,000 PBKDF2 iterations: slower than the default 5 s under load.
+vi.setConfig({ testTimeout: 30_000 });
+
+describe("dashboard users (admin API)", () => {
+	it("creates a user with a one-time password, lists and deletes it", async () => {
+		const account = await newAccount();
+		const email = uniqueEmail("Owner");
+		const created = await admin("POST", `/accounts/${account.id}/users`, { email, role: "owner" });
+		expect(created.status).toBe(201);
+		expect(created.body.data).toMatchObject({ email, role: "owner", account_id: account.id });
+		expect(created.body.data.id).toMatch(/^usr_[0-9A-Za-z]{24}$/);
+		expect(created.body.data.password).toMatch(/^[0-9A-Za-z]{20}$/);
+		const again = await admin("POST", `/accounts/${account.id}/users`, {
+			email: email.toUpperCase(),
+			role: "member",
+		});
+		expect(again.status).toBe(400);
+		expect(again.body.error.details.email).toMatch(/already exists/);
+		const bad = await admin("POST", `/accounts/${account.id}/users`, { email: "x", role: "boss" });
+		expect(bad.status).toBe(400);
+		expect(Object.keys(bad.body.error.details).sort()).toEqual(["email", "role"]);
+		const list = await admin("GET", `/accounts/${account.id}/users`);
+		expect(list.body.data.map((u: { email: string }) => u.email)).toEqual([email]);
+		expect(JSON.stringify(list.body)).not.toContain(created.body.data.password);
+		const browser = await signedIn(created.body.data);
+		const deleted = await admin("DELETE", `/accounts/${account.id}/users/${created.body.data.id}`);
+		expect(deleted.status).toBe(200);
+		// Its session ends with it.
+		expect((await browser.get("/dashboard/interviews")).status).toBe(303);
+		expect((await admin("DELETE", `/accounts/${account.id}/users/${created.body.data.id}`)).status).toBe(404);
+		expect(
+			(await call("POST", `/admin/accounts/${account.id}/users`, { body: { email, role: "owner" } })).status,
+		).toBe(401);
+	});
+});
+
+describe("passwords", () => {
+	it("are PBKDF2-SHA256 at the runtime's maximum count, salted per hash", async () => {
+		const a = await hashPassword("correct horse battery");
+		const b = await hashPassword("correct horse battery");
+		expect(a).toMatch(new RegExp(`^pbkdf2-sha256\\$${PBKDF2_ITERATIONS}\\$[0-9a-f]{32}\\$[0-9a-f]{64}$`));
+		expect(a).not.toBe(b);
+		expect(await verifyPassword("correct horse battery", a)).toBe(true);
+		expect(await verifyPassword("correct horse batterY", a)).toBe(false);
+	});
+
+	it("verifies a hash by its own stored count (a password hashed where only 100,000 were allowed)", async () => {
+		const salt = "00112233445566778899aabbccddeeff";
+		const bytes = new Uint8Array(salt.match(/../g)?.map((h) => Number.parseInt(h, 16)) ?? []);
+		const key = await crypto.subtle.importKey(
+			"raw",
+			new TextEncoder().encode("legacy pass"),
+			"PBKDF2",
+			false,
+			["deriveBits"],
+		);
+		const bits = await crypto.subtle.deriveBits(
+			{ name: "PBKDF2", hash: "SHA-256", salt: bytes, iterations: 100_000 },
+			key,
+			256,
+		);
+		const hex = [...new Uint8Array(bits)].map((b) => b.toString(16).padStart(2, "0")).join("");
+		const stored = `pbkdf2-sha256$100000$${salt}$${hex}`;
+		expect(await verifyPassword("legacy pass", stored)).toBe(true);
+		expect(await verifyPassword("legacy pasS", stored)).toBe(false);
+		expect(needsRehash(stored)).toBe(true);
+		expect(needsRehash(await hashPassword("x"))).toBe(false);
+	});
+});
+
+describe("sign-in and sessions", () => {
+	it("redirects a page to sign-in and back to it, same-origin paths only", async () => {
+		const account = await dashboardAccount();
+		const browser = new Browser();
+		const page = await browser.get("/dashboard/interviews?status=completed");
+		expect(page.status).toBe(303);
+		expect(page.headers.get("Location")).toBe(
+			`/dashboard/login?next=${encodeURIComponent("/dashboard/interviews?status=completed")}`,
+		);
+		const login = await browser.get(page.headers.get("Location") as string);
+		expect(login.text).toContain("<title>Sign in");
+		expect(login.text).toMatch(/<label for="email">Email<\/label>/);
+		expect(login.text).toMatch(/<label for="password">Password<\/label>/);
+		expect(login.text).toContain(">Sign in</button>");
+		const signIn = await browser.post(
+			`/dashboard/login?next=${encodeURIComponent("/dashboard/interviews?status=completed")}`,
+			{ email: account.owner.email, password: account.owner.password },
+		);
+		expect(signIn.status).toBe(303);
+		expect(signIn.headers.get("Location")).toBe("/dashboard/interviews?status=completed");
+		const cookie = signIn.headers.get("Set-Cookie") as string;
+		expect(cookie).toMatch(/HttpOnly/);
+		expect(cookie).toMatch(/SameSite=Lax/);
+		expect(cookie).toMatch(/Path=\//);
+		expect((await browser.get("/dashboard/interviews")).status).toBe(200);
+		const foreign = await new Browser().post(
+			`/dashboard/login?next=${encodeURIComponent("//evil.example/x")}`,
+			{
+				email: account.owner.email,
+				password: account.owner.password,
+			},
+		);
+		expect(foreign.headers.get("Location")).toBe("/dashboard");
+	});
+
+	it("gives the same answer for an unknown e-mail and a wrong password", async () => {
+		const account = await dashboardAccount();
+		const wrong = await new Browser().signIn(account.owner.email, "not the password");
+		const unknown = await new Browser().signIn(uniqueEmail("nobody"), "not the password");
+		expect(wrong.status).toBe(401);
+		expect(unknown.status).toBe(401);
+		expect(wrong.text).toContain("Wrong email or password.");
+		expect(unknown.text).toContain("Wrong email or password.");
+		expect(wrong.headers.get("Set-Cookie")).toBeNull();
+	});
+
+	it("locks an e-mail out after 5 failures, even with the right password then", async () => {
+		const account = await dashboardAccount();
+		for (let i = 0; i < 5; i++) {
+			expect((await new Browser().signIn(account.owner.email, `wrong ${i}`)).status).toBe(401);
+		}
+		const locked = await new Browser().signIn(account.owner.email, account.owner.password);
+		expect(locked.status).toBe(429);
+		expect(locked.text).toContain("Too many failed sign-ins");
+		expect(locked.headers.get("Set-Cookie")).toBeNull();
+		// Another user from elsewhere is not locked out by it.
+		const other = await dashboardAccount();
+		expect((await new Browser().signIn(other.owner.email, other.owner.password)).status).toBe(303);
+	});
+
+	it("locks an address out after 20 failures whatever the e-mail", async () => {
+		const account = await dashboardAccount();
+		const from = { "CF-Connecting-IP": "203.0.113.77" };
+		for (let i = 0; i < 20; i++) {
+			const res = await new Browser().request("POST", "/dashboard/login", {
+				form: { email: uniqueEmail("guess"), password: "x" },
+				headers: from,
+			});
+			expect(res.status).toBe(401);
+		}
+		const locked = await new Browser().request("POST", "/dashboard/login", {
+			form: { email: account.owner.email, password: account.owner.password },
+			headers: from,
+		});
+		expect(locked.status).toBe(429);
+		expect((await new Browser().signIn(account.owner.email, account.owner.password)).status).toBe(303);
+	}, 60_000);
+
+	it("signs out: the session stops working at once", async () => {
+		const account = await dashboardAccount();
+		const browser = await signedIn(account.owner);
+		const stolen = browser.cookie;
+		const token = await browser.csrf();
+		const out = await browser.post("/dashboard/logout", { _csrf: token });
+		expect(out.status).toBe(303);
+		const replay = new Browser();
+		replay.cookie = stolen;
+		expect((await replay.get("/dashboard/interviews")).status).toBe(303);
+	});
+
+	it("expires an idle session after 12 hours", async () => {
+		const account = await dashboardAccount();
+		const browser = await signedIn(account.owner);
+		await env.DB.prepare(
+			"UPDATE sessions SET last_seen_at = last_seen_at - ? WHERE user_id = (SELECT id FROM users WHERE email = ?)",
+		)
+			.bind(12 * 3_600_000 + 1, account.owner.email)
+			.run();
+		expect((await browser.get("/dashboard/interviews")).status).toBe(303);
+	});
+
+	it("keeps only hashes of passwords and session tokens in D1", async () => {
+		const account = await dashboardAccount();
+		const browser = await signedIn(account.owner);
+		const token = browser.cookie.split("=")[1] as string;
+		expect(token.length).toBeGreaterThan(30);
+		const dump: string[] = [];
+		for (const table of ["users", "sessions", "invitations", "sign_in_failures"]) {
+			const rows = await env.DB.prepare(`SELECT * FROM ${table}`).all();
+			dump.push(JSON.stringify(rows.results));
+		}
+		const all = dump.join("\n");
+		expect(all).toContain(account.owner.email);
+		expect(all).not.toContain(account.owner.password);
+		expect(all).not.toContain(token);
+	});
+});
+
+describe("CSRF", () => {
+	it("refuses a post without the token or from another origin, and changes nothing", async () => {
+		const account = await dashboardAccount();
+		const browser = await signedIn(account.owner);
+		const token = await browser.csrf();
+		const form = {
+			candidate_email: "csrf@example.com",
+			position: "CSRF Target",
+			skills: "SQL",
+			test_mode: "true",
+		};
+		const none = await browser.post("/dashboard/interviews/new", form);
+		expect(none.status).toBe(403);
+		const wrongToken = await browser.post("/dashboard/interviews/new", { ...form, _csrf: `${token}x` });
+		expect(wrongToken.status).toBe(403);
+		const foreign = await browser.post(
+			"/dashboard/interviews/new",
+			{ ...form, _csrf: token },
+			{ Origin: "https://evil.example" },
+		);
+		expect(foreign.status).toBe(403);
+		const crossSite = await browser.post(
+			"/dashboard/interviews/new",
+			{ ...form, _csrf: token },
+			{ "Sec-Fetch-Site": "cross-site" },
+		);
+		expect(crossSite.status).toBe(403);
+		const list = await call("GET", "/v1/interviews?position=CSRF%20Target", { key: account.live });
+		expect(list.body.pagination?.total_count).toBe(0);
+		const real = await browser.post("/dashboard/interviews/new", { ...form, _csrf: token });
+		expect(real.status).toBe(303);
+		const after = await call("GET", "/v1/interviews?position=CSRF%20Target", { key: account.live });
+		expect(after.body.pagination?.total_count).toBe(1);
+		// Sign-out too is a state change: a foreign origin cannot sign the user out.
+		expect(
+			(await browser.post("/dashboard/logout", { _csrf: token }, { Origin: "https://evil.example" })).status,
+		).toBe(403);
+		expect((await browser.get("/dashboard/interviews")).status).toBe(200);
+	});
+});
+
+describe("a member", () => {
+	it("works on interviews but gets 403 on owner pages", async () => {
+		const account = await dashboardAccount();
+		const member = await newUser(account.id, "member");
+		const browser = await signedIn(member);
+		expect((await browser.get("/dashboard/interviews")).status).toBe(200);
+		for (const path of ["/dashboard/settings/api-keys", "/dashboard/settings/webhooks", "/dashboard/team"]) {
+			const page = await browser.get(path);
+			expect(page.status, path).toBe(403);
+			expect(page.text).toContain("Owners only");
+		}
+		const token = await browser.csrf();
+		const made = await browser.post("/dashboard/settings/api-keys", {
+			_csrf: token,
+			name: "member key",
+			environment: "live",
+			scopes: "interviews:read",
+		});
+		expect(made.status).toBe(403);
+		const keys = await admin("GET", `/accounts/${account.id}`);
+		expect(keys.body.data.keys.map((k: { name: string }) => k.name)).not.toContain("member key");
+	});
+});

@@ -1,0 +1,320 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it, vi } from "vitest";
+import { dashboardAccount, signedIn } from "../support/dashboard-helpers";
+import { admin, call, validInterview } from "../support/helpers";
+import { connect } from "../support/room-helpers";
+
+// Each sign-in hashes at 600,000 PBKDF2 iterations: slower than the default 5 s under load.
+vi.setConfig({ testTimeout: 30_000 });
+
+async function completedInterview(key: string) {
+	const created = await call("POST", "/v1/interviews", { key, body: validInterview() });
+	expect(created.status).toBe(201);
+	const id = created.body.data.id as string;
+	const done = await call("POST", `/v1/interviews/${id}/test/advance`, { key, body: { to: "completed" } });
+	expect(done.status).toBe(200);
+	return id;
+}
+
+describe("isolation between accounts", () => {
+	it("answers 404 pages for another account's interview, results, key, endpoint and delivery", async () => {
+		const a = await dashboardAccount();
+		const b = await dashboardAccount();
+		const id = await completedInterview(a.test);
+		const hook = await call("POST", "/v1/webhooks", {
+			key: a.live,
+			body: { url: "https://hooks.example.com/a", events: ["*"] },
+		});
+		expect(hook.status).toBe(201);
+		const keyId = (await admin("GET", `/accounts/${a.id}`)).body.data.keys[0].id as string;
+
+		const owner = await signedIn(a.owner);
+		expect((await owner.get(`/dashboard/interviews/${id}`)).status).toBe(200);
+		const results = await owner.get(`/dashboard/interviews/${id}/results`);
+		expect(results.status).toBe(200);
+		expect(results.text).toContain("Print / Save as PDF");
+		expect(results.text).toMatch(/<svg role="img"/);
+		expect((await owner.get(`/dashboard/settings/webhooks/${hook.body.data.id}`)).status).toBe(200);
+
+		const other = await signedIn(b.owner);
+		const token = await other.csrf();
+		for (const path of [
+			`/dashboard/interviews/${id}`,
+			`/dashboard/interviews/${id}/results`,
+			`/dashboard/settings/webhooks/${hook.body.data.id}`,
+		]) {
+			const page = await other.get(path);
+			expect(page.status, path).toBe(404);
+			expect(page.text).not.toContain(a.owner.email);
+			expect(page.text).not.toContain("ada@example.com");
+		}
+		const posts: [string, Record<string, string>][] = [
+			[`/dashboard/settings/api-keys/${keyId}/revoke`, {}],
+			[`/dashboard/settings/webhooks/${hook.body.data.id}/delete`, {}],
+			[`/dashboard/settings/webhooks/${hook.body.data.id}/toggle`, { active: "false" }],
+			[`/dashboard/interviews/${id}/cancel`, {}],
+			[`/dashboard/interviews/${id}/live-ticket`, {}],
+			[
+				`/dashboard/settings/webhooks/${hook.body.data.id}/deliveries/dlv_000000000000000000000000/redeliver`,
+				{},
+			],
+		];
+		for (const [path, form] of posts) {
+			const res = await other.post(path, { _csrf: token, ...form });
+			expect(res.status, path).toBe(404);
+		}
+		// Nothing changed for the first account.
+		expect((await call("GET", "/v1/auth/verify", { key: a.live })).status).toBe(200);
+		const still = await call("GET", `/v1/webhooks/${hook.body.data.id}`, { key: a.live });
+		expect(still.body.data.active).toBe(true);
+	});
+
+	it("shows a scheduled interview's results page as 404 until it completes", async () => {
+		const a = await dashboardAccount();
+		const created = await call("POST", "/v1/interviews", { key: a.test, body: validInterview() });
+		const owner = await signedIn(a.owner);
+		expect((await owner.get(`/dashboard/interviews/${created.body.data.id}/results`)).status).toBe(404);
+		const fetched = await call("GET", `/v1/interviews/${created.body.data.id}`, { key: a.test });
+		expect(fetched.body.data.urls.dashboard_url).toBe(
+			`http://service.test/dashboard/interviews/${created.body.data.id}`,
+		);
+		expect(fetched.body.data.urls.results_url).toBeNull();
+	});
+});
+
+describe("API keys page", () => {
+	it("creates a key shown once and revokes it at once on the API", async () => {
+		const a = await dashboardAccount();
+		const owner = await signedIn(a.owner);
+		const token = await owner.csrf("/dashboard/settings/api-keys");
+		const made = await owner.post("/dashboard/settings/api-keys", {
+			_csrf: token,
+			name: "Reporting",
+			environment: "live",
+			scopes: ["interviews:read", "analytics:read"],
+		});
+		expect(made.status).toBe(201);
+		const value = /(svc_live_[0-9A-Za-z]{32})/.exec(made.text)?.[1] as string;
+		expect(value).toBeDefined();
+		const verify = await call("GET", "/v1/auth/permissions", { key: value });
+		expect(verify.body.data.permissions).toEqual(["interviews:read", "analytics:read"]);
+		const list = await owner.get("/dashboard/settings/api-keys");
+		expect(list.text).toContain("Reporting");
+		expect(list.text).toContain(value.slice(0, 12));
+		expect(list.text).not.toContain(value);
+		const keyId = /data-key-id="(key_[0-9A-Za-z]+)"><td>Reporting<\/td>/.exec(list.text)?.[1] as string;
+		const revoked = await owner.post(`/dashboard/settings/api-keys/${keyId}/revoke`, { _csrf: token });
+		expect(revoked.status).toBe(303);
+		const after = await call("GET", "/v1/auth/verify", { key: value });
+		expect(after.status).toBe(401);
+		expect(after.body.error.code).toBe("INVALID_API_KEY");
+		const bad = await owner.post("/dashboard/settings/api-keys", {
+			_csrf: token,
+			name: "",
+			environment: "prod",
+		});
+		expect(bad.status).toBe(422);
+		expect(bad.text).toContain("Choose at least one scope");
+	});
+
+	it("leads /settings/api-keys (an expired key's renewal_url) to the page", async () => {
+		const a = await dashboardAccount();
+		const owner = await signedIn(a.owner);
+		const res = await owner.get("/settings/api-keys");
+		expect(res.status).toBe(302);
+		expect(res.headers.get("Location")).toBe("/dashboard/settings/api-keys");
+	});
+});
+
+describe("interviews pages", () => {
+	it("creates from the form through the API's rules, errors in words", async () => {
+		const a = await dashboardAccount();
+		const owner = await signedIn(a.owner);
+		const token = await owner.csrf();
+		const bad = await owner.post("/dashboard/interviews/new", {
+			_csrf: token,
+			candidate_email: "not-an-address",
+			position: "Tester",
+			skills: "SQL",
+			duration_minutes: "5",
+		});
+		expect(bad.status).toBe(422);
+		expect(bad.text).toContain("Must be a valid e-mail address");
+		expect(bad.text).toContain("Must be an integer from 15 to 90");
+		const good = await owner.post("/dashboard/interviews/new", {
+			_csrf: token,
+			candidate_email: "grace@example.com",
+			position: "Tester",
+			skills: "SQL, Python",
+			test_mode: "true",
+		});
+		expect(good.status).toBe(303);
+		const id = /interviews\/(int_[0-9A-Za-z]+)/.exec(good.headers.get("Location") ?? "")?.[1] as string;
+		const fetched = await call("GET", `/v1/interviews/${id}`, { key: a.test });
+		expect(fetched.body.data.skills).toEqual(["SQL", "Python"]);
+		expect(fetched.body.data.test_mode).toBe(true);
+		const events = await call("GET", `/v1/events?interview_id=${id}`, { key: a.test });
+		expect(events.body.data.map((e: { type: string }) => e.type)).toContain("interview.scheduled");
+		// Cancel through the same command as DELETE; a second cancel is refused in words.
+		expect(
+			(await owner.post(`/dashboard/interviews/${id}/cancel`, { _csrf: token, reason: "Filled" })).status,
+		).toBe(303);
+		const again = await owner.post(`/dashboard/interviews/${id}/cancel`, { _csrf: token });
+		expect(again.status).toBe(422);
+		expect(again.text).toContain("already cancelled");
+	});
+
+	it("lists with the API's filters and cursor paging", async () => {
+		const a = await dashboardAccount();
+		const owner = await signedIn(a.owner);
+		const later = new Date(Date.now() + 40 * 86_400_000).toISOString();
+		for (const body of [
+			validInterview({ position: "Filter A" }),
+			validInterview({ position: "Filter B", scheduled_at: later }),
+		]) {
+			expect((await call("POST", "/v1/interviews", { key: a.test, body })).status).toBe(201);
+		}
+		const all = await owner.get("/dashboard/interviews?position=filter");
+		expect(all.text).toContain("2 interviews match.");
+		const ahead = await owner.get(`/dashboard/interviews?scheduled_from=${later.slice(0, 10)}`);
+		expect(ahead.text).toContain("1 interviews match.");
+		expect(ahead.text).toContain("Filter B");
+		expect(ahead.text).not.toContain("Filter A");
+		const first = await owner.get("/dashboard/interviews?position=filter&limit=1");
+		const next = /href="([^"]*cursor=[^"]+)" rel="next"/
+			.exec(first.text)?.[1]
+			?.replaceAll("&amp;", "&") as string;
+		expect(next).toBeDefined();
+		const second = await owner.get(next);
+		expect(second.text).toContain("Filter A");
+		expect(second.text).not.toContain('rel="next"');
+		const bad = await owner.get("/dashboard/interviews?status=sleeping");
+		expect(bad.status).toBe(200);
+		expect(bad.text).toContain("Some filters are not valid.");
+	});
+
+	it("previews a CSV with a bad row and creates the good ones", async () => {
+		const a = await dashboardAccount();
+		const owner = await signedIn(a.owner);
+		const token = await owner.csrf();
+		const csv =
+			'candidate_email,candidate_name,skills\nx1@example.com,"Doe, Jane",SQL\nbroken,Bad Row,SQL\nx3@example.com,C,Go;SQL\n';
+		const form = new FormData();
+		form.append("_csrf", token);
+		form.append("position", "Analyst");
+		form.append("file", new File([csv], "people.csv", { type: "text/csv" }));
+		const { exports } = await import("cloudflare:workers");
+		const preview = await exports.default.fetch("http://service.test/dashboard/interviews/bulk", {
+			method: "POST",
+			body: form,
+			headers: { Cookie: owner.cookie, Origin: "http://service.test" },
+		});
+		const html = await preview.text();
+		expect(preview.status).toBe(200);
+		expect(html).toContain("2 of 3 rows are valid");
+		expect(html).toMatch(/Error: Invalid e-mail address/);
+		const sent = await owner.post("/dashboard/interviews/bulk/send", {
+			_csrf: token,
+			csv,
+			position: "Analyst",
+			skills: "",
+		});
+		expect(sent.status).toBe(200);
+		expect(sent.text).toContain("2 created, 1 refused");
+		const list = await call("GET", "/v1/interviews?position=Analyst", { key: a.live });
+		expect(list.body.pagination?.total_count).toBe(2);
+	});
+});
+
+describe("the live view's observer ticket", () => {
+	it("opens the observer channel for its interview once, and no other", async () => {
+		const a = await dashboardAccount();
+		const created = await call("POST", "/v1/interviews", { key: a.test, body: validInterview() });
+		const id = created.body.data.id as string;
+		await call("POST", `/v1/interviews/${id}/test/advance`, { key: a.test, body: { to: "in_progress" } });
+		const other = await call("POST", "/v1/interviews", { key: a.test, body: validInterview() });
+		const owner = await signedIn(a.owner);
+		const token = await owner.csrf();
+		const issue = async (interview: string) => {
+			const res = await owner.post(`/dashboard/interviews/${interview}/live-ticket`, { _csrf: token });
+			expect(res.status).toBe(200);
+			return new URL(JSON.parse(res.text).url).searchParams.get("token") as string;
+		};
+		const ticket = await issue(id);
+		expect(ticket).toMatch(/^obt_/);
+		const opened = await connect(id, ticket);
+		expect(opened.status).toBe(101);
+		opened.room?.close();
+		const reused = await connect(id, ticket);
+		expect(reused.status).toBe(401);
+		const elsewhere = await connect(other.body.data.id, await issue(id));
+		expect(elsewhere.status).toBe(401);
+		const rows = await env.DB.prepare("SELECT * FROM observer_tickets").all();
+		expect(JSON.stringify(rows.results)).not.toContain(ticket);
+	});
+});
+
+describe("team", () => {
+	it("invites a member whose link sets a password once", async () => {
+		const a = await dashboardAccount();
+		const owner = await signedIn(a.owner);
+		const token = await owner.csrf("/dashboard/team");
+		const email = `member.${Date.now()}@example.com`;
+		const made = await owner.post("/dashboard/team", { _csrf: token, email, role: "member" });
+		expect(made.status).toBe(201);
+		const link = /(http:\/\/service\.test\/dashboard\/invitation\/[0-9A-Za-z]+)/.exec(
+			made.text,
+		)?.[1] as string;
+		const path = new URL(link).pathname;
+		const { Browser } = await import("../support/dashboard-helpers");
+		const invitee = new Browser();
+		expect((await invitee.get(path)).status).toBe(200);
+		const short = await invitee.post(path, { password: "short", confirm: "short" });
+		expect(short.status).toBe(422);
+		const set = await invitee.post(path, {
+			password: "a long enough secret",
+			confirm: "a long enough secret",
+		});
+		expect(set.status).toBe(303);
+		expect((await invitee.get("/dashboard/settings/api-keys")).status).toBe(403);
+		expect((await new Browser().get(path)).status).toBe(404);
+		const member = await signedIn({ email, password: "a long enough secret" });
+		expect((await member.get("/dashboard/interviews")).status).toBe(200);
+	});
+});
+
+describe("webhooks pages", () => {
+	it("adds an endpoint through the API's URL rules and sends a test event", async () => {
+		const a = await dashboardAccount();
+		const owner = await signedIn(a.owner);
+		const token = await owner.csrf("/dashboard/settings/webhooks");
+		const refused = await owner.post("/dashboard/settings/webhooks", {
+			_csrf: token,
+			url: "http://169.254.169.254/latest",
+			events: "*",
+		});
+		expect(refused.status).toBe(422);
+		expect(refused.text).toContain("<strong>url</strong>");
+		const added = await owner.post("/dashboard/settings/webhooks", {
+			_csrf: token,
+			url: "https://hooks.example.com/dash",
+			events: ["interview.completed", "results.analyzed"],
+		});
+		expect(added.status).toBe(303);
+		const path = (added.headers.get("Location") as string).split("?")[0] as string;
+		const listed = await call("GET", "/v1/webhooks", { key: a.live });
+		expect(listed.body.data[0].events).toEqual(["interview.completed", "results.analyzed"]);
+		const sent = await owner.post(`${path}/test`, { _csrf: token });
+		expect(sent.status).toBe(303);
+		const page = await owner.get(sent.headers.get("Location") as string);
+		expect(page.text).toMatch(/Test event sent: \w+\./);
+		expect(page.text).toContain("webhook.test");
+		const off = await owner.post(`${path}/toggle`, { _csrf: token, active: "false" });
+		expect(off.status).toBe(303);
+		expect(
+			(await call("GET", `/v1/webhooks/${listed.body.data[0].id}`, { key: a.live })).body.data.active,
+		).toBe(false);
+		expect((await owner.post(`${path}/delete`, { _csrf: token })).status).toBe(303);
+		expect((await call("GET", `/v1/webhooks/${listed.body.data[0].id}`, { key: a.live })).status).toBe(404);
+	});
+});

@@ -1,0 +1,274 @@
+// The dashboard in a real browser (headless Chromium) against the real local service: the demo
+// owner `npm start` creates signs in and uses every page. Screenshots go to test-output/screenshots.
+import { mkdirSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type Browser, chromium, type Locator, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+	type RecordedRequest,
+	startWebhookReceiver,
+	type WebhookReceiver,
+} from "../support/webhook-receiver";
+import { api, type Service, startService } from "./harness";
+
+const SHOTS = join(import.meta.dirname, "..", "..", "test-output", "screenshots");
+let service: Service;
+let browser: Browser;
+let page: Page;
+let rx: WebhookReceiver;
+
+/** Waits (at most `ms`) until the locator's text matches; fails with the text it last had. */
+async function see(locator: Locator, expected: string | RegExp, ms = 15_000): Promise<void> {
+	const deadline = Date.now() + ms;
+	let last = "";
+	for (;;) {
+		last =
+			(await locator
+				.first()
+				.textContent({ timeout: ms })
+				.catch(() => "")) ?? "";
+		if (typeof expected === "string" ? last.includes(expected) : expected.test(last)) return;
+		if (Date.now() > deadline) throw new Error(`expected ${String(expected)} in: ${last.slice(0, 500)}`);
+		await new Promise((resolve) => setTimeout(resolve, 200));
+	}
+}
+
+async function shot(name: string) {
+	await page.screenshot({ path: join(SHOTS, `dashboard-${name}.png`), fullPage: true });
+}
+
+beforeAll(async () => {
+	mkdirSync(SHOTS, { recursive: true });
+	rx = await startWebhookReceiver();
+	service = await startService();
+	browser = await chromium.launch({
+		executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+		args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+	});
+	const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+	page = await context.newPage();
+	// Confirmations (revoke, delete) are accepted, as the user would.
+	page.on("dialog", (dialog) => void dialog.accept());
+});
+
+afterAll(async () => {
+	await browser?.close();
+	await service?.stop();
+	await rx?.close();
+});
+
+describe("the dashboard in a real browser", () => {
+	it("sends a visitor to sign-in and back, and signs the demo owner in", async () => {
+		expect(service.owner.email).toBe("owner@demo.example");
+		await page.goto(`${service.baseUrl}/dashboard/account`);
+		expect(new URL(page.url()).pathname).toBe("/dashboard/login");
+		await shot("login");
+		await page.getByLabel("Email").fill(service.owner.email);
+		await page.getByLabel("Password").fill("not the password");
+		await page.getByRole("button", { name: "Sign in" }).click();
+		await see(page.getByRole("alert"), "Wrong email or password.");
+		await page.getByLabel("Password").fill(service.owner.password);
+		await page.getByRole("button", { name: "Sign in" }).click();
+		await page.waitForURL(/\/dashboard\/account$/);
+		await see(page.locator("h1"), "Demo Company");
+		await shot("account");
+		const cookies = await page.context().cookies();
+		const session = cookies.find((c) => c.name === "dash_session");
+		expect(session?.httpOnly).toBe(true);
+		expect(session?.sameSite).toBe("Lax");
+	});
+
+	it("creates an API key shown once, uses it, revokes it, and the API refuses it", async () => {
+		await page.goto(`${service.baseUrl}/dashboard/settings/api-keys`);
+		await page.getByLabel("Name").fill("Browser key");
+		await page.getByLabel("Environment").selectOption("test");
+		await page.getByLabel(/analytics:read/).uncheck();
+		await page.getByRole("button", { name: "Create key" }).click();
+		const value = (await page.locator("#new-key").textContent())?.trim() as string;
+		expect(value).toMatch(/^svc_test_[0-9A-Za-z]{32}$/);
+		await shot("api-key-created");
+		const verify = await fetch(`${service.baseUrl}/v1/auth/permissions`, {
+			headers: { Authorization: `Bearer ${value}` },
+		});
+		expect(verify.status).toBe(200);
+		const permissions = ((await verify.json()) as { data: { permissions: string[] } }).data.permissions;
+		expect(permissions).not.toContain("analytics:read");
+		expect(permissions).toContain("interviews:write");
+		await page.goto(`${service.baseUrl}/dashboard/settings/api-keys`);
+		expect(await page.content()).not.toContain(value);
+		await shot("api-keys");
+		await page.getByRole("button", { name: "Revoke Browser key" }).click();
+		await page.waitForURL(/revoked=1/);
+		const refused = await fetch(`${service.baseUrl}/v1/auth/verify`, {
+			headers: { Authorization: `Bearer ${value}` },
+		});
+		expect(refused.status).toBe(401);
+		expect(((await refused.json()) as { error: { code: string } }).error.code).toBe("INVALID_API_KEY");
+	});
+
+	it("creates an interview from the form and shows its page", async () => {
+		await page.goto(`${service.baseUrl}/dashboard/interviews/new`);
+		await shot("interview-new");
+		await page.getByLabel("Candidate email").fill("ada@example.com");
+		await page.getByLabel("Candidate name (optional)").fill("Ada Lovelace");
+		await page.getByLabel("Position").fill("Backend Engineer");
+		await page.getByLabel("Skills (comma-separated)").fill("TypeScript, SQL");
+		await page.getByLabel(/Test mode/).check();
+		await page.getByRole("button", { name: "Create interview" }).click();
+		await page.waitForURL(/\/dashboard\/interviews\/int_[0-9A-Za-z]{24}\?created=1$/);
+		await see(page.getByRole("status").first(), "Interview created.");
+		expect(await page.locator("#candidate-link").inputValue()).toMatch(/\/join\/int_/);
+		await see(page.locator(".timeline"), "interview.scheduled");
+		await shot("interview");
+	});
+
+	it("bulk-invites from a CSV: the bad row is shown before sending, the outcome after", async () => {
+		const csv = [
+			"candidate_email,candidate_name,skills,test_mode",
+			"b1@example.com,Bea One,Go;SQL,true",
+			"b2@example.com,Bea Two,Go,true",
+			"not-an-address,Bad Row,Go,true",
+			'b4@example.com,"Four, Bea",Python,true',
+			"b5@example.com,Bea Five,Rust,true",
+		].join("\n");
+		const file = join(tmpdir(), `dashboard-bulk-${Date.now()}.csv`);
+		writeFileSync(file, csv);
+		await page.goto(`${service.baseUrl}/dashboard/interviews/bulk`);
+		await page.getByLabel("CSV file").setInputFiles(file);
+		await page.getByLabel("Position for rows without one").fill("Platform Engineer");
+		await page.getByRole("button", { name: "Check the file" }).click();
+		await see(page.getByRole("status"), "4 of 5 rows are valid");
+		await see(page.locator(".row-error"), "Invalid e-mail address");
+		await shot("bulk-preview");
+		await page.getByRole("button", { name: "Send 4 invitations" }).click();
+		await see(page.getByRole("status"), "4 created, 1 refused");
+		await shot("bulk-outcome");
+		await page.goto(`${service.baseUrl}/dashboard/interviews?position=Platform`);
+		await see(page.locator("main"), "4 interviews match.");
+		await shot("interviews");
+	});
+
+	it("adds a webhook endpoint, sends a test event, and redelivers it from the log", async () => {
+		const control = await fetch(`http://127.0.0.1:${rx.port}/__control/routes/dash`, {
+			method: "PUT",
+			body: JSON.stringify({ fallback: "ok" }),
+		});
+		expect(control.status).toBe(200);
+		const url = `http://127.0.0.1:${rx.port}/hook/dash`;
+		await page.goto(`${service.baseUrl}/dashboard/settings/webhooks`);
+		await page.getByLabel("URL (https)").fill(url);
+		await page.getByRole("button", { name: "Add endpoint" }).click();
+		await page.waitForURL(/\/settings\/webhooks\/wh_/);
+		await page.getByRole("button", { name: "Send test event" }).click();
+		await see(page.getByRole("status"), "Test event sent: succeeded.");
+		const delivery = page.locator("[data-delivery]").first();
+		await see(delivery, "webhook.test");
+		await see(delivery.locator("tbody tr").first(), "succeeded 200");
+		await delivery.getByRole("button", { name: /Redeliver/ }).click();
+		await see(page.getByRole("status"), "Redelivery queued");
+		// The redelivery goes through the delivery queue: the log shows it once the queue has run.
+		const endpointPage = page.url().split("?")[0] as string;
+		const deadline = Date.now() + 30_000;
+		let received: RecordedRequest[] = [];
+		for (;;) {
+			received = (await (
+				await fetch(`http://127.0.0.1:${rx.port}/__control/requests/dash`)
+			).json()) as RecordedRequest[];
+			await page.goto(endpointPage);
+			const settled = await page.locator("[data-delivery] .status").allTextContents();
+			if (received.length === 2 && settled.length === 2 && settled.every((t) => t === "succeeded")) break;
+			if (Date.now() > deadline)
+				throw new Error(`redelivery not seen: ${received.length} received, ${settled}`);
+			await new Promise((resolve) => setTimeout(resolve, 500));
+		}
+		await see(page.locator("[data-delivery]").first(), "redelivery");
+		expect(received.every((r) => r.body.includes("webhook.test") && r.signatureValid !== false)).toBe(true);
+		await shot("webhook");
+		await page.goto(`${service.baseUrl}/dashboard/settings/webhooks`);
+		await shot("webhooks");
+	});
+
+	it("opens a completed interview's results and its printable view", async () => {
+		const created = await api(service, "POST", "/v1/interviews", {
+			key: service.keys.test,
+			body: {
+				candidate_email: "grace@example.com",
+				candidate_name: "Grace Hopper",
+				position: "Compiler Engineer",
+				skills: ["TypeScript", "SQL"],
+			},
+		});
+		expect(created.status).toBe(201);
+		const id = created.body.data.id as string;
+		const done = await api(service, "POST", `/v1/interviews/${id}/test/advance`, {
+			key: service.keys.test,
+			body: { to: "completed" },
+		});
+		expect(done.status).toBe(200);
+		expect(done.body.data.urls.results_url).toBe(
+			`${service.baseUrl.replace("127.0.0.1", "127.0.0.1")}/dashboard/interviews/${id}/results`,
+		);
+		await page.goto(`${service.baseUrl}/dashboard/interviews/${id}`);
+		await page.getByRole("link", { name: "View results" }).click();
+		await page.waitForURL(/\/results$/);
+		await see(page.locator("h1"), "Grace Hopper");
+		await see(page.locator("#recommendation"), /Hire|Maybe|No hire/);
+		expect(await page.getByRole("img", { name: "Score per skill, out of 100" }).isVisible()).toBe(true);
+		expect(await page.getByRole("heading", { name: "Transcript" }).isVisible()).toBe(true);
+		await shot("results");
+		await page.emulateMedia({ media: "print" });
+		expect(await page.getByRole("button", { name: "Print / Save as PDF" }).isVisible()).toBe(false);
+		expect(await page.locator("header.top").isVisible()).toBe(false);
+		await shot("results-print");
+		await page.emulateMedia({ media: "screen" });
+	});
+
+	it("follows an in-progress interview live without an API key in the page", async () => {
+		const created = await api(service, "POST", "/v1/interviews", {
+			key: service.keys.test,
+			body: { candidate_email: "live@example.com", position: "Live Engineer", skills: ["SQL"] },
+		});
+		const id = created.body.data.id as string;
+		await api(service, "POST", `/v1/interviews/${id}/test/advance`, {
+			key: service.keys.test,
+			body: { to: "in_progress" },
+		});
+		await page.goto(`${service.baseUrl}/dashboard/interviews/${id}`);
+		await see(page.locator("#live-state"), "Connected");
+		expect(await page.content()).not.toMatch(/svc_(live|test|dev)_/);
+		await shot("live");
+	});
+
+	it("fits a phone's width: no page scrolls sideways", async () => {
+		await page.setViewportSize({ width: 390, height: 844 });
+		try {
+			for (const path of [
+				"/dashboard/interviews",
+				"/dashboard/interviews/new",
+				"/dashboard/settings/api-keys",
+				"/dashboard/account",
+			]) {
+				await page.goto(`${service.baseUrl}${path}`);
+				const overflow = await page.evaluate(
+					() => (globalThis as any).document.documentElement.scrollWidth - (globalThis as any).innerWidth,
+				);
+				expect(overflow, path).toBeLessThanOrEqual(0);
+			}
+			await page.goto(`${service.baseUrl}/dashboard/interviews`);
+			await shot("phone-interviews");
+		} finally {
+			await page.setViewportSize({ width: 1200, height: 900 });
+		}
+	});
+
+	it("shows the team page and signs out", async () => {
+		await page.goto(`${service.baseUrl}/dashboard/team`);
+		await see(page.locator("main"), service.owner.email);
+		await shot("team");
+		await page.getByRole("button", { name: "Sign out" }).click();
+		await page.waitForURL(/\/dashboard\/login\?signed_out=1$/);
+		await page.goto(`${service.baseUrl}/dashboard/interviews`);
+		expect(new URL(page.url()).pathname).toBe("/dashboard/login");
+	});
+});

@@ -1,0 +1,85 @@
+import { exports } from "cloudflare:workers";
+import { admin, BASE, newAccount, type TestAccount } from "./helpers";
+
+/** A browser's cookie jar for one user, and page/form helpers against the real app. */
+export class Browser {
+	cookie = "";
+	constructor(readonly origin = BASE) {}
+
+	async request(
+		method: string,
+		path: string,
+		init: { form?: Record<string, string | string[]>; headers?: Record<string, string> } = {},
+	) {
+		const headers: Record<string, string> = { ...init.headers };
+		if (this.cookie) headers.Cookie = this.cookie;
+		let body: string | undefined;
+		if (init.form) {
+			const params = new URLSearchParams();
+			for (const [k, v] of Object.entries(init.form)) for (const one of [v].flat()) params.append(k, one);
+			body = params.toString();
+			headers["Content-Type"] = "application/x-www-form-urlencoded";
+			headers.Origin ??= this.origin;
+		}
+		const response = await exports.default.fetch(`${BASE}${path}`, {
+			method,
+			headers,
+			body,
+			redirect: "manual",
+		});
+		const set = response.headers.get("Set-Cookie");
+		if (set) {
+			const [pair] = set.split(";");
+			this.cookie = pair?.endsWith("=") ? "" : (pair ?? "");
+		}
+		return { status: response.status, headers: response.headers, text: await response.text() };
+	}
+
+	get(path: string) {
+		return this.request("GET", path);
+	}
+
+	post(path: string, form: Record<string, string | string[]>, headers: Record<string, string> = {}) {
+		return this.request("POST", path, { form, headers });
+	}
+
+	/** The page's form token. */
+	async csrf(path = "/dashboard/interviews"): Promise<string> {
+		const page = await this.get(path);
+		const match = /name="_csrf" value="([^"]+)"/.exec(page.text);
+		if (!match?.[1]) throw new Error(`no form token on ${path}: ${page.status}`);
+		return match[1];
+	}
+
+	async signIn(email: string, password: string) {
+		return this.post("/dashboard/login", { email, password });
+	}
+}
+
+export interface DashboardAccount extends TestAccount {
+	owner: { id: string; email: string; password: string };
+}
+
+let counter = 0;
+export function uniqueEmail(name: string): string {
+	counter++;
+	return `${name}.${Date.now().toString(36)}${counter}@example.com`;
+}
+
+export async function newUser(accountId: string, role: "owner" | "member", email = uniqueEmail(role)) {
+	const res = await admin("POST", `/accounts/${accountId}/users`, { email, role });
+	if (res.status !== 201) throw new Error(`user creation failed: ${JSON.stringify(res.body)}`);
+	return res.body.data as { id: string; email: string; password: string; role: string };
+}
+
+export async function dashboardAccount(): Promise<DashboardAccount> {
+	const account = await newAccount();
+	return { ...account, owner: await newUser(account.id, "owner") };
+}
+
+export async function signedIn(user: { email: string; password: string }): Promise<Browser> {
+	const browser = new Browser();
+	const res = await browser.signIn(user.email, user.password);
+	if (res.status !== 303) throw new Error(`sign-in failed: ${res.status} ${res.text.slice(0, 300)}`);
+	return browser;
+}
