@@ -180,10 +180,12 @@ export function findMisconceptions(
 		let denied = false;
 		for (const clause of clauses) {
 			const sentence = sentences[clause.sentence] as Sentence;
-			for (const pattern of m.patterns) {
-				const span = spanOf(sentence.tokens, clause, pattern);
+			for (const raw of m.patterns) {
+				// A leading `~` marks a claim that is itself a denial ("S3 cannot serve files").
+				const denial = raw.startsWith("~");
+				const span = spanOf(sentence.tokens, clause, denial ? raw.slice(1) : raw);
 				if (!span) continue;
-				if (negated(sentence.tokens, clause, span) || reported(sentence)) denied = true;
+				if (negated(sentence.tokens, clause, span) !== denial || reported(sentence)) denied = true;
 				else asserted ??= collapseSpaces(sentence.text).slice(0, 200);
 			}
 		}
@@ -230,9 +232,11 @@ export function findLinks(text: string, links: readonly ExpectedLink[]): LinkFin
 	return out;
 }
 
-/** Sentences that explain: a verb and a causal word. */
-export function explainingSentences(text: string): number {
-	return analyse(text).filter((s) => s.tokens.some((t) => t.verb) && hasCausal(s.tokens)).length;
+/** Sentences that explain the question's subject: a verb, a causal word and one of the rubric's words. */
+export function explainingSentences(text: string, rubricWords: readonly string[]): number {
+	return analyse(text).filter(
+		(s) => s.tokens.some((t) => t.verb) && hasCausal(s.tokens) && findAny(s.tokens, rubricWords) !== null,
+	).length;
 }
 
 /**
@@ -315,6 +319,40 @@ export function matchConcepts(
 	return { matched, missed };
 }
 
+/** Nouns of the question too general to show the answer is about it. */
+const GENERIC_NOUNS = new Set([
+	"example",
+	"difference",
+	"way",
+	"thing",
+	"time",
+	"case",
+	"use",
+	"kind",
+	"type",
+	"team",
+	"project",
+	"situation",
+	"approach",
+	"work",
+	"people",
+]);
+
+/**
+ * The answer talks about the question's subject: it shares a noun with the question (by lemma),
+ * or shows at least half of the rubric's concepts. A story that merely reuses a rubric word in
+ * another sense ("a table of contents") is not.
+ */
+export function onTopic(question: PlannedQuestion, text: string, matched: number): boolean {
+	if (matched >= Math.max(3, Math.ceil(question.concepts.length * 0.6))) return true;
+	const nouns = analyse(question.text)
+		.flatMap((s) => s.tokens)
+		.filter((t) => t.noun && t.word.length > 2 && !GENERIC_NOUNS.has(t.root))
+		.map((t) => t.root);
+	const answer = analyse(text).flatMap((s) => s.tokens);
+	return answer.some((t) => nouns.includes(t.root) || nouns.includes(t.word));
+}
+
 export interface ClaimAnalysis {
 	matched: ConceptMatch[];
 	missed: string[];
@@ -324,6 +362,8 @@ export interface ClaimAnalysis {
 	misconceptions: MisconceptionFinding[];
 	keywordList: boolean;
 	ignorance: boolean;
+	/** Shares the question's subject (see onTopic). */
+	onTopic: boolean;
 	/** Sentences with a verb and a causal word. */
 	explaining: number;
 	words: number;
@@ -351,8 +391,15 @@ export function analyseClaims(question: PlannedQuestion, text: string): ClaimAna
 		links,
 		misconceptions: findMisconceptions(text, question.misconceptions ?? []),
 		keywordList: words > 0 && isKeywordList(text),
+		onTopic: words > 0 && onTopic(question, text, matched.length),
 		ignorance: words < 40 && countPhrases(text, IGNORANCE_PHRASES) > 0,
-		explaining: words > 0 ? explainingSentences(text) : 0,
+		explaining:
+			words > 0
+				? explainingSentences(
+						text,
+						question.concepts.flatMap((c) => usableKeywords(question, c.keywords)),
+					)
+				: 0,
 		words,
 	};
 }

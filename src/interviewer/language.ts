@@ -13,6 +13,7 @@ export interface Token {
 	root: string;
 	negative: boolean;
 	verb: boolean;
+	noun: boolean;
 }
 
 export interface Sentence {
@@ -58,6 +59,7 @@ function tokensOf(terms: JsonTerm[]): Token[] {
 			root: (t.root ?? word).toLowerCase(),
 			negative,
 			verb: tags.includes("Verb") && !tags.includes("Gerund"),
+			noun: tags.includes("Noun") && !tags.includes("Pronoun"),
 		});
 	}
 	return out;

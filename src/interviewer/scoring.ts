@@ -99,6 +99,8 @@ export interface Judgement {
 export const KEYWORD_LIST_CAP = 0.2;
 /** ... and a stated misconception keeps the answer below a partial one. */
 export const MISCONCEPTION_CAP = 0.25;
+/** ... and one concept named without any explained link stays under 10. */
+export const SINGLE_MENTION_CAP = 0.09;
 /** Share of the score that style and timing can take away from what content earned. */
 export const STYLE_SHARE = 0.3;
 
@@ -117,6 +119,11 @@ export function contentOf(
 			: Math.min(1, claims.explaining / Math.max(2, Math.ceil(total / 2)));
 	if (coverage === 0 || claims.keywordList) explanation = 0;
 	let content = 0.5 * coverage + 0.5 * Math.min(1, explanation);
+	// Rubric words used in another sense earn nothing (docs/interviewer.md).
+	if (!claims.onTopic) content = 0;
+	// One rubric word and no explained link is not evidence of knowledge.
+	if (judgement.matched.length <= 1 && claims.links.length === 0)
+		content = Math.min(content, SINGLE_MENTION_CAP);
 	if (claims.ignorance) content /= 2;
 	if (claims.keywordList) content = Math.min(content, KEYWORD_LIST_CAP);
 	const wrong = claims.misconceptions.length;
@@ -134,7 +141,7 @@ export function reviewOf(
 	const flags: ReviewFlag[] = [];
 	let confidence = 0.9;
 	if (claims.words === 0 || claims.ignorance) flags.push("no_answer");
-	else if (matched === 0) flags.push("off_topic");
+	else if (matched === 0 || !claims.onTopic) flags.push("off_topic");
 	if (claims.keywordList) {
 		flags.push("keyword_list");
 		confidence -= 0.2;
