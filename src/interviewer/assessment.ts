@@ -246,7 +246,12 @@ export function assess(plan: InterviewPlan, history: HistoryEntry[]): Assessment
 	const disputed =
 		recommendation === "hire" &&
 		(review.flags.includes("misconception") || review.flags.includes("contradiction"));
-	if (recommendation !== "maybe" && (review.confidence < MIN_DECISIVE_CONFIDENCE || disputed)) {
+	// A no_hire stands on thin evidence (nothing answered is evidence enough), not on disagreeing signals.
+	const heldBack =
+		recommendation === "hire"
+			? review.confidence < MIN_DECISIVE_CONFIDENCE || disputed
+			: recommendation === "no_hire" && review.flags.includes("signals_disagree");
+	if (heldBack) {
 		recommendation = "maybe";
 		if (!review.flags.includes("low_evidence")) review.flags.push("low_evidence");
 	}
