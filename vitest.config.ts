@@ -37,7 +37,7 @@ export default defineConfig(async () => {
 		test: {
 			include: ["test/unit/**/*.test.ts", "test/integration/**/*.test.ts"],
 			setupFiles: ["./test/setup/apply-migrations.ts"],
-			globalSetup: ["./test/setup/webhook-receiver.ts"],
+			globalSetup: ["./test/setup/webhook-receiver.ts", "./test/setup/openai-server.ts"],
 		},
 	};
 });

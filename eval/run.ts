@@ -282,6 +282,9 @@ export function report(split: string, scored: Scored[], interviews: InterviewRun
 	);
 	const maxOf = (k: Kind) => (of(k).length ? Math.max(...of(k).map((s) => s.score)) : Number.NaN);
 	line(`  off_topic max ${maxOf("off_topic")}, empty max ${maxOf("empty")}`);
+	const sources = new Map<string, number>();
+	for (const s of scored) sources.set(s.source, (sources.get(s.source) ?? 0) + 1);
+	line(`  decided by: ${[...sources].map(([k, n]) => `${k} ${n}`).join(", ")}`);
 	line(
 		`  determinism: ${scored.filter((s) => s.again !== s.score).length} of ${scored.length} answers differed when scored again; ${interviews.filter((r) => !r.deterministic).length} of ${interviews.length} interviews differed`,
 	);
