@@ -10,6 +10,7 @@
  *   --interviewer offline|openai   in-process implementation (default offline; openai reads
  *                              OPENAI_BASE_URL, OPENAI_API_KEY, OPENAI_MODEL from the environment)
  *   --base <url> --key <key>   drive the running service over HTTP and the WebSocket instead
+ *                              (or the key in EVAL_API_KEY, kept off the command line)
  *   --limit <n>                at most n questions per skill with --base
  *   --json <file>              also write every per-answer record as JSON
  */
@@ -324,15 +325,20 @@ async function main() {
 	if (!splits.every((s) => s === "tune" || s === "holdout"))
 		throw new Error("--split is tune, holdout or all");
 	if (values.base) {
-		if (!values.key)
-			throw new Error("--base needs --key (an API key with interviews:write and interviews:read)");
+		// EVAL_API_KEY keeps the key off the command line (npm echoes it).
+		const key = values.key ?? process.env.EVAL_API_KEY;
+		if (!key)
+			throw new Error("--base needs --key or EVAL_API_KEY (a key with interviews:write and interviews:read)");
 		const { runServiceInterviews } = await import("./service");
 		await runServiceInterviews({
 			base: values.base,
-			key: values.key,
+			key,
 			files,
 			splits: [...splits],
 			limit: Number(values.limit ?? 3),
+			kinds: KINDS,
+			planned: (id) => planned(id),
+			responseSeconds: RESPONSE_SECONDS,
 		});
 		return;
 	}

@@ -7,8 +7,10 @@
  */
 import { BANKS } from "../src/interviewer/bank";
 import { OfflineInterviewer } from "../src/interviewer/offline";
+import type { PlannedQuestion } from "../src/interviewer/types";
 import { mean } from "./metrics";
-import { type EvalFile, KINDS, type Kind, planned, RESPONSE_SECONDS } from "./run";
+// Types only: run.ts imports this module while its own top-level await is pending.
+import type { EvalFile, Kind } from "./run";
 
 interface Options {
 	base: string;
@@ -16,6 +18,9 @@ interface Options {
 	files: EvalFile[];
 	splits: Array<"tune" | "holdout">;
 	limit: number;
+	kinds: readonly Kind[];
+	planned: (bankId: string) => PlannedQuestion;
+	responseSeconds: number;
 }
 
 async function call(base: string, key: string, method: string, path: string, body?: unknown) {
@@ -100,7 +105,16 @@ async function waitForResults(base: string, key: string, id: string) {
 }
 
 export async function runServiceInterviews(options: Options): Promise<void> {
-	const { base, key, files, splits, limit } = options;
+	const {
+		base,
+		key,
+		files,
+		splits,
+		limit,
+		kinds: KINDS,
+		planned,
+		responseSeconds: RESPONSE_SECONDS,
+	} = options;
 	const wsBase = base.replace(/^http/, "ws");
 	const offline = new OfflineInterviewer();
 	for (const split of splits) {
