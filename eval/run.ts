@@ -22,7 +22,6 @@ import { BANKS } from "../src/interviewer/bank";
 import { EXPECTED_WORDS } from "../src/interviewer/plan";
 import { hash32 } from "../src/interviewer/text";
 import type {
-	AnswerScore,
 	Assessment,
 	HistoryEntry,
 	Interviewer,
