@@ -41,7 +41,7 @@ export default defineConfig(async () => {
 			setupFiles: ["./test/setup/apply-migrations.ts"],
 			// Generous: a loaded two-core machine runs a burst of 80 requests slower than the default 5 s.
 			testTimeout: 30_000,
-			globalSetup: ["./test/setup/webhook-receiver.ts"],
+			globalSetup: ["./test/setup/webhook-receiver.ts", "./test/setup/openai-server.ts"],
 		},
 	};
 });

@@ -73,6 +73,8 @@ export function answerScore(
 		score,
 		components: {
 			coverage: 0.8,
+			explanation: 0.8,
+			content: 0.8,
 			depth: 0.8,
 			structure: 0.8,
 			timing: 0.8,

@@ -6,7 +6,15 @@ import {
 	type Results,
 } from "./model";
 import { clamp, round } from "./text";
-import type { AnswerScore, Assessment, HistoryEntry, InterviewPlan, PlanSkill } from "./types";
+import {
+	type AnswerScore,
+	type Assessment,
+	type HistoryEntry,
+	type InterviewPlan,
+	type PlanSkill,
+	REVIEW_FLAGS,
+	type ReviewFlag,
+} from "./types";
 
 /** `skill_assessments[].level` by score band (lower bound inclusive). */
 export const LEVEL_BANDS = [
@@ -66,6 +74,36 @@ function recommend(overall: number, skills: SkillOutcome[], answeredRatio: numbe
 	return overall >= MAYBE_MIN_OVERALL ? "maybe" : "no_hire";
 }
 
+/** Below this confidence a `hire` or `no_hire` is held back as `maybe` (docs/interviewer.md). */
+export const MIN_DECISIVE_CONFIDENCE = 0.5;
+
+/**
+ * The interview's review flags (each answer's, once, in a fixed order, plus low_evidence and
+ * signals_disagree) and its confidence: the mean of the answers' confidence, lowered when few
+ * questions were answered or the answers' scores disagree widely.
+ */
+function reviewOfInterview(
+	plan: InterviewPlan,
+	history: HistoryEntry[],
+	answeredRatio: number,
+): { flags: ReviewFlag[]; confidence: number } {
+	const scores = history.map((h) => h.score).filter((s): s is AnswerScore => s !== null && s.word_count > 0);
+	const found = new Set<ReviewFlag>(scores.flatMap((s) => s.review_flags ?? []));
+	found.delete("no_answer");
+	let confidence = scores.length ? mean(scores.map((s) => s.confidence ?? 0.75)) : 0;
+	if (scores.length < 2 || answeredRatio < HIRE_MIN_ANSWERED) {
+		found.add("low_evidence");
+		confidence *= 0.6;
+	}
+	const values = scores.map((s) => s.score);
+	if (values.length >= 2 && Math.max(...values) - Math.min(...values) >= 60) {
+		found.add("signals_disagree");
+		confidence *= 0.8;
+	}
+	if (plan.total === 0) confidence = 0;
+	return { flags: REVIEW_FLAGS.filter((f) => found.has(f)), confidence: round(clamp(confidence, 0, 1), 2) };
+}
+
 function where(h: HistoryEntry): string {
 	return `the ${h.question.skill} question on ${h.question.topic}`;
 }
@@ -76,8 +114,21 @@ function citeMatches(score: AnswerScore): string {
 	return `said "${score.matched[0]?.snippet ?? score.excerpt}"`;
 }
 
+/** The rubric judged the answer correct: no misconception, not a bare list of terms, on topic. */
+export function judgedCorrect(score: AnswerScore): boolean {
+	const flags = score.review_flags ?? [];
+	return (
+		(score.misconceptions ?? []).length === 0 &&
+		!flags.includes("keyword_list") &&
+		!flags.includes("off_topic") &&
+		!flags.includes("contradiction")
+	);
+}
+
 function strengthsOf(history: HistoryEntry[], communication: number): string[] {
-	const scored = history.filter((h): h is HistoryEntry & { score: AnswerScore } => h.score !== null);
+	const scored = history.filter(
+		(h): h is HistoryEntry & { score: AnswerScore } => h.score !== null && judgedCorrect(h.score),
+	);
 	const byScore = [...scored].sort(
 		(a, b) => b.score.score - a.score.score || a.question.index - b.question.index,
 	);
@@ -105,12 +156,21 @@ function strengthsOf(history: HistoryEntry[], communication: number): string[] {
 }
 
 function areasOf(plan: InterviewPlan, history: HistoryEntry[], communication: number): string[] {
-	const out: string[] = [];
+	// Every misconception found is named, whatever else is listed.
+	const out: string[] = history.flatMap((h) =>
+		(h.score?.misconceptions ?? []).map(
+			(m) => `Stated a misconception in ${where(h)}: ${m.claim} (said "${m.quote}")`,
+		),
+	);
+	for (const h of history)
+		if (h.score?.review_flags?.includes("keyword_list"))
+			out.push(`Listed terms without explaining them in ${where(h)} ("${h.score.excerpt}")`);
+	const limit = out.length + 5;
 	const byScore = [...history].sort(
 		(a, b) => (a.score?.score ?? -1) - (b.score?.score ?? -1) || a.question.index - b.question.index,
 	);
 	for (const h of byScore) {
-		if (out.length >= 5) break;
+		if (out.length >= limit) break;
 		const s = h.score;
 		if (!s || s.word_count === 0) out.push(`Did not answer ${where(h)}`);
 		else if (s.matched.length === 0)
@@ -180,6 +240,21 @@ export function assess(plan: InterviewPlan, history: HistoryEntry[]): Assessment
 	const overall = Math.round(0.8 * mean(skills.map((s) => s.score)) + 0.2 * communication);
 	const answeredRatio =
 		history.filter((h) => h.score && h.score.word_count > 0).length / Math.max(1, plan.total);
+	const review = reviewOfInterview(plan, history, answeredRatio);
+	let recommendation = recommend(overall, skills, answeredRatio);
+	// Thin or conflicting evidence, or a hire despite a stated misconception: a person must look.
+	const disputed =
+		recommendation === "hire" &&
+		(review.flags.includes("misconception") || review.flags.includes("contradiction"));
+	// A no_hire stands on thin evidence (nothing answered is evidence enough), not on disagreeing signals.
+	const heldBack =
+		recommendation === "hire"
+			? review.confidence < MIN_DECISIVE_CONFIDENCE || disputed
+			: recommendation === "no_hire" && review.flags.includes("signals_disagree");
+	if (heldBack) {
+		recommendation = "maybe";
+		if (!review.flags.includes("low_evidence")) review.flags.push("low_evidence");
+	}
 	const results: Results = {
 		overall_score: overall,
 		technical_score: technicalScore,
@@ -187,7 +262,9 @@ export function assess(plan: InterviewPlan, history: HistoryEntry[]): Assessment
 		skill_assessments: skills.map((s) => ({ skill: s.skill.name, score: s.score, level: levelFor(s.score) })),
 		strengths: strengthsOf(history, communication),
 		areas_for_improvement: areasOf(plan, history, communication),
-		recommendation: recommend(overall, skills, answeredRatio),
+		recommendation,
+		confidence: review.confidence,
+		review_flags: review.flags,
 	};
 	return { results, analytics: analyticsOf(plan, history) };
 }

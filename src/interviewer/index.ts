@@ -6,6 +6,7 @@ export { LEVEL_BANDS, type SkillLevel } from "./assessment";
 export { BANKS } from "./bank";
 export { createInterviewer, type InterviewerEnv } from "./factory";
 export { OfflineInterviewer } from "./offline";
+export { OpenAiInterviewer, type OpenAiSettings } from "./openai";
 export { questionCount } from "./plan";
 export { publicQuestion } from "./public";
 export { analyticsSchema, difficultyStepSchema, resultsSchema } from "./schemas";

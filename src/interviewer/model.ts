@@ -20,6 +20,10 @@ export interface Results {
 	strengths: string[];
 	areas_for_improvement: string[];
 	recommendation: Recommendation;
+	/** How sure the interviewer is of these results (0-1); a person decides (docs/interviewer.md). */
+	confidence?: number;
+	/** Why a person should look closer (keyword_list, misconception, low_evidence ...). */
+	review_flags?: string[];
 }
 
 /**

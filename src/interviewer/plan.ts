@@ -159,6 +159,8 @@ export function selectQuestion(plan: InterviewPlan, history: HistoryEntry[]): Pl
 		category: skill.category,
 		concepts: question.concepts,
 		follow_ups: question.follow_ups,
+		...(question.misconceptions ? { misconceptions: question.misconceptions } : {}),
+		...(question.links ? { links: question.links } : {}),
 		time_budget_seconds: plan.seconds_per_question,
 		expected_words: EXPECTED_WORDS[question.difficulty],
 	};

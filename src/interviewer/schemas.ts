@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { LEVEL_BANDS } from "./assessment";
 import { DIFFICULTIES, RECOMMENDATIONS } from "./model";
+import { REVIEW_FLAGS } from "./types";
 
 const score = z.number().min(0).max(100);
 const seconds = z.number().min(0);
@@ -20,6 +21,8 @@ export const resultsSchema = z.strictObject({
 	strengths: z.array(z.string().min(1)),
 	areas_for_improvement: z.array(z.string().min(1)),
 	recommendation: z.enum(RECOMMENDATIONS),
+	confidence: z.number().min(0).max(1).optional(),
+	review_flags: z.array(z.enum(REVIEW_FLAGS)).optional(),
 });
 
 /** One element of `analytics.question_difficulty_progression`. */

@@ -1,19 +1,6 @@
-import {
-	clamp,
-	countPhrases,
-	excerpt,
-	findKeyword,
-	type KeywordHit,
-	MAX_SCORED_CHARS,
-	round,
-	sentences,
-	snippetAround,
-	wordList,
-} from "./text";
-import type { AnswerScore, ConceptMatch, PlannedQuestion } from "./types";
-
-/** Weights of the answer score (docs/interviewer.md). */
-export const WEIGHTS = { coverage: 0.55, depth: 0.2, structure: 0.15, timing: 0.1 } as const;
+import { analyseClaims, type ClaimAnalysis } from "./claims";
+import { clamp, countPhrases, excerpt, MAX_SCORED_CHARS, round, sentences, wordList } from "./text";
+import type { AnswerScore, ConceptMatch, PlannedQuestion, ReviewFlag } from "./types";
 
 /** Share of concepts at which an answer counts as fully on topic. */
 const RELEVANCE_AT = 0.4;
@@ -67,46 +54,7 @@ export const ORGANISING_PHRASES = [
 	"step",
 ] as const;
 
-const IGNORANCE_PHRASES = [
-	"i don't know",
-	"i do not know",
-	"no idea",
-	"not sure",
-	"never used",
-	"not familiar",
-	"no experience",
-];
-
-/** Keywords that already appear in the question earn nothing: restating the question is not an answer. */
-function usableKeywords(question: PlannedQuestion, keywords: string[]): string[] {
-	return keywords.filter((k) => findKeyword(question.text, k) === null);
-}
-
-export function matchConcepts(
-	question: PlannedQuestion,
-	text: string,
-): { matched: ConceptMatch[]; missed: string[] } {
-	const matched: ConceptMatch[] = [];
-	const missed: string[] = [];
-	for (const concept of question.concepts) {
-		const hits = usableKeywords(question, concept.keywords)
-			.map((k) => findKeyword(text, k))
-			.filter((h): h is KeywordHit => h !== null)
-			.sort((a, b) => a.index - b.index);
-		const first = hits[0];
-		if (!first) {
-			missed.push(concept.name);
-			continue;
-		}
-		const keywords = [...new Set(hits.map((h) => text.slice(h.index, h.index + h.length).toLowerCase()))];
-		matched.push({
-			concept: concept.name,
-			keywords: keywords.slice(0, 3),
-			snippet: snippetAround(text, first.index, first.length),
-		});
-	}
-	return { matched, missed };
-}
+export { matchConcepts } from "./claims";
 
 /** Length against the level's expectation, plus reasoning phrases (0-1). */
 export function depthOf(text: string, expectedWords: number): number {
@@ -147,6 +95,82 @@ export interface Judgement {
 	structure: number;
 }
 
+/** Content caps (docs/interviewer.md): a bare list of terms scores as weak ... */
+export const KEYWORD_LIST_CAP = 0.2;
+/** ... and a stated misconception keeps the answer below a partial one. */
+export const MISCONCEPTION_CAP = 0.25;
+/** ... and one concept named without any explained link stays under 10. */
+export const SINGLE_MENTION_CAP = 0.09;
+/** Share of the score that style and timing can take away from what content earned. */
+export const STYLE_SHARE = 0.3;
+
+/** Content (0-1): the concepts shown and the links explained, discounted by what is wrong. */
+export function contentOf(
+	question: PlannedQuestion,
+	judgement: Judgement,
+	claims: ClaimAnalysis,
+): { coverage: number; explanation: number; content: number } {
+	const total = question.concepts.length || 1;
+	const coverage = judgement.matched.length / total;
+	const expected = question.links?.length ?? 0;
+	let explanation =
+		expected > 0
+			? claims.links.length / expected
+			: Math.min(1, claims.explaining / Math.max(2, Math.ceil(total / 2)));
+	if (coverage === 0 || claims.keywordList) explanation = 0;
+	let content = 0.5 * coverage + 0.5 * Math.min(1, explanation);
+	// Rubric words used in another sense earn nothing (docs/interviewer.md).
+	if (!claims.onTopic) content = 0;
+	// One rubric word and no explained link is not evidence of knowledge.
+	if (judgement.matched.length <= 1 && claims.links.length === 0)
+		content = Math.min(content, SINGLE_MENTION_CAP);
+	if (claims.ignorance) content /= 2;
+	if (claims.keywordList) content = Math.min(content, KEYWORD_LIST_CAP);
+	const wrong = claims.misconceptions.length;
+	if (wrong > 0) content = Math.min(content * 0.5, MISCONCEPTION_CAP) * 0.8 ** (wrong - 1);
+	return { coverage, explanation: Math.min(1, explanation), content };
+}
+
+/** Why this answer needs a person's look, and how sure the scorer is (docs/interviewer.md). */
+export function reviewOf(
+	question: PlannedQuestion,
+	matched: number,
+	claims: ClaimAnalysis,
+	fallback: string | null,
+): { flags: ReviewFlag[]; confidence: number } {
+	const flags: ReviewFlag[] = [];
+	let confidence = 0.9;
+	if (claims.words === 0 || claims.ignorance) flags.push("no_answer");
+	else if (matched === 0 || !claims.onTopic) flags.push("off_topic");
+	if (claims.keywordList) {
+		flags.push("keyword_list");
+		confidence -= 0.2;
+	}
+	if (claims.misconceptions.length > 0) {
+		flags.push("misconception");
+		confidence -= 0.1;
+	}
+	if (claims.misconceptions.some((m) => m.contradicted)) {
+		flags.push("contradiction");
+		confidence -= 0.2;
+	}
+	if (claims.paraphrased.length > 0) {
+		flags.push("paraphrase_uncertain");
+		confidence -= 0.15;
+	}
+	if (claims.words > 0 && claims.words < 15 && !claims.ignorance) {
+		flags.push("low_evidence");
+		confidence -= 0.2;
+	}
+	if (fallback) {
+		flags.push("scorer_fallback");
+		confidence -= 0.1;
+	}
+	// A rubric without misconceptions or links cannot check correctness, only coverage.
+	if (!question.misconceptions?.length && !question.links?.length) confidence -= 0.15;
+	return { flags, confidence: round(clamp(confidence, 0.1, 1), 2) };
+}
+
 /** The one formula both implementations use to turn a judgement into an AnswerScore. */
 export function composeScore(
 	question: PlannedQuestion,
@@ -155,21 +179,20 @@ export function composeScore(
 	judgement: Judgement,
 	source: AnswerScore["source"],
 	feedback: string | null,
+	claims: ClaimAnalysis = analyseClaims(question, text),
+	fallback: string | null = null,
 ): AnswerScore {
 	const words = wordList(text).length;
-	const total = question.concepts.length || 1;
-	let coverage = judgement.matched.length / total;
-	if (words < 30 && countPhrases(text, IGNORANCE_PHRASES) > 0) coverage /= 2;
+	const { coverage, explanation, content } = contentOf(question, judgement, claims);
 	const relevance = Math.min(1, coverage / RELEVANCE_AT);
 	const depth = clamp(judgement.depth, 0, 1);
 	const structure = clamp(judgement.structure, 0, 1);
 	const timing = words === 0 ? 0 : timingOf(responseSeconds, question.time_budget_seconds);
-	const score =
-		100 *
-		(WEIGHTS.coverage * coverage +
-			relevance * (WEIGHTS.depth * depth + WEIGHTS.structure * structure + WEIGHTS.timing * timing));
+	const style = 0.45 * depth + 0.35 * structure + 0.2 * timing;
+	const score = 100 * content * (1 - STYLE_SHARE + STYLE_SHARE * style);
 	const communication = (0.6 * structure + 0.4 * depth) * (0.5 + 0.5 * relevance);
 	const firstMissed = judgement.missed[0];
+	const review = reviewOf(question, judgement.matched.length, claims, fallback);
 	return {
 		question_id: question.id,
 		skill: question.skill,
@@ -177,6 +200,8 @@ export function composeScore(
 		score: clamp(Math.round(score), 0, 100),
 		components: {
 			coverage: round(coverage, 2),
+			explanation: round(explanation, 2),
+			content: round(content, 2),
 			depth: round(depth, 2),
 			structure: round(structure, 2),
 			timing: round(timing, 2),
@@ -194,6 +219,11 @@ export function composeScore(
 		excerpt: excerpt(text),
 		source,
 		feedback,
+		misconceptions: claims.misconceptions.map((m) => ({ claim: m.claim, quote: m.quote })),
+		explained: claims.links.map((l) => l.concept),
+		review_flags: review.flags,
+		confidence: review.confidence,
+		fallback,
 	};
 }
 
@@ -202,15 +232,23 @@ export function scoreAnswerOffline(
 	question: PlannedQuestion,
 	answerText: string,
 	responseSeconds: number,
+	fallback: string | null = null,
 ): AnswerScore {
 	const text = answerText.slice(0, MAX_SCORED_CHARS);
-	const { matched, missed } = matchConcepts(question, text);
+	const claims = analyseClaims(question, text);
 	return composeScore(
 		question,
 		text,
 		responseSeconds,
-		{ matched, missed, depth: depthOf(text, question.expected_words), structure: structureOf(text) },
+		{
+			matched: claims.matched,
+			missed: claims.missed,
+			depth: depthOf(text, question.expected_words),
+			structure: structureOf(text),
+		},
 		"offline",
 		null,
+		claims,
+		fallback,
 	);
 }

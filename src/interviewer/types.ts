@@ -52,6 +52,29 @@ export interface Concept {
 	keywords: string[];
 }
 
+/**
+ * A wrong claim a confident answer may state. Each pattern is a set of groups joined by `&`, each
+ * group alternatives joined by `|` (words and phrases, matched by lemma): the claim is found when
+ * every group occurs in one clause that is neither negated ("indexes do not make writes faster")
+ * nor reported as someone else's mistake ("a common myth is that ...").
+ */
+export interface Misconception {
+	claim: string;
+	patterns: string[];
+}
+
+/**
+ * A cause and effect a correct explanation links: some `cause` phrase and some `effect` phrase
+ * in the same sentence (or a sentence and the next) joined by a causal word (because, so, which
+ * means, makes, prevents ...). A linked pair also shows `concept`, even in words the concept's
+ * keywords do not list (a paraphrase).
+ */
+export interface ExpectedLink {
+	concept: string;
+	cause: string[];
+	effect: string[];
+}
+
 /** The question as the candidate and observers see it (the real-time channel's shape). */
 export interface Question {
 	id: string;
@@ -70,6 +93,10 @@ export interface PlannedQuestion extends Question {
 	category: SkillCategory;
 	concepts: Concept[];
 	follow_ups: string[];
+	/** Wrong claims the rubric recognises (optional: not every question lists them). */
+	misconceptions?: Misconception[];
+	/** Causes and effects a correct explanation links (optional). */
+	links?: ExpectedLink[];
 	time_budget_seconds: number;
 	expected_words: number;
 }
@@ -82,6 +109,28 @@ export interface ConceptMatch {
 	snippet: string;
 }
 
+/** Why an answer or an interview needs a person's closer look (docs/interviewer.md). */
+export const REVIEW_FLAGS = [
+	"keyword_list",
+	"misconception",
+	"contradiction",
+	"off_topic",
+	"no_answer",
+	"low_evidence",
+	"paraphrase_uncertain",
+	"scorer_fallback",
+	"signals_disagree",
+] as const;
+export type ReviewFlag = (typeof REVIEW_FLAGS)[number];
+
+export interface FoundMisconception {
+	claim: string;
+	/** The answer's sentence that states it. */
+	quote: string;
+}
+
+export type ScorerSource = "offline" | "workers-ai" | "openai";
+
 export interface AnswerScore {
 	question_id: string;
 	skill: string;
@@ -91,6 +140,10 @@ export interface AnswerScore {
 	/** Each 0-1; see docs/interviewer.md. */
 	components: {
 		coverage: number;
+		/** Share of the expected cause-and-effect links the answer made (0-1). */
+		explanation: number;
+		/** What the answer earned on content before style and timing adjust it (0-1). */
+		content: number;
 		depth: number;
 		structure: number;
 		timing: number;
@@ -105,8 +158,18 @@ export interface AnswerScore {
 	follow_up: string | null;
 	/** Short excerpt of the answer's opening, for citing weak answers. */
 	excerpt: string;
-	source: "offline" | "workers-ai";
+	/** Which scorer decided this score (a model's failure falls back to `offline`). */
+	source: ScorerSource;
 	feedback: string | null;
+	/** Wrong claims the answer states (judged by the rubric's misconceptions). */
+	misconceptions?: FoundMisconception[];
+	/** Expected links the answer made, by concept. */
+	explained?: string[];
+	review_flags?: ReviewFlag[];
+	/** How sure the scorer is of this score (0-1). */
+	confidence?: number;
+	/** Set when a model was asked but the offline scorer decided: why. */
+	fallback?: string | null;
 }
 
 /** One asked question and, once answered, its score (null: asked but never answered). */
@@ -124,7 +187,7 @@ type Awaitable<T> = T | Promise<T>;
 
 /** The AI interviewer the interview room talks to. Implementations may be sync or async. */
 export interface Interviewer {
-	readonly kind: "offline" | "workers-ai";
+	readonly kind: ScorerSource;
 	plan(context: InterviewContext): Awaitable<InterviewPlan>;
 	nextQuestion(plan: InterviewPlan, history: HistoryEntry[]): Awaitable<PlannedQuestion | null>;
 	scoreAnswer(question: PlannedQuestion, answerText: string, responseSeconds: number): Awaitable<AnswerScore>;

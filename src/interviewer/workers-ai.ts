@@ -27,7 +27,7 @@ export const DEFAULT_AI_MODEL = "@cf/meta/llama-3.3-70b-instruct-fp8-fast";
 export const AI_SCORING_TIMEOUT_MS = 20_000;
 
 /** `work`, or a rejection once `ms` have passed (the timer is cleared either way). */
-function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+export function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
 	let timer: ReturnType<typeof setTimeout> | undefined;
 	const timeout = new Promise<never>((_, reject) => {
 		timer = setTimeout(() => reject(new DOMException(`no answer within ${ms} ms`, "TimeoutError")), ms);
@@ -106,7 +106,7 @@ export function extractJson(output: unknown): unknown {
 }
 
 /** The answer's own words for a quote, or null when the answer does not contain it (no invented evidence). */
-function verifiedQuote(answer: string, quote: string | null | undefined): string | null {
+export function verifiedQuote(answer: string, quote: string | null | undefined): string | null {
 	if (!quote) return null;
 	const needle = collapseSpaces(quote)
 		.toLowerCase()
@@ -116,7 +116,11 @@ function verifiedQuote(answer: string, quote: string | null | undefined): string
 }
 
 /** Model verdicts to evidence: a concept counts only with a quote found in the answer or a keyword match. */
-function toJudgement(question: PlannedQuestion, answer: string, verdict: ModelJudgement): Judgement {
+export function toJudgement(
+	question: PlannedQuestion,
+	answer: string,
+	verdict: Pick<ModelJudgement, "concepts" | "depth" | "structure">,
+): Judgement {
 	const offline = matchConcepts(question, answer).matched;
 	const matched: ConceptMatch[] = [];
 	const missed: string[] = [];

@@ -93,9 +93,11 @@ monitor the apply; as a result we reduced drift, and the main limitation we hit 
 
 	it("halves the credit of a short answer that admits not knowing", async () => {
 		const q = bankQuestion("sql-i1");
-		const plain = await interviewer.scoreAnswer(q, "B-tree and EXPLAIN.", 30);
-		const unsure = await interviewer.scoreAnswer(q, "Not sure, maybe B-tree and EXPLAIN.", 30);
-		expect(unsure.components.coverage).toBe(plain.components.coverage / 2);
+		const said = "An index is a B-tree and I check it with EXPLAIN because it shows the plan.";
+		const plain = await interviewer.scoreAnswer(q, `I think so. ${said}`, 30);
+		const unsure = await interviewer.scoreAnswer(q, `I am not sure. ${said}`, 30);
+		expect(unsure.components.coverage).toBe(plain.components.coverage);
+		expect(unsure.components.content).toBeCloseTo(plain.components.content / 2, 1);
 		expect(unsure.score).toBeLessThan(plain.score);
 	});
 

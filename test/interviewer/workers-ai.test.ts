@@ -76,7 +76,9 @@ describe("Workers AI interviewer", () => {
 		expect(score.components.depth).toBe(0.7);
 		expect(score.feedback).toContain("selectivity");
 		const offline = new OfflineInterviewer().scoreAnswer(q, ANSWER, 45);
-		expect(offline.matched.map((m) => m.concept)).toEqual(["check with the query plan"]);
+		// Offline, the keywords find the query plan; "search trees kept in order" is the model's to judge.
+		expect(offline.matched.map((m) => m.concept)).toContain("check with the query plan");
+		expect(offline.matched.map((m) => m.concept)).not.toContain("covering indexes");
 		expect(score.score).toBeGreaterThan(offline.score);
 	});
 

@@ -39,6 +39,8 @@ export function bankQuestion(bankId: string, budgetSeconds = 300): PlannedQuesti
 				category: bank.category,
 				concepts: q.concepts,
 				follow_ups: q.follow_ups,
+				...(q.misconceptions ? { misconceptions: q.misconceptions } : {}),
+				...(q.links ? { links: q.links } : {}),
 				time_budget_seconds: budgetSeconds,
 				expected_words: EXPECTED_WORDS[q.difficulty],
 			};
@@ -58,7 +60,9 @@ export function strongAnswer(q: PlannedQuestion): string {
 		);
 		return `${LEADS[i % LEADS.length]}, ${keyword} matters here because it changes how the system behaves in practice, for example when the load grows and the team has to react.`;
 	});
-	return `${parts.join(" ")} However, it depends on the context, so I would measure before deciding.`;
+	// The causes and effects the rubric expects, each linked in a sentence of its own.
+	const links = (q.links ?? []).map((l) => `In practice ${l.cause[0]} matters because of ${l.effect[0]}.`);
+	return `${[...parts, ...links].join(" ")} However, it depends on the context, so I would measure before deciding.`;
 }
 
 export const WEAK_ANSWER = "I am not sure, I have not done that.";

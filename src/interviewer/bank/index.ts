@@ -1,4 +1,5 @@
 import { dsa } from "./algorithms";
+import { CLAIMS } from "./claims";
 import { aws, docker, kubernetes } from "./cloud";
 import { postgresql, sql } from "./databases";
 import { cicd } from "./delivery";
@@ -18,7 +19,7 @@ export { GENERIC_TEMPLATE_COUNT, genericQuestions } from "./generic";
 export type { BankQuestion, SkillBank } from "./types";
 
 /** Every skill the bank knows, each with questions at all four difficulty levels. */
-export const BANKS: readonly SkillBank[] = [
+const SKILL_BANKS: readonly SkillBank[] = [
 	javascript,
 	typescript,
 	python,
@@ -48,6 +49,12 @@ export const BANKS: readonly SkillBank[] = [
 	leadership,
 	teamwork,
 ];
+
+/** The banks with each question's claim rubric (bank/claims.ts) attached. */
+export const BANKS: readonly SkillBank[] = SKILL_BANKS.map((bank) => ({
+	...bank,
+	questions: bank.questions.map((q) => ({ ...q, ...CLAIMS[q.id] })),
+}));
 
 export function bankByKey(key: string): SkillBank | null {
 	return BANKS.find((b) => b.key === key) ?? null;

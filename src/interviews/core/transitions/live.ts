@@ -197,6 +197,9 @@ export function analysisDone(state: InterviewState, now: number): Transition {
 			recommendation: r.recommendation,
 			strengths: r.strengths,
 			areas_for_improvement: r.areas_for_improvement,
+			// Additive (docs/interviewer.md): how sure the interviewer is and what a person should check.
+			...(r.confidence === undefined ? {} : { confidence: r.confidence }),
+			...(r.review_flags === undefined ? {} : { review_flags: r.review_flags }),
 		},
 		test_mode: state.testMode,
 	};

@@ -1,0 +1,405 @@
+/**
+ * What an answer claims, judged against the rubric of its question: which concepts it shows,
+ * which causes and effects it links, which misconceptions it states, whether it contradicts
+ * itself and whether it is a bare list of terms. Pure and deterministic (docs/interviewer.md).
+ */
+import { analyse, findAny, type Sentence, type Token } from "./language";
+import { collapseSpaces, countPhrases, findKeyword, type KeywordHit, snippetAround, wordList } from "./text";
+import type { ConceptMatch, ExpectedLink, FoundMisconception, Misconception, PlannedQuestion } from "./types";
+
+/** Words that join a cause to its effect. */
+export const CAUSAL = [
+	"because",
+	"since",
+	"so",
+	"so that",
+	"therefore",
+	"thus",
+	"hence",
+	"which means",
+	"this means",
+	"that means",
+	"means",
+	"meaning",
+	"cause",
+	"lead to",
+	"result in",
+	"as a result",
+	"due to",
+	"make",
+	"allow",
+	"let",
+	"enable",
+	"prevent",
+	"avoid",
+	"ensure",
+	"guarantee",
+	"require",
+	"need",
+	"cost",
+	"force",
+	"block",
+	"until",
+	"when",
+	"if",
+	"unless",
+	"otherwise",
+	"instead",
+	"by",
+	"trade",
+	"at the cost of",
+	"in exchange",
+	"which",
+	"why",
+	"reduce",
+	"increase",
+	"speed up",
+	"slow",
+] as const;
+
+/** A clause ends at a contrast: a claim on one side is not the claim of the other. */
+const CONTRAST = new Set([
+	"but",
+	"however",
+	"whereas",
+	"while",
+	"although",
+	"though",
+	"yet",
+	"unlike",
+	"except",
+]);
+
+/** Sentences that report a claim as someone else's mistake do not assert it. */
+const REPORTED = [
+	"myth",
+	"misconception",
+	"mistake",
+	"misunderstanding",
+	"wrong",
+	"false",
+	"incorrect",
+	"untrue",
+	"people think",
+	"people assume",
+	"people believe",
+	"some think",
+	"some believe",
+	"contrary to",
+	"it is a trap",
+	"pitfall",
+] as const;
+
+export const IGNORANCE_PHRASES = [
+	"i don't know",
+	"i do not know",
+	"dont know",
+	"no idea",
+	"not sure",
+	"never used",
+	"not familiar",
+	"no experience",
+	"never worked with",
+	"never heard",
+	"can't remember",
+	"cannot remember",
+	"don't remember",
+] as const;
+
+interface Clause {
+	sentence: number;
+	from: number;
+	to: number;
+}
+
+function clausesOf(sentences: Sentence[]): Clause[] {
+	const out: Clause[] = [];
+	sentences.forEach((s, i) => {
+		let from = 0;
+		s.tokens.forEach((t, j) => {
+			if (CONTRAST.has(t.word) && j > from) {
+				out.push({ sentence: i, from, to: j });
+				from = j;
+			}
+		});
+		out.push({ sentence: i, from, to: s.tokens.length });
+	});
+	return out;
+}
+
+function groupsOf(pattern: string): string[][] {
+	return pattern
+		.split("&")
+		.map((g) =>
+			g
+				.split("|")
+				.map((a) => a.trim())
+				.filter(Boolean),
+		)
+		.filter((g) => g.length > 0);
+}
+
+/** Where every group of the pattern occurs in the clause: the span, or null. */
+function spanOf(tokens: Token[], clause: Clause, pattern: string): { from: number; to: number } | null {
+	let from = Number.POSITIVE_INFINITY;
+	let to = -1;
+	for (const group of groupsOf(pattern)) {
+		const hit = findAny(tokens, group, clause.from, clause.to);
+		if (!hit) return null;
+		from = Math.min(from, hit.at);
+		to = Math.max(to, hit.at + hit.length);
+	}
+	return to < 0 ? null : { from, to };
+}
+
+function negated(tokens: Token[], clause: Clause, span: { from: number; to: number }): boolean {
+	for (let i = clause.from; i < span.to; i++) if (tokens[i]?.negative) return true;
+	return false;
+}
+
+function reported(sentence: Sentence): boolean {
+	return countPhrases(sentence.text, REPORTED) > 0;
+}
+
+export interface MisconceptionFinding extends FoundMisconception {
+	/** The answer also denies it somewhere: it contradicts itself. */
+	contradicted: boolean;
+}
+
+/** Misconceptions the answer asserts (not negated, not reported as a mistake), with their sentence. */
+export function findMisconceptions(
+	text: string,
+	misconceptions: readonly Misconception[],
+): MisconceptionFinding[] {
+	if (misconceptions.length === 0) return [];
+	const sentences = analyse(text);
+	const clauses = clausesOf(sentences);
+	const out: MisconceptionFinding[] = [];
+	for (const m of misconceptions) {
+		let asserted: string | null = null;
+		let denied = false;
+		for (const clause of clauses) {
+			const sentence = sentences[clause.sentence] as Sentence;
+			for (const raw of m.patterns) {
+				// A leading `~` marks a claim that is itself a denial ("S3 cannot serve files").
+				const denial = raw.startsWith("~");
+				const span = spanOf(sentence.tokens, clause, denial ? raw.slice(1) : raw);
+				if (!span) continue;
+				if (negated(sentence.tokens, clause, span) !== denial || reported(sentence)) denied = true;
+				else asserted ??= collapseSpaces(sentence.text).slice(0, 200);
+			}
+		}
+		if (asserted !== null) out.push({ claim: m.claim, quote: asserted, contradicted: denied });
+	}
+	return out;
+}
+
+export interface LinkFinding {
+	concept: string;
+	snippet: string;
+}
+
+function hasCausal(tokens: Token[], from = 0, to = tokens.length): boolean {
+	return findAny(tokens, CAUSAL, from, to) !== null;
+}
+
+/**
+ * Expected links the answer makes: a cause and an effect phrase in one sentence with a causal
+ * word, or a cause in one sentence and the effect in the next when the next opens with one
+ * ("So ...", "This means ..."). Negation does not undo a link: "does not block, because" explains.
+ */
+export function findLinks(text: string, links: readonly ExpectedLink[]): LinkFinding[] {
+	if (links.length === 0) return [];
+	const sentences = analyse(text);
+	const out: LinkFinding[] = [];
+	for (const link of links) {
+		for (const [i, s] of sentences.entries()) {
+			const cause = findAny(s.tokens, link.cause);
+			if (!cause) continue;
+			const effect = findAny(s.tokens, link.effect);
+			if (effect && effect.at !== cause.at && hasCausal(s.tokens)) {
+				out.push({ concept: link.concept, snippet: collapseSpaces(s.text).slice(0, 200) });
+				break;
+			}
+			const next = sentences[i + 1];
+			const nextEffect = next ? findAny(next.tokens, link.effect) : null;
+			if (next && nextEffect && hasCausal(next.tokens, 0, Math.min(3, next.tokens.length))) {
+				out.push({ concept: link.concept, snippet: collapseSpaces(`${s.text} ${next.text}`).slice(0, 200) });
+				break;
+			}
+		}
+	}
+	return out;
+}
+
+/** Sentences that explain the question's subject: a verb, a causal word and one of the rubric's words. */
+export function explainingSentences(text: string, rubricWords: readonly string[]): number {
+	return analyse(text).filter(
+		(s) => s.tokens.some((t) => t.verb) && hasCausal(s.tokens) && findAny(s.tokens, rubricWords) !== null,
+	).length;
+}
+
+/**
+ * A list of terms rather than an explanation: most of its words sit in fragments without a verb,
+ * or in comma-separated runs of short items.
+ */
+export function isKeywordList(text: string): boolean {
+	const sentences = analyse(text);
+	const words = sentences.reduce((n, s) => n + s.tokens.length, 0);
+	if (words < 3) return false;
+	let prose = 0;
+	for (const s of sentences) {
+		const raw = s.text.split(/[,;:\n•]|\s-\s/).filter((p) => /[a-z0-9]/i.test(p));
+		const shortItems = raw.filter((p) => p.trim().split(/\s+/).length <= 4).length;
+		const listy = raw.length >= 3 && shortItems / raw.length >= 0.6;
+		const verbs = s.tokens.filter((t) => t.verb).length;
+		if (!listy && verbs >= 1 && s.tokens.length >= 5) prose += s.tokens.length;
+	}
+	return prose / words < 0.5;
+}
+
+/** Keywords that already appear in the question earn nothing: restating the question is not an answer. */
+function usableKeywords(question: PlannedQuestion, keywords: string[]): string[] {
+	return keywords.filter((k) => findKeyword(question.text, k) === null);
+}
+
+/** The sentence holding the character offset states ignorance ("I have never used B-trees"). */
+function ignorantAround(text: string, hit: KeywordHit): boolean {
+	const sentence = snippetAround(text, hit.index, hit.length);
+	return countPhrases(sentence, IGNORANCE_PHRASES) > 0;
+}
+
+/**
+ * Concepts the answer shows: a keyword as a word (spelling variants and suffixes allowed), or the
+ * same words by lemma ("committed" for "commit"), outside a sentence that admits not knowing.
+ */
+export function matchConcepts(
+	question: PlannedQuestion,
+	text: string,
+): { matched: ConceptMatch[]; missed: string[] } {
+	const matched: ConceptMatch[] = [];
+	const missed: string[] = [];
+	const sentences = analyse(text);
+	for (const concept of question.concepts) {
+		const usable = usableKeywords(question, concept.keywords);
+		const hits = usable
+			.map((k) => findKeyword(text, k))
+			.filter((h): h is KeywordHit => h !== null && !ignorantAround(text, h))
+			.sort((a, b) => a.index - b.index);
+		const first = hits[0];
+		if (first) {
+			const keywords = [...new Set(hits.map((h) => text.slice(h.index, h.index + h.length).toLowerCase()))];
+			matched.push({
+				concept: concept.name,
+				keywords: keywords.slice(0, 3),
+				snippet: snippetAround(text, first.index, first.length),
+			});
+			continue;
+		}
+		const lemma = sentences.find(
+			(s) => countPhrases(s.text, IGNORANCE_PHRASES) === 0 && findAny(s.tokens, usable),
+		);
+		if (lemma) {
+			const hit = findAny(lemma.tokens, usable);
+			const found = hit
+				? lemma.tokens
+						.slice(hit.at, hit.at + hit.length)
+						.map((t) => t.word)
+						.join(" ")
+				: "";
+			matched.push({
+				concept: concept.name,
+				keywords: found ? [found] : [],
+				snippet: collapseSpaces(lemma.text).slice(0, 160),
+			});
+			continue;
+		}
+		missed.push(concept.name);
+	}
+	return { matched, missed };
+}
+
+/** Nouns of the question too general to show the answer is about it. */
+const GENERIC_NOUNS = new Set([
+	"example",
+	"difference",
+	"way",
+	"thing",
+	"time",
+	"case",
+	"use",
+	"kind",
+	"type",
+	"team",
+	"project",
+	"situation",
+	"approach",
+	"work",
+	"people",
+]);
+
+/**
+ * The answer talks about the question's subject: it shares a noun with the question (by lemma),
+ * or shows at least half of the rubric's concepts. A story that merely reuses a rubric word in
+ * another sense ("a table of contents") is not.
+ */
+export function onTopic(question: PlannedQuestion, text: string, matched: number): boolean {
+	if (matched >= Math.max(3, Math.ceil(question.concepts.length * 0.6))) return true;
+	const nouns = analyse(question.text)
+		.flatMap((s) => s.tokens)
+		.filter((t) => t.noun && t.word.length > 2 && !GENERIC_NOUNS.has(t.root))
+		.map((t) => t.root);
+	const answer = analyse(text).flatMap((s) => s.tokens);
+	return answer.some((t) => nouns.includes(t.root) || nouns.includes(t.word));
+}
+
+export interface ClaimAnalysis {
+	matched: ConceptMatch[];
+	missed: string[];
+	/** Concepts credited only through a link in the answer's own words. */
+	paraphrased: string[];
+	links: LinkFinding[];
+	misconceptions: MisconceptionFinding[];
+	keywordList: boolean;
+	ignorance: boolean;
+	/** Shares the question's subject (see onTopic). */
+	onTopic: boolean;
+	/** Sentences with a verb and a causal word. */
+	explaining: number;
+	words: number;
+}
+
+/** Everything the rubric judges in one answer. */
+export function analyseClaims(question: PlannedQuestion, text: string): ClaimAnalysis {
+	const words = wordList(text).length;
+	const { matched, missed } = matchConcepts(question, text);
+	const links = findLinks(text, question.links ?? []);
+	const paraphrased: string[] = [];
+	for (const link of links) {
+		if (matched.some((m) => m.concept === link.concept)) continue;
+		if (!missed.includes(link.concept)) continue;
+		matched.push({ concept: link.concept, keywords: [], snippet: link.snippet });
+		missed.splice(missed.indexOf(link.concept), 1);
+		paraphrased.push(link.concept);
+	}
+	const order = question.concepts.map((c) => c.name);
+	matched.sort((a, b) => order.indexOf(a.concept) - order.indexOf(b.concept));
+	return {
+		matched,
+		missed,
+		paraphrased,
+		links,
+		misconceptions: findMisconceptions(text, question.misconceptions ?? []),
+		keywordList: words > 0 && isKeywordList(text),
+		onTopic: words > 0 && onTopic(question, text, matched.length),
+		ignorance: words < 40 && countPhrases(text, IGNORANCE_PHRASES) > 0,
+		explaining:
+			words > 0
+				? explainingSentences(
+						text,
+						question.concepts.flatMap((c) => usableKeywords(question, c.keywords)),
+					)
+				: 0,
+		words,
+	};
+}

@@ -1,0 +1,116 @@
+import { describe, expect, it } from "vitest";
+import { findMisconceptions, isKeywordList } from "../../src/interviewer/claims";
+import { analyse } from "../../src/interviewer/language";
+import { OfflineInterviewer } from "../../src/interviewer/offline";
+import { resultsSchema } from "../../src/interviewer/schemas";
+import { bankQuestion, context, runInterview, strongAnswer } from "../support/interviewer-fixtures";
+
+const interviewer = new OfflineInterviewer();
+const sqlIndexes = bankQuestion("sql-i1");
+const WRONG =
+	"Indexes make writes faster because the database knows where each row goes, so index every column. A B-tree keeps keys unordered, and the column order in a composite index does not matter.";
+
+describe("language analysis (compromise, inside workerd)", () => {
+	it("gives roots and negation", () => {
+		const [s] = analyse("We committed the writes but indexes don't make them faster.");
+		expect(s?.tokens.find((t) => t.word === "committed")?.root).toBe("commit");
+		expect(s?.tokens.some((t) => t.negative)).toBe(true);
+	});
+});
+
+describe("claims", () => {
+	it("finds a stated misconception but not its negation or a reported myth", () => {
+		const list = sqlIndexes.misconceptions ?? [];
+		expect(findMisconceptions("Indexes make writes faster.", list).map((m) => m.claim)).toEqual([
+			"indexes slow writes down rather than speeding them up",
+		]);
+		expect(findMisconceptions("Indexes do not make writes faster.", list)).toEqual([]);
+		expect(findMisconceptions("A common myth is that indexes make writes faster.", list)).toEqual([]);
+		expect(findMisconceptions("Indexes make reads faster but writes slower.", list)).toEqual([]);
+	});
+
+	it("marks a claim both stated and denied as a contradiction", () => {
+		const found = findMisconceptions(
+			"Indexes make writes faster. Then again, indexes do not make writes faster.",
+			sqlIndexes.misconceptions ?? [],
+		);
+		expect(found[0]?.contradicted).toBe(true);
+	});
+
+	it("tells a list of terms from an explanation", () => {
+		expect(
+			isKeywordList("B-tree, selectivity, composite index, covering index, EXPLAIN, write amplification."),
+		).toBe(true);
+		expect(
+			isKeywordList(
+				"The B-tree keeps keys sorted, so a lookup reads a few pages instead of the whole table.",
+			),
+		).toBe(false);
+	});
+
+	it("scores a keyword list and a confident wrong answer below a real explanation, flagged", async () => {
+		const list = await interviewer.scoreAnswer(
+			sqlIndexes,
+			"B-tree, selectivity, composite index, covering index, EXPLAIN, write amplification, query plan.",
+			40,
+		);
+		const wrong = await interviewer.scoreAnswer(sqlIndexes, WRONG, 40);
+		const right = await interviewer.scoreAnswer(sqlIndexes, strongAnswer(sqlIndexes), 40);
+		expect(list.review_flags).toContain("keyword_list");
+		expect(list.score).toBeLessThanOrEqual(20);
+		expect(wrong.review_flags).toContain("misconception");
+		expect(wrong.misconceptions?.length).toBeGreaterThanOrEqual(2);
+		expect(wrong.score).toBeLessThan(25);
+		expect(right.score).toBeGreaterThan(75);
+	});
+
+	it("gives an off-topic story that reuses a rubric word, and I don't know, under 10", async () => {
+		const story = await interviewer.scoreAnswer(
+			sqlIndexes,
+			"I organised our recipe book. For example, I sorted everything by cuisine and added a table of contents, so people found dishes quickly.",
+			20,
+		);
+		expect(story.score).toBeLessThan(10);
+		expect(story.review_flags).toContain("off_topic");
+		expect((await interviewer.scoreAnswer(sqlIndexes, "I don't know.", 5)).score).toBeLessThan(10);
+	});
+
+	it("names misconceptions in areas for improvement and never quotes them as strengths", async () => {
+		const plan = interviewer.plan(context({ skills: ["SQL"], duration_minutes: 15 }));
+		const history = await runInterview(interviewer, plan, (q) =>
+			q.bank_id === "sql-i1" ? WRONG : strongAnswer(q),
+		);
+		const { results } = interviewer.finalize(plan, history);
+		const wrong = history.find((h) => h.question.bank_id === "sql-i1");
+		if (wrong) {
+			expect(results.strengths.join("\n")).not.toContain("on indexing");
+			for (const m of wrong.score?.misconceptions ?? [])
+				expect(results.areas_for_improvement.join("\n")).toContain(m.claim);
+		}
+		expect(resultsSchema.safeParse(results).success).toBe(true);
+		expect(results.confidence).toBeGreaterThan(0);
+	});
+});
+
+describe("determinism", () => {
+	it("scores the same answer to the same question identically, every time", async () => {
+		const first = await interviewer.scoreAnswer(sqlIndexes, WRONG, 40);
+		await interviewer.scoreAnswer(sqlIndexes, strongAnswer(sqlIndexes), 12);
+		expect(await interviewer.scoreAnswer(sqlIndexes, WRONG, 40)).toEqual(first);
+	});
+
+	it("gives identical results for two interviews with the same plan and answers", async () => {
+		const answer = (q: Parameters<typeof strongAnswer>[0], i: number) => (i % 2 ? strongAnswer(q) : WRONG);
+		const run = async () => {
+			const plan = interviewer.plan(
+				context({ skills: ["SQL", "JavaScript", "React"], duration_minutes: 30 }),
+			);
+			const history = await runInterview(interviewer, plan, answer);
+			return { history, ...interviewer.finalize(plan, history) };
+		};
+		const a = await run();
+		const b = await run();
+		expect(JSON.stringify(b)).toBe(JSON.stringify(a));
+		expect(a.history.length).toBeGreaterThan(3);
+	});
+});
