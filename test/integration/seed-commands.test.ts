@@ -7,7 +7,7 @@ import { interviewStub } from "../../src/interviews/service";
 import { getDb } from "../../src/platform/db/client";
 import { runBatch } from "../../src/platform/db/templates";
 import { wakeOverdueSeeds } from "../../src/scheduled";
-import { call, newAccount, validInterview, withTableRenamed } from "./helpers";
+import { call, newAccount, withTableRenamed } from "./helpers";
 import { createInterview, eventsOf, ledgerOf, projectionOf, stubOf } from "./lifecycle-helpers";
 
 const HOUR = 60 * 60_000;
