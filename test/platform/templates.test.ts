@@ -106,7 +106,7 @@ describe("statements built once and bound per use", () => {
 		const state = interviewState({ id: fresh("int") });
 		const seed = { state, outbox: [], timers: [{ name: "start", dueAt: 9 }], wakeAt: 9 };
 		await runBatch(db, insertSeeds(db, [seed]));
-		expect(await readSeed(db, state.id)).toEqual(seed);
+		expect(await readSeed(db, state.id)).toEqual({ ...seed, claimed: false });
 		expect(await readSeed(db, fresh("int"))).toBeNull();
 		expect(insertSeeds(db, [])).toEqual([]);
 		const two = new RowsTemplate<{ id: string }, "id">(2, ["id"], (d, rows) =>

@@ -7,7 +7,7 @@ import { interviewStub } from "../../../src/interviews/stub";
 import { sweepOverdueSeeds } from "../../../src/interviews/sweeps";
 import { getDb } from "../../../src/platform/db/client";
 import { runBatch } from "../../../src/platform/db/templates";
-import { call, newAccount, validInterview, withTableRenamed } from "../../support/helpers";
+import { call, newAccount, withTableRenamed } from "../../support/helpers";
 import { createInterview, eventsOf, ledgerOf, projectionOf, stubOf } from "../../support/lifecycle-helpers";
 
 const HOUR = 60 * 60_000;
