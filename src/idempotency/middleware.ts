@@ -3,6 +3,7 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { getDb } from "../platform/db/client";
 import type { AppBindings } from "../platform/http/context";
 import { AppError, OutcomeUnknownError, validationError } from "../platform/http/errors";
+import { randomBase62 } from "../platform/lib/random";
 import { retrying } from "../platform/lib/retry";
 import { idempotencyKeyTtlMs } from "../platform/lib/settings";
 import { IDEMPOTENCY_KEY_PATTERN, IDEMPOTENCY_LOCK_MS, requestFingerprint } from "./fingerprint";
@@ -48,7 +49,9 @@ export const idempotent: MiddlewareHandler<AppBindings> = async (c, next) => {
 		body: c.req.method === "DELETE" ? "" : await c.req.text(),
 	});
 	const scope: KeyScope = { accountId: auth.accountId, environment: auth.keyEnvironment, key };
-	const lockId = c.get("requestId");
+	// The lock is this attempt's own: the request id alone may be a client's (X-Request-Id), which
+	// a client could send twice. The request id before the `#` is what a replay names as original.
+	const lockId = `${c.get("requestId")}#${randomBase62(16)}`;
 	// A key seen as taken can be released (a 5xx) before it is read: look again, a bounded number of times.
 	for (let attempt = 0; attempt < 3; attempt++) {
 		const claimed = await claimKey(db, scope, {
@@ -70,7 +73,7 @@ export const idempotent: MiddlewareHandler<AppBindings> = async (c, next) => {
 		}
 		if (row.state === "done" && row.responseStatus !== null && row.responseBody !== null) {
 			c.header("Idempotent-Replayed", "true");
-			c.header("Original-Request-Id", row.lockId);
+			c.header("Original-Request-Id", requestIdOf(row.lockId));
 			c.header("Content-Type", "application/json");
 			return c.body(row.responseBody, row.responseStatus as ContentfulStatusCode);
 		}
@@ -111,7 +114,7 @@ async function runAndStore(
 		console.error(
 			JSON.stringify({
 				message: "idempotent result not stored",
-				request_id: lockId,
+				request_id: requestIdOf(lockId),
 				attempt,
 				error: String(error),
 			}),
@@ -129,3 +132,8 @@ async function runAndStore(
 
 /** Retries of a result that could not be stored, within the time a Worker may finish work. */
 const STORE_RETRY_MS = [250, 1_000, 4_000, 15_000];
+
+/** The request id a lock was taken for (`<request id>#<nonce>`). */
+function requestIdOf(lockId: string): string {
+	return lockId.split("#")[0] ?? lockId;
+}

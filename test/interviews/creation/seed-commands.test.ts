@@ -17,11 +17,11 @@ async function adopted(id: string): Promise<boolean> {
 	return runInDurableObject(
 		stubOf(id),
 		async (_instance, state) =>
+			// An object that holds no interview has no tables at all.
 			state.storage.sql
-				.exec<{ n: number }>(
-					"SELECT count(*) AS n FROM sqlite_master m WHERE m.name = 'interview' AND EXISTS (SELECT 1 FROM interview)",
-				)
-				.one().n === 1,
+				.exec<{ n: number }>("SELECT count(*) AS n FROM sqlite_master WHERE name = 'interview'")
+				.one().n === 1 &&
+			state.storage.sql.exec<{ n: number }>("SELECT count(*) AS n FROM interview").one().n === 1,
 	);
 }
 
