@@ -11,12 +11,19 @@ export interface LocalService {
 	persistTo: string;
 	output: () => string;
 	stop: () => Promise<void>;
+	/** SIGKILL to the service's process group; its folder and state stay for a restart. */
+	kill: () => Promise<void>;
+	dir: string;
 }
 
 export function freePort(): Promise<number>;
 export function startService(options?: {
 	vars?: Record<string, string>;
+	/** Environment of `npm start` (CRON_INTERVAL_S, ...). */
+	env?: Record<string, string>;
 	timeoutMs?: number;
+	/** Start again on a killed service's folder, state, port and keys. */
+	restart?: Pick<LocalService, "dir" | "port" | "adminToken" | "accountId" | "keys">;
 }): Promise<LocalService>;
 export function call(
 	service: LocalService,

@@ -20,19 +20,23 @@ export function freePort() {
 }
 
 /**
- * @param {{vars?: Record<string, string>, timeoutMs?: number}} options
+ * @param {{vars?: Record<string, string>, env?: Record<string, string>, timeoutMs?: number,
+ *   restart?: {dir: string, port: number, adminToken: string, accountId: string,
+ *   keys: {live: string, test: string, dev: string}}}} options
  * @returns {Promise<{baseUrl: string, port: number, adminToken: string, accountId: string,
  *   keys: {live: string, test: string, dev: string}, owner: {email: string, password: string}, persistTo: string, output: () => string,
  *   stop: () => Promise<void>}>}
  */
 export async function startService(options = {}) {
-	const dir = mkdtempSync(join(tmpdir(), "interview-local-"));
-	const port = await freePort();
+	// `restart`: the same folder, state, port and keys as a service that was killed (fault suite).
+	const previous = options.restart;
+	const dir = previous?.dir ?? mkdtempSync(join(tmpdir(), "interview-local-"));
+	const port = previous?.port ?? (await freePort());
 	const inspectorPort = await freePort();
-	const adminToken = `adm_local_${Math.random().toString(36).slice(2)}`;
+	const adminToken = previous?.adminToken ?? `adm_local_${Math.random().toString(36).slice(2)}`;
 	const devVarsFile = join(dir, ".dev.vars");
 	const persistTo = join(dir, "state");
-	writeFileSync(devVarsFile, `ADMIN_TOKEN=${adminToken}\n`);
+	if (!previous) writeFileSync(devVarsFile, `ADMIN_TOKEN=${adminToken}\n`);
 	const args = ["scripts/start.mjs"];
 	for (const [name, value] of Object.entries(options.vars ?? {})) args.push("--var", `${name}:${value}`);
 	const child = spawn(process.execPath, args, {
@@ -44,6 +48,7 @@ export async function startService(options = {}) {
 			DEV_VARS_FILE: devVarsFile,
 			INSPECTOR_PORT: String(inspectorPort),
 			ADMIN_TOKEN: adminToken,
+			...options.env,
 		},
 		stdio: ["ignore", "pipe", "pipe"],
 		detached: true,
@@ -75,6 +80,17 @@ export async function startService(options = {}) {
 		}
 		rmSync(dir, { recursive: true, force: true });
 	};
+	/** SIGKILL to the whole process group (node, wrangler, workerd): the state folder stays. */
+	const kill = async () => {
+		if (child.exitCode !== null || !child.pid) return;
+		const exited = new Promise((resolve) => child.once("exit", resolve));
+		try {
+			process.kill(-child.pid, "SIGKILL");
+		} catch {
+			// already gone
+		}
+		await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
+	};
 	const deadline = Date.now() + (options.timeoutMs ?? 120_000);
 	while (!/is running on/.test(output)) {
 		if (child.exitCode !== null || Date.now() > deadline) {
@@ -84,10 +100,12 @@ export async function startService(options = {}) {
 		await new Promise((resolve) => setTimeout(resolve, 200));
 	}
 	const found = (pattern) => pattern.exec(output)?.[1];
-	const account = found(/Created a demo account \((acc_[0-9A-Za-z]+)/);
-	const keys = Object.fromEntries(
-		["live", "test", "dev"].map((env) => [env, found(new RegExp(`${env}:\\s+(svc_${env}_[0-9A-Za-z]+)`))]),
-	);
+	const account = previous?.accountId ?? found(/Created a demo account \((acc_[0-9A-Za-z]+)/);
+	const keys =
+		previous?.keys ??
+		Object.fromEntries(
+			["live", "test", "dev"].map((env) => [env, found(new RegExp(`${env}:\\s+(svc_${env}_[0-9A-Za-z]+)`))]),
+		);
 	if (!account || !keys.live || !keys.test || !keys.dev) {
 		// Nothing may outlive a failed start: its process group and state go first.
 		await stop();
@@ -109,6 +127,8 @@ export async function startService(options = {}) {
 		persistTo,
 		output: () => output,
 		stop,
+		kill,
+		dir,
 	};
 }
 

@@ -64,7 +64,8 @@ async function consumeMessage(message: Message, env: Env, config: ConsumerConfig
 	}
 	let verdict: Verdict;
 	try {
-		verdict = await processDelivery(env, body.delivery_id, message.attempts, config);
+		// A message handed over again by the resend sweep counts on from the attempts already made.
+		verdict = await processDelivery(env, body.delivery_id, (body.base ?? 0) + message.attempts, config);
 	} catch (error) {
 		// Our own failure (D1 unavailable, ...): not the receiver's fault, but the schedule still
 		// bounds it, and the dead-letter consumer settles a delivery whose message runs out.
@@ -75,7 +76,7 @@ async function consumeMessage(message: Message, env: Env, config: ConsumerConfig
 				error: String(error),
 			}),
 		);
-		const delay = retryDelaySeconds(message.attempts, config.retryDelays);
+		const delay = retryDelaySeconds((body.base ?? 0) + message.attempts, config.retryDelays);
 		message.retry(delay === null ? {} : { delaySeconds: delay });
 		return;
 	}

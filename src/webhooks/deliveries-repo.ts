@@ -119,6 +119,7 @@ export function dueUntouchedDeliveries(db: Db, before: number, limit: number) {
 			id: webhookDeliveries.id,
 			endpointId: webhookDeliveries.endpointId,
 			eventId: webhookDeliveries.eventId,
+			attemptCount: webhookDeliveries.attemptCount,
 		})
 		.from(webhookDeliveries)
 		.where(

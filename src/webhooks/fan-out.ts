@@ -37,7 +37,7 @@ export async function fanOutEvents(
 /** Sends the messages, then marks the deliveries enqueued (so a crash in between re-sends, never loses). */
 export async function enqueueDeliveries(
 	env: Env,
-	deliveries: readonly { id: string; endpointId: string; eventId: string }[],
+	deliveries: readonly { id: string; endpointId: string; eventId: string; attemptCount?: number }[],
 	now: number,
 ): Promise<void> {
 	const db = getDb(env.DB);

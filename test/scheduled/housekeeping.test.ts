@@ -1,6 +1,8 @@
 import {
 	createExecutionContext,
+	createMessageBatch,
 	createScheduledController,
+	getQueueResult,
 	runInDurableObject,
 	waitOnExecutionContext,
 } from "cloudflare:test";
@@ -351,6 +353,32 @@ describe("the resend of due deliveries (the recorded row is the source of truth)
 		const after = recordingQueue();
 		await resendDueDeliveries(after.env, now + 10 * 60_000);
 		expect(mine(after)).not.toContain(lost!.id);
+	});
+
+	it("numbers a handed-over message's attempts after those already made, so an attempt cut off by a kill is made again", async () => {
+		const account = await newAccount();
+		const url = await rx.route("resend-attempted");
+		const endpoint = await createWebhook(account.live, { url, events: ["interview.scheduled"] });
+		await createInterview(account.live);
+		const [cut] = await deliveriesOf(endpoint.id);
+		const now = Date.now();
+		// Attempt 1 was claimed, and the process died before its outcome was recorded.
+		await env.DB.prepare(
+			"UPDATE webhook_deliveries SET outcome = 'pending', attempt_count = 1, enqueued_at = ?1, updated_at = ?1, next_attempt_at = NULL, completed_at = NULL WHERE id = ?2",
+		)
+			.bind(now - 5 * 60_000, cut!.id)
+			.run();
+		const q = recordingQueue();
+		await resendDueDeliveries(q.env, now);
+		const message = q.sent.find((m) => m.delivery_id === cut!.id);
+		expect(message).toMatchObject({ delivery_id: cut!.id, base: 1 });
+		// The queue's first delivery of that message is attempt 2, not a duplicate of attempt 1.
+		const batch = createMessageBatch("interview-webhooks", [
+			{ id: "resent-1", timestamp: new Date(), attempts: 1, body: message },
+		]);
+		await worker.queue(batch, env);
+		await getQueueResult(batch, createExecutionContext());
+		expect(await deliveryRow(cut!.id)).toMatchObject({ outcome: "succeeded", attempt_count: 2 });
 	});
 
 	it("reads DELIVERY_RESEND_AFTER_S as whole seconds from 10 to a day, else two minutes", () => {
