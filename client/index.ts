@@ -21,7 +21,12 @@ export interface ServiceClientOptions extends Omit<ClientOptions, "baseUrl"> {
 	apiKey: string;
 }
 
-export function createServiceClient({ baseUrl, apiKey, headers, ...options }: ServiceClientOptions): ServiceClient {
+export function createServiceClient({
+	baseUrl,
+	apiKey,
+	headers,
+	...options
+}: ServiceClientOptions): ServiceClient {
 	return createClient<paths>({
 		...options,
 		baseUrl,
