@@ -2,7 +2,7 @@
 // seeding path (scripts/bench/seed-sql.mjs, run with `wrangler d1 execute --local`) is no part of
 // it, so production has no way to write the interview projection other than the interview objects.
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -25,7 +25,10 @@ beforeAll(() => {
 		},
 	);
 	if (result.status !== 0) throw new Error(`dry run failed:\n${result.stdout}\n${result.stderr}`);
-	bundle = readFileSync(join(dir, "worker.js"), "utf8");
+	// wrangler names the bundle index.js or worker.js depending on its contents.
+	const name = readdirSync(dir).find((f) => f === "index.js" || f === "worker.js");
+	if (!name) throw new Error(`no bundle in ${dir}: ${readdirSync(dir).join(", ")}`);
+	bundle = readFileSync(join(dir, name), "utf8");
 });
 
 afterAll(() => {

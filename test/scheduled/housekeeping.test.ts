@@ -498,5 +498,5 @@ describe("the sweep of creations that were not settled", () => {
 				account.id,
 			),
 		).toBe(100);
-	});
+	}, 20_000);
 });

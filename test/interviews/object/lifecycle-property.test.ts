@@ -86,5 +86,5 @@ describe("random command sequences", () => {
 			}),
 			{ numRuns: 15, seed: 20261121 },
 		);
-	});
+	}, 20_000);
 });
