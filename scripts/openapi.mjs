@@ -39,6 +39,11 @@ export async function buildDocument() {
 		platform: "node",
 		target: "node22",
 		write: false,
+		// Node packages in the bundle (debug, through the Socket.IO parsers) require Node's own
+		// modules at run time; an ES module bundle has no `require` unless it is given one.
+		banner: {
+			js: `import { createRequire as __createRequire } from "node:module"; const require = __createRequire(${JSON.stringify(`${ROOT}/package.json`)});`,
+		},
 		plugins: [cloudflareStub],
 		logLevel: "error",
 	});
