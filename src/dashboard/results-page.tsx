@@ -148,6 +148,19 @@ function Findings({
 	);
 }
 
+/** What each review flag asks a person to look at (docs/interviewer.md). */
+const REVIEW_FLAG: Record<string, string> = {
+	keyword_list: "An answer listed terms without explaining them",
+	contradiction: "An answer contradicts itself",
+	misconception: "An answer states a known misconception",
+	off_topic: "An answer is off the question",
+	low_evidence: "Too little was said to judge with confidence",
+	paraphrase_uncertain: "An answer may be a correct paraphrase the rubric did not recognise",
+	no_answer: "A question was not answered",
+	scorer_fallback: "The model could not score an answer; the offline scorer did",
+	signals_disagree: "The scores and the claims found point different ways",
+};
+
 const RECOMMENDATION: Record<string, string> = { hire: "Hire", maybe: "Maybe", no_hire: "No hire" };
 
 resultsPage.get("/:id/results", async (c) => {
@@ -199,6 +212,30 @@ resultsPage.get("/:id/results", async (c) => {
 								</div>
 							</div>
 						</div>
+					</section>
+					<section aria-labelledby="review-h">
+						<h2 id="review-h">Before you decide</h2>
+						<p>
+							The recommendation is the interviewer's advice, not a decision: a person reads the answers and
+							decides (docs/interviewer.md).
+						</p>
+						<p>
+							Confidence:{" "}
+							<strong id="confidence">
+								{typeof results.confidence === "number"
+									? `${Math.round(results.confidence * 100)}%`
+									: "not stated for these results"}
+							</strong>
+						</p>
+						{(results.review_flags ?? []).length > 0 ? (
+							<ul id="review-flags">
+								{(results.review_flags ?? []).map((flag) => (
+									<li>{REVIEW_FLAG[flag] ?? flag}</li>
+								))}
+							</ul>
+						) : (
+							<p id="review-flags">No review flags.</p>
+						)}
 					</section>
 					<section aria-labelledby="skills-h">
 						<h2 id="skills-h">Skills</h2>

@@ -34,6 +34,10 @@ describe("isolation between accounts", () => {
 		expect(results.status).toBe(200);
 		expect(results.text).toContain("Print / Save as PDF");
 		expect(results.text).toMatch(/<svg role="img"/);
+		// The recommendation is advice: the page says a person decides, with the confidence and flags.
+		expect(results.text).toContain("a person reads the answers");
+		expect(results.text).toMatch(/id="confidence">[^<]+</);
+		expect(results.text).toContain('id="review-flags"');
 		expect((await owner.get(`/dashboard/settings/webhooks/${hook.body.data.id}`)).status).toBe(200);
 
 		const other = await signedIn(b.owner);

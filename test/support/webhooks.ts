@@ -46,7 +46,8 @@ export async function runConsumer(
 			id: `msg-${i}-${d.id}`,
 			timestamp: new Date(),
 			attempts: d.attempts ?? d.attemptCount + 1,
-			body: deliveryMessage(d),
+			// The message as first sent (no `base`): the queue retries it with `attempts` counting up.
+			body: deliveryMessage({ id: d.id, endpointId: d.endpointId, eventId: d.eventId }),
 		})),
 	);
 	const ctx = createExecutionContext();
@@ -102,7 +103,8 @@ export async function runConsumerWith(
 			id: `msg-at-${i}-${d.id}`,
 			timestamp: new Date(),
 			attempts: d.attempts ?? d.attemptCount + 1,
-			body: deliveryMessage(d),
+			// The message as first sent (no `base`): the queue retries it with `attempts` counting up.
+			body: deliveryMessage({ id: d.id, endpointId: d.endpointId, eventId: d.eventId }),
 		})),
 	);
 	const ctx = createExecutionContext();
