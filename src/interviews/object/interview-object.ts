@@ -1,32 +1,25 @@
 import { DurableObject } from "cloudflare:workers";
-import { createInterviewer, type Interviewer } from "../../interviewer";
+import { createInterviewer } from "../../interviewer";
 import { getDb } from "../../platform/db/client";
 import { runOne } from "../../platform/db/templates";
 import { constantTimeEqual } from "../../platform/lib/crypto";
-import { retentionMs } from "../../platform/lib/settings";
 import type { CompletionReason, InterviewState } from "../core/model";
 import { type Command, type Effect, isLive, transition } from "../core/state-machine";
-import { type AdvanceTarget, advanceCommand, advanceSteps } from "../core/transitions/test-advance";
-import { projectionChanged } from "../db/interviews-repo";
+import type { AdvanceTarget } from "../core/transitions/test-advance";
 import { forgetSeed } from "../db/seeds-repo";
 import { Adoption } from "./adoption";
-import { type CommandResult, notFound, type Owner, okResult } from "./command-result";
+import type { CommandResult, Owner } from "./command-result";
+import * as result from "./command-result";
+import { commitState, ROOM_HISTORY_TIMER } from "./commit";
 import { Conductor } from "./conductor";
-import { outboxItem } from "./outbox";
 import { OutboxEngine } from "./outbox-engine";
 import { RecordingUsageCounter } from "./recording-usage";
 import { RoomHub, roomUpdate } from "./room-hub";
 import { SLOT_RETRY_TIMER, Slots } from "./slots";
-import {
-	deleteMessages,
-	hasInterviewStorage,
-	loadState,
-	migrateInterviewStorage,
-	saveState,
-} from "./storage";
+import { deleteMessages, hasInterviewStorage, loadState, migrateInterviewStorage } from "./storage";
 import { Timers } from "./timers";
 
-export type { CommandResult, Owner } from "./command-result";
+// The room's close codes, as tests and docs/live-room.md name them.
 export { LINK_REPLACED_CLOSE, OBSERVER_KEY_CHECK_MS, OBSERVER_KEY_CLOSE } from "./room-hub";
 
 /**
@@ -44,7 +37,6 @@ export class InterviewObject extends DurableObject<Env> {
 	private state: InterviewState | null = null;
 	/** Whether this object's tables exist: made only once it holds an interview (`prepareStorage`). */
 	private storageReady = false;
-	private readonly interviewer: Interviewer = createInterviewer(this.env);
 	private readonly timers = new Timers(this.ctx.storage, () => this.storageReady);
 	private readonly outbox = new OutboxEngine(this.ctx.storage, {
 		env: this.env,
@@ -74,7 +66,7 @@ export class InterviewObject extends DurableObject<Env> {
 	});
 	private readonly slots = new Slots({ env: this.env, timers: this.timers });
 	private readonly conductor: Conductor = new Conductor({
-		interviewer: this.interviewer,
+		interviewer: createInterviewer(this.env),
 		timers: this.timers,
 		outbox: this.outbox,
 		room: this.room,
@@ -121,12 +113,8 @@ export class InterviewObject extends DurableObject<Env> {
 	/** A command from the API on behalf of `owner`; another owner's interview does not exist. */
 	async execute(command: Command, now: number, owner?: Owner): Promise<CommandResult> {
 		return this.opened(async () => {
-			if (owner && command.type !== "create" && !this.ownedBy(owner)) return notFound();
-			// A svc_test_ key reads live interviews but changes only test-mode ones (decisions.md).
-			if (owner?.testKey && this.state && !this.state.testMode) {
-				return { status: "rejected", error: { code: "NOT_TEST_MODE" }, interview: this.state };
-			}
-			return this.run(command, now);
+			if (!owner || command.type === "create") return this.run(command, now);
+			return result.refusedFor(this.state, owner) ?? this.run(command, now);
 		});
 	}
 
@@ -141,18 +129,18 @@ export class InterviewObject extends DurableObject<Env> {
 	}
 
 	private async joinAndStart(token: string, now: number): Promise<CommandResult> {
-		if (!this.state || !constantTimeEqual(token, this.state.joinToken)) return notFound();
+		if (!this.state || !constantTimeEqual(token, this.state.joinToken)) return result.notFound();
 		const joined = await this.run({ type: "join" }, now, { flush: false });
 		if (joined.status !== "ok") return joined;
 		if (joined.interview.status === "scheduled") {
 			if (isLive(joined.interview) && !(await this.slots.take(joined.interview, now))) return joined;
 			// The link may have been replaced while the slot was asked for: this token joins nothing.
-			if (!this.state || !constantTimeEqual(token, this.state.joinToken)) return notFound();
+			if (!this.state || !constantTimeEqual(token, this.state.joinToken)) return result.notFound();
 			const started = await this.run({ type: "start" }, now, { flush: false });
 			if (started.status !== "ok") return started;
 		}
 		await this.conductor.advance(now);
-		return okResult(this.state as InterviewState);
+		return result.okResult(this.state as InterviewState);
 	}
 
 	/** Called by the account object when this joined interview is given a concurrent slot. */
@@ -172,21 +160,11 @@ export class InterviewObject extends DurableObject<Env> {
 		return started;
 	}
 
-	/**
-	 * The test helper: takes a test-mode interview to `to` through the same transitions as the
-	 * real path, so the same events are recorded. Results are generated, and analysed at once.
-	 */
+	/** The test helper: a test-mode interview taken to `to` through the real path's transitions. */
 	async testAdvance(to: AdvanceTarget, now: number, owner: Owner): Promise<CommandResult> {
 		await this.adoption.ensure();
-		if (!this.state || !this.ownedBy(owner)) return notFound();
-		const plan = advanceSteps(this.state, to);
-		if (!plan.ok) return { status: "rejected", error: plan.error, interview: this.state };
-		let last = okResult(this.state);
-		for (const step of plan.steps) {
-			last = await this.run(advanceCommand(step, this.state), now);
-			if (last.status !== "ok") return last;
-		}
-		return last;
+		const run = (command: Command) => this.run(command, now);
+		return result.advanceForTest(this.state, owner, to, () => this.state, run);
 	}
 
 	/** Deletes everything this object stores (the dev-data purge): state, outbox, timers, alarm. */
@@ -271,10 +249,6 @@ export class InterviewObject extends DurableObject<Env> {
 		}
 	}
 
-	private ownedBy(owner: Owner): boolean {
-		return this.state?.accountId === owner.accountId && this.state.environment === owner.environment;
-	}
-
 	/** validate -> transition -> commit -> broadcast, re-arm the alarm, flush the outbox. */
 	private async run(
 		command: Command,
@@ -309,38 +283,16 @@ export class InterviewObject extends DurableObject<Env> {
 		this.storageReady = true;
 	}
 
-	/** The new state, its outbox rows and timers, in one transaction. */
+	/** The new state, its outbox rows and timers, in one transaction (`commitState`). */
 	private commit(next: InterviewState, effects: Effect[], now: number): void {
 		this.prepareStorage();
-		const { outbox, timers } = this;
-		this.ctx.storage.transactionSync(() => {
-			saveState(this.ctx.storage.sql, this.state, next);
-			let owed = false;
-			if (projectionChanged(this.state, next)) {
-				outbox.owe({ kind: "projection" }, now);
-				owed = true;
-			}
-			for (const effect of effects) {
-				const item = outboxItem(next, effect, now);
-				if (item) {
-					outbox.owe(item, now);
-					owed = true;
-				}
-				if (effect.kind === "timer") timers.set(effect.name, effect.dueAt);
-			}
-			if (ended(next) && !(this.state && ended(this.state))) {
-				timers.set(ROOM_HISTORY_TIMER, now + retentionMs(this.env, "ROOM_HISTORY_RETENTION_DAYS"));
-			}
-			if (owed) outbox.guard();
-		});
+		commitState(
+			{ env: this.env, storage: this.ctx.storage, outbox: this.outbox, timers: this.timers },
+			this.state,
+			next,
+			effects,
+			now,
+		);
 		this.state = next;
 	}
-}
-
-/** Deletes the room's message history `ROOM_HISTORY_RETENTION_DAYS` after the interview ended. */
-const ROOM_HISTORY_TIMER = "room_history";
-
-/** Completed or cancelled: the room is over, its history is kept only for its retention. */
-function ended(state: InterviewState): boolean {
-	return state.status === "completed" || state.status === "cancelled";
 }
