@@ -3,108 +3,10 @@
  * which causes and effects it links, which misconceptions it states, whether it contradicts
  * itself and whether it is a bare list of terms. Pure and deterministic (docs/interviewer.md).
  */
+import { CAUSAL, CONTRAST, IGNORANCE_PHRASES, REPORTED } from "./claim-words";
 import { analyse, findAny, type Sentence, type Token } from "./language";
 import { collapseSpaces, countPhrases, findKeyword, type KeywordHit, snippetAround, wordList } from "./text";
 import type { ConceptMatch, ExpectedLink, FoundMisconception, Misconception, PlannedQuestion } from "./types";
-
-/** Words that join a cause to its effect. */
-export const CAUSAL = [
-	"because",
-	"since",
-	"so",
-	"so that",
-	"therefore",
-	"thus",
-	"hence",
-	"which means",
-	"this means",
-	"that means",
-	"means",
-	"meaning",
-	"cause",
-	"lead to",
-	"result in",
-	"as a result",
-	"due to",
-	"make",
-	"allow",
-	"let",
-	"enable",
-	"prevent",
-	"avoid",
-	"ensure",
-	"guarantee",
-	"require",
-	"need",
-	"cost",
-	"force",
-	"block",
-	"until",
-	"when",
-	"if",
-	"unless",
-	"otherwise",
-	"instead",
-	"by",
-	"trade",
-	"at the cost of",
-	"in exchange",
-	"which",
-	"why",
-	"reduce",
-	"increase",
-	"speed up",
-	"slow",
-] as const;
-
-/** A clause ends at a contrast: a claim on one side is not the claim of the other. */
-const CONTRAST = new Set([
-	"but",
-	"however",
-	"whereas",
-	"while",
-	"although",
-	"though",
-	"yet",
-	"unlike",
-	"except",
-]);
-
-/** Sentences that report a claim as someone else's mistake do not assert it. */
-const REPORTED = [
-	"myth",
-	"misconception",
-	"mistake",
-	"misunderstanding",
-	"wrong",
-	"false",
-	"incorrect",
-	"untrue",
-	"people think",
-	"people assume",
-	"people believe",
-	"some think",
-	"some believe",
-	"contrary to",
-	"it is a trap",
-	"pitfall",
-] as const;
-
-export const IGNORANCE_PHRASES = [
-	"i don't know",
-	"i do not know",
-	"dont know",
-	"no idea",
-	"not sure",
-	"never used",
-	"not familiar",
-	"no experience",
-	"never worked with",
-	"never heard",
-	"can't remember",
-	"cannot remember",
-	"don't remember",
-] as const;
 
 interface Clause {
 	sentence: number;
