@@ -1,195 +1,29 @@
 import { DurableObject } from "cloudflare:workers";
 import { Decoder } from "socket.io-parser";
-import { randomBase62 } from "../../../platform/lib/random";
+import { type Live, SESSION_KEY } from "./live";
+import { FINAL_ROOM_CLOSES, MAX_NAMESPACES, RoomLink } from "./room-link";
 import {
-	type AckResult,
-	type Awaited,
-	ackPacket,
-	awaitedOf,
+	acceptProbe,
+	type CloseSession,
+	listen,
+	longPoll,
+	pollingResponse,
+	receive,
+	sendEngine,
+} from "./transport";
+import {
 	connectError,
-	connectOk,
-	decodeBody,
-	decodeFrame,
-	type EnginePacket,
-	type EngineSettings,
-	encodeBody,
 	encodeFrame,
 	engineError,
 	engineSettings,
-	eventOfPlain,
 	interviewOfNamespace,
 	openPacket,
 	PacketType,
-	type PlainMessage,
 	parsePlain,
-	plainOfEvent,
 	refusalOf,
 	type SocketPacket,
-	settle,
 	socketMessage,
 } from "./wire";
-
-/** Close codes of the room that end a namespace for good (docs/live-room.md). */
-const FINAL_ROOM_CLOSES = new Set([4001, 4002]);
-/** At most this many interview namespaces on one Engine.IO session. */
-const MAX_NAMESPACES = 8;
-/** An event whose outcome never shows (it should not happen) frees the queue after this. */
-const ACK_TIMEOUT_MS = 60_000;
-/** Client events waiting behind one whose outcome is awaited, per namespace. */
-const MAX_QUEUED_EVENTS = 32;
-
-interface Waiting {
-	frame: string;
-	ackId: number | undefined;
-}
-
-/**
- * One namespace `/interview/{id}/` on a session: a relay to the interview's Durable Object over
- * the plain channel's WebSocket, opened with the client's token exactly as a plain client opens
- * it. Room frames become events; events become room frames, sent one at a time: the next
- * waits until the room's replies show the outcome of the one before (`settle`), so each
- * acknowledgement and each `error` belongs to the event that caused it.
- */
-class RoomLink {
-	/** The question the client was last shown (`candidate_response` without `question_id`). */
-	current: string | null = null;
-	answered = 0;
-	status = "";
-	private outstanding: {
-		ackId: number | undefined;
-		awaited: Awaited;
-		timer: ReturnType<typeof setTimeout>;
-	} | null = null;
-	private readonly queue: Waiting[] = [];
-
-	/** Whether the client was told the namespace is connected (with the room's first frame). */
-	connected = false;
-
-	constructor(
-		readonly nsp: string,
-		readonly relay: WebSocket,
-		private readonly emit: (packet: SocketPacket) => void,
-	) {}
-
-	/** A frame of the room: tracked, turned into an event, and matched against the awaited outcome. */
-	fromRoom(message: PlainMessage): void {
-		if (!this.connected) {
-			// The room's first frame is the current state: the namespace is connected once it is
-			// known, so events the client buffered while reconnecting answer the question it shows.
-			this.connected = true;
-			this.emit(connectOk(this.nsp, randomBase62(20)));
-		}
-		if (message.type === "interview_update") {
-			const interview = message.interview as {
-				current_question?: { id?: string } | null;
-				questions_answered?: number;
-				status?: string;
-			};
-			this.current = interview?.current_question?.id ?? null;
-			this.answered = interview?.questions_answered ?? this.answered;
-			this.status = interview?.status ?? this.status;
-		} else if (message.type === "question") {
-			this.current = (message.question as { id?: string } | undefined)?.id ?? this.current;
-		}
-		this.emit(eventOfPlain(this.nsp, message));
-		if (this.outstanding) {
-			const result = settle(this.outstanding.awaited, message);
-			if (result) this.finish(result);
-		}
-	}
-
-	/** A client event (`args` = [name, payload]), with the ack id when the client asked for one. */
-	fromClient(args: unknown[], ackId: number | undefined): void {
-		// The question is the one shown when the event arrived, not when it is sent.
-		const { frame } = plainOfEvent(args, this.current);
-		if (this.queue.length >= MAX_QUEUED_EVENTS) {
-			if (ackId !== undefined) {
-				this.emit(
-					ackPacket(this.nsp, ackId, {
-						ok: false,
-						error: { code: "RATE_LIMITED", message: "Too many events waiting for their outcome." },
-					}),
-				);
-			}
-			return;
-		}
-		this.queue.push({ frame, ackId });
-		this.pump();
-	}
-
-	/** Sends queued frames until one waits for its outcome. */
-	private pump(): void {
-		while (!this.outstanding) {
-			const next = this.queue.shift();
-			if (!next) return;
-			try {
-				this.relay.send(next.frame);
-			} catch {
-				return;
-			}
-			const { ackId } = next;
-			// Counted when sent: an answer before it has had its outcome by now.
-			const awaited = awaitedOf(next.frame, this.answered);
-			// `resync` has no outcome of its own (the replay follows); ending an interview that is
-			// over already changes nothing, as on the plain channel.
-			if (awaited.type === "resync" || (awaited.type === "end_interview" && this.status === "completed")) {
-				if (ackId !== undefined) this.emit(ackPacket(this.nsp, ackId, { ok: true }));
-				continue;
-			}
-			const timer = setTimeout(
-				() =>
-					this.finish({
-						ok: false,
-						error: { code: "TIMEOUT", message: "The interview did not answer in time." },
-					}),
-				ACK_TIMEOUT_MS,
-			);
-			this.outstanding = { ackId, awaited, timer };
-		}
-	}
-
-	private finish(result: AckResult): void {
-		const outstanding = this.outstanding;
-		if (!outstanding) return;
-		clearTimeout(outstanding.timer);
-		this.outstanding = null;
-		if (outstanding.ackId !== undefined) this.emit(ackPacket(this.nsp, outstanding.ackId, result));
-		this.pump();
-	}
-
-	close(code = 1000, reason = "Disconnected."): void {
-		if (this.outstanding) clearTimeout(this.outstanding.timer);
-		this.outstanding = null;
-		this.queue.length = 0;
-		try {
-			this.relay.close(code, reason);
-		} catch {
-			// already closed
-		}
-	}
-}
-
-interface Live {
-	sid: string;
-	origin: string;
-	settings: EngineSettings;
-	transport: "polling" | "websocket";
-	/** Packets for a polling client, sent with its next GET. */
-	outbox: EnginePacket[];
-	poll: ((packets: EnginePacket[]) => void) | null;
-	ws: WebSocket | null;
-	/** The WebSocket being probed while the client upgrades from polling. */
-	probe: WebSocket | null;
-	awaitingPong: boolean;
-	pingSentAt: number;
-	decoder: Decoder;
-	links: Map<string, RoomLink>;
-	/** Namespaces whose room connection is being opened. */
-	connecting: Set<string>;
-	closed: boolean;
-}
-
-const SESSION_KEY = "session";
 
 /**
  * One Engine.IO session of a Socket.IO client (docs/live-room.md): the Worker routes every
@@ -208,6 +42,8 @@ export abstract class SocketIoSessionObject extends DurableObject<Env> {
 	private live: Live | null = null;
 	/** The alarm's clock. */
 	clock: () => number = Date.now;
+	/** `close`, for the transports. */
+	private readonly closeSession: CloseSession = (live, reason) => this.close(live, reason);
 
 	/** Opens the plain channel for a namespace: a WebSocket upgrade request to the Worker's own route. */
 	protected abstract openRoom(request: Request): Promise<Response>;
@@ -221,11 +57,11 @@ export abstract class SocketIoSessionObject extends DurableObject<Env> {
 		if (!live || live.closed || live.sid !== url.searchParams.get("sid")) return engineError(1);
 		if (transport === "websocket") {
 			if (!upgrade || live.transport !== "polling" || live.probe) return engineError(3);
-			return this.acceptProbe(live);
+			return acceptProbe(live, this.closeSession);
 		}
 		if (live.transport !== "polling") return engineError(3);
-		if (request.method === "GET") return this.longPoll(live);
-		if (request.method === "POST") return this.receive(live, request);
+		if (request.method === "GET") return longPoll(live, this.closeSession);
+		if (request.method === "POST") return receive(live, request, this.closeSession);
 		return engineError(3);
 	}
 
@@ -262,115 +98,9 @@ export abstract class SocketIoSessionObject extends DurableObject<Env> {
 		const [client, server] = [pair[0], pair[1]];
 		server.accept();
 		live.ws = server;
-		this.listen(live, server);
+		listen(live, server, this.closeSession);
 		server.send(encodeFrame(open));
 		return new Response(null, { status: 101, webSocket: client });
-	}
-
-	/** The long-polling GET: answered at once with what is waiting, else when something is. */
-	private longPoll(live: Live): Promise<Response> | Response {
-		if (live.poll) {
-			// Two polls at once is a broken client: the session ends, as in the reference server.
-			void this.close(live, "multiple polls");
-			return engineError(3);
-		}
-		if (live.outbox.length > 0) {
-			const packets = live.outbox.splice(0);
-			return pollingResponse(packets);
-		}
-		// A client upgrading to the WebSocket waits for this poll to end before it switches.
-		if (live.probe) return pollingResponse([{ type: "noop" }]);
-		return new Promise((resolve) => {
-			live.poll = (packets) => {
-				live.poll = null;
-				resolve(pollingResponse(packets));
-			};
-		});
-	}
-
-	private async receive(live: Live, request: Request): Promise<Response> {
-		const length = Number(request.headers.get("Content-Length") ?? 0);
-		if (length > live.settings.maxPayload) {
-			await this.close(live, "payload too large");
-			return engineError(3, 413);
-		}
-		const body = await request.text();
-		if (body.length > live.settings.maxPayload) {
-			await this.close(live, "payload too large");
-			return engineError(3, 413);
-		}
-		for (const packet of decodeBody(body)) {
-			if (live.closed) break;
-			this.onEnginePacket(live, packet, null);
-		}
-		return new Response("ok", { headers: { "Content-Type": "text/html", "Cache-Control": "no-store" } });
-	}
-
-	private acceptProbe(live: Live): Response {
-		const pair = new WebSocketPair();
-		const [client, server] = [pair[0], pair[1]];
-		server.accept();
-		live.probe = server;
-		this.listen(live, server);
-		return new Response(null, { status: 101, webSocket: client });
-	}
-
-	private listen(live: Live, ws: WebSocket): void {
-		ws.addEventListener("message", (event) => {
-			if (live.closed) return;
-			if (typeof event.data !== "string" || event.data.length > live.settings.maxPayload) {
-				void this.close(live, "unsupported frame");
-				return;
-			}
-			this.onEnginePacket(live, decodeFrame(event.data), ws);
-		});
-		ws.addEventListener("close", () => {
-			if (ws === live.probe) {
-				live.probe = null;
-				return;
-			}
-			if (ws === live.ws) void this.close(live, "transport close");
-		});
-		ws.addEventListener("error", () => {
-			if (ws === live.ws) void this.close(live, "transport error");
-		});
-	}
-
-	private onEnginePacket(live: Live, packet: EnginePacket, via: WebSocket | null): void {
-		if (via && via === live.probe) {
-			if (packet.type === "ping" && packet.data === "probe") {
-				via.send(encodeFrame({ type: "pong", data: "probe" }));
-				// The client pauses polling before it switches: end the poll it is waiting on.
-				live.poll?.([{ type: "noop" }]);
-			} else if (packet.type === "upgrade") {
-				live.transport = "websocket";
-				live.ws = via;
-				live.probe = null;
-				live.poll?.([{ type: "noop" }]);
-				for (const waiting of live.outbox.splice(0)) via.send(encodeFrame(waiting));
-			}
-			return;
-		}
-		switch (packet.type) {
-			case "pong":
-				live.awaitingPong = false;
-				return;
-			case "message":
-				try {
-					live.decoder.add(String(packet.data));
-				} catch {
-					void this.close(live, "parse error");
-				}
-				return;
-			case "close":
-				void this.close(live, "client close");
-				return;
-			case "error":
-				void this.close(live, "parse error");
-				return;
-			default:
-				return;
-		}
 	}
 
 	private onSocketPacket(live: Live, packet: SocketPacket): void {
@@ -469,21 +199,7 @@ export abstract class SocketIoSessionObject extends DurableObject<Env> {
 	}
 
 	private send(live: Live, packet: SocketPacket): void {
-		this.sendEngine(live, socketMessage(packet));
-	}
-
-	private sendEngine(live: Live, packet: EnginePacket): void {
-		if (live.closed) return;
-		if (live.transport === "websocket" && live.ws) {
-			try {
-				live.ws.send(encodeFrame(packet));
-			} catch {
-				void this.close(live, "transport close");
-			}
-			return;
-		}
-		live.outbox.push(packet);
-		if (live.poll) live.poll(live.outbox.splice(0));
+		sendEngine(live, socketMessage(packet), this.closeSession);
 	}
 
 	/** The heartbeat: a ping every `pingInterval`, and the session ends without a pong within `pingTimeout`. */
@@ -507,7 +223,7 @@ export abstract class SocketIoSessionObject extends DurableObject<Env> {
 		}
 		live.awaitingPong = true;
 		live.pingSentAt = now;
-		this.sendEngine(live, { type: "ping" });
+		sendEngine(live, { type: "ping" }, this.closeSession);
 		// Fires at the pong's deadline: closes the session without one, else schedules the next ping.
 		await this.ctx.storage.setAlarm(now + pingTimeout);
 	}
@@ -531,10 +247,4 @@ export abstract class SocketIoSessionObject extends DurableObject<Env> {
 		await this.ctx.storage.deleteAlarm();
 		await this.ctx.storage.deleteAll();
 	}
-}
-
-function pollingResponse(packets: EnginePacket[]): Response {
-	return new Response(encodeBody(packets), {
-		headers: { "Content-Type": "text/plain; charset=UTF-8", "Cache-Control": "no-store" },
-	});
 }
