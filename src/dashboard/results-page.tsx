@@ -3,7 +3,7 @@ import type { InterviewState, TranscriptEntry } from "../interviews/core/model";
 import { recordingLinks } from "../interviews/recordings/recordings";
 import { appUrl } from "../platform/http/urls";
 import { notFoundPage } from "./guard";
-import { owned } from "./interview-pages";
+import { owned } from "./interview-common";
 import { fmt, Page } from "./layout";
 import type { DashBindings } from "./session";
 

@@ -1,0 +1,228 @@
+import { Hono } from "hono";
+import { bulkCreate, MAX_BULK_INTERVIEWS, prepareItem } from "../interviews/creation/bulk-create";
+import { appUrl } from "../platform/http/urls";
+import { parseCsv } from "./csv";
+import { type describe, field, formOf } from "./guard";
+import { LIST, splitList } from "./interview-common";
+import { Csrf, ErrorNotice, Page } from "./layout";
+import type { DashBindings, DashboardUser } from "./session";
+
+export const interviewBulkPages = new Hono<DashBindings>();
+
+const CSV_FIELDS = [
+	"candidate_email",
+	"candidate_name",
+	"position",
+	"skills",
+	"duration_minutes",
+	"difficulty",
+	"scheduled_at",
+	"company_name",
+	"instructions",
+	"test_mode",
+	"send_invitation",
+];
+
+/** A CSV row as a bulk item: lists split on `;`, numbers and flags typed, empty cells left out. */
+function rowItem(row: Record<string, string>): Record<string, unknown> {
+	const item: Record<string, unknown> = {};
+	for (const [name, value] of Object.entries(row)) {
+		if (value === "") continue;
+		if (name === "skills")
+			item.skills = value
+				.split(";")
+				.map((s) => s.trim())
+				.filter(Boolean);
+		else if (name === "duration_minutes") item.duration_minutes = /^\d+$/.test(value) ? Number(value) : value;
+		else if (name === "test_mode" || name === "send_invitation")
+			item[name] = value === "true" ? true : value === "false" ? false : value;
+		else item[name] = value;
+	}
+	return item;
+}
+
+interface PreviewRow {
+	line: number;
+	item: Record<string, unknown>;
+	error: string | null;
+}
+
+function BulkPage(props: {
+	me: DashboardUser;
+	csv?: string;
+	preview?: PreviewRow[];
+	outcome?: { line: number; email: string; ok: boolean; text: string; id?: string }[];
+	error?: ReturnType<typeof describe> | null;
+	defaults?: { position: string; skills: string };
+}) {
+	const valid = props.preview?.filter((r) => r.error === null).length ?? 0;
+	return (
+		<Page title="Bulk invite" user={props.me} current={LIST}>
+			<h1>Bulk invite from a CSV file</h1>
+			<p>
+				One interview per row, at most {MAX_BULK_INTERVIEWS}. The first line names the columns:{" "}
+				<code>candidate_email</code>, <code>candidate_name</code> and optionally <code>position</code>,{" "}
+				<code>skills</code> (separated by <code>;</code>), <code>duration_minutes</code>,{" "}
+				<code>difficulty</code>, <code>scheduled_at</code>, <code>company_name</code>,{" "}
+				<code>instructions</code>, <code>test_mode</code>. Rows are checked by the same rules as the API's
+				bulk create.
+			</p>
+			<ErrorNotice error={props.error} />
+			{props.outcome ? (
+				<section aria-labelledby="outcome-h">
+					<h2 id="outcome-h">Outcome</h2>
+					<p role="status">
+						{props.outcome.filter((o) => o.ok).length} created, {props.outcome.filter((o) => !o.ok).length}{" "}
+						refused.
+					</p>
+					<table>
+						<thead>
+							<tr>
+								<th scope="col">Line</th>
+								<th scope="col">Candidate</th>
+								<th scope="col">Outcome</th>
+							</tr>
+						</thead>
+						<tbody>
+							{props.outcome.map((o) => (
+								<tr>
+									<td>{o.line}</td>
+									<td>{o.email}</td>
+									<td>{o.ok ? <a href={`${LIST}/${o.id}`}>Created</a> : <span>Refused: {o.text}</span>}</td>
+								</tr>
+							))}
+						</tbody>
+					</table>
+				</section>
+			) : null}
+			{props.preview ? (
+				<section aria-labelledby="preview-h">
+					<h2 id="preview-h">Preview</h2>
+					<p role="status">
+						{valid} of {props.preview.length} rows are valid.
+						{valid < props.preview.length ? " Rows with errors are not sent." : ""}
+					</p>
+					<table>
+						<thead>
+							<tr>
+								<th scope="col">Line</th>
+								<th scope="col">Candidate</th>
+								<th scope="col">Position</th>
+								<th scope="col">Check</th>
+							</tr>
+						</thead>
+						<tbody>
+							{props.preview.map((r) => (
+								<tr>
+									<td>{r.line}</td>
+									<td>{String(r.item.candidate_email ?? "")}</td>
+									<td>{String(r.item.position ?? "")}</td>
+									<td>{r.error === null ? "OK" : <strong class="row-error">Error: {r.error}</strong>}</td>
+								</tr>
+							))}
+						</tbody>
+					</table>
+					{valid > 0 ? (
+						<form method="post" action={`${LIST}/bulk/send`}>
+							<Csrf user={props.me} />
+							<input type="hidden" name="csv" value={props.csv ?? ""} />
+							<input type="hidden" name="position" value={props.defaults?.position ?? ""} />
+							<input type="hidden" name="skills" value={props.defaults?.skills ?? ""} />
+							<button type="submit">Send {valid} invitations</button>
+						</form>
+					) : null}
+				</section>
+			) : null}
+			<h2>Upload</h2>
+			<form method="post" action={`${LIST}/bulk`} enctype="multipart/form-data">
+				<Csrf user={props.me} />
+				<label for="file">CSV file</label>
+				<input id="file" name="file" type="file" accept=".csv,text/csv" required />
+				<label for="b-position">Position for rows without one</label>
+				<input id="b-position" name="position" type="text" value={props.defaults?.position ?? ""} />
+				<label for="b-skills">Skills for rows without any (comma-separated)</label>
+				<input id="b-skills" name="skills" type="text" value={props.defaults?.skills ?? ""} />
+				<p>
+					<button type="submit">Check the file</button>
+				</p>
+			</form>
+		</Page>
+	);
+}
+
+interviewBulkPages.get("/bulk", (c) => c.html(<BulkPage me={c.var.dashboard} />));
+
+/** The CSV's rows as bulk items with the form's position and skills where a row has none. */
+function itemsOf(
+	csv: string,
+	position: string,
+	skills: string,
+): { items: { line: number; item: Record<string, unknown> }[]; error?: string } {
+	const table = parseCsv(csv);
+	if ("error" in table) return { items: [], error: table.error };
+	const unknown = table.header.filter((h) => !CSV_FIELDS.includes(h));
+	if (unknown.length > 0) return { items: [], error: `Unknown columns: ${unknown.join(", ")}` };
+	if (!table.header.includes("candidate_email"))
+		return { items: [], error: "The first line must name a candidate_email column." };
+	if (table.rows.length === 0) return { items: [], error: "The file has no rows after its header." };
+	if (table.rows.length > MAX_BULK_INTERVIEWS)
+		return { items: [], error: `At most ${MAX_BULK_INTERVIEWS} rows per file.` };
+	return {
+		items: table.rows.map((r) => {
+			const item = rowItem(r.cells);
+			if (item.position === undefined && position) item.position = position;
+			if (item.skills === undefined && skills) item.skills = splitList(skills);
+			return { line: r.line, item };
+		}),
+	};
+}
+
+interviewBulkPages.post("/bulk", async (c) => {
+	const me = c.var.dashboard;
+	const form = await formOf(c);
+	const file = form.file;
+	const defaults = { position: field(form, "position"), skills: field(form, "skills") };
+	if (!(file instanceof File) || file.size === 0)
+		return c.html(<BulkPage me={me} defaults={defaults} error={{ message: "Choose a CSV file." }} />, 422);
+	if (file.size > 256 * 1024)
+		return c.html(
+			<BulkPage me={me} defaults={defaults} error={{ message: "The file is over 256 KB." }} />,
+			422,
+		);
+	const csv = await file.text();
+	const { items, error } = itemsOf(csv, defaults.position, defaults.skills);
+	if (error) return c.html(<BulkPage me={me} defaults={defaults} error={{ message: error }} />, 422);
+	const now = c.get("now");
+	const preview = items.map(({ line, item }) => {
+		const checked = prepareItem(item, {}, now);
+		return { line, item, error: checked.ok ? null : checked.error.message };
+	});
+	return c.html(<BulkPage me={me} csv={csv} preview={preview} defaults={defaults} />);
+});
+
+interviewBulkPages.post("/bulk/send", async (c) => {
+	const me = c.var.dashboard;
+	const form = await formOf(c);
+	const defaults = { position: field(form, "position"), skills: field(form, "skills") };
+	const { items, error } = itemsOf(
+		typeof form.csv === "string" ? form.csv : "",
+		defaults.position,
+		defaults.skills,
+	);
+	if (error) return c.html(<BulkPage me={me} defaults={defaults} error={{ message: error }} />, 422);
+	// Every row goes to the bulk service, which refuses the bad ones again by the same rules.
+	const outcomes = await bulkCreate(
+		c.env,
+		me.auth,
+		{ interviews: items.map((i) => i.item) },
+		{ now: c.get("now"), appUrl: appUrl(c as never), requestId: c.get("requestId") },
+	);
+	const outcome = outcomes.map((o, i) => ({
+		line: items[i]?.line ?? i + 2,
+		email: o.ok ? o.interview.candidateEmail : (o.candidateEmail ?? ""),
+		ok: o.ok,
+		text: o.ok ? "" : o.error.message,
+		...(o.ok ? { id: o.interview.id } : {}),
+	}));
+	return c.html(<BulkPage me={me} outcome={outcome} defaults={defaults} />);
+});

@@ -1,0 +1,30 @@
+import type { InterviewState } from "../interviews/core/model";
+import { loadOwnedInterview } from "../interviews/service";
+import { AppError } from "../platform/http/errors";
+import type { DashContext } from "./guard";
+
+export const LIST = "/dashboard/interviews";
+
+/** A `datetime-local` value (no zone) read as UTC, as the label says. */
+export function localToIso(value: string): string | undefined {
+	if (!value) return undefined;
+	return /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/.test(value)
+		? `${value.length === 16 ? `${value}:00` : value}Z`
+		: value;
+}
+
+export function splitList(value: string): string[] {
+	return value
+		.split(/[,;]/)
+		.map((s) => s.trim())
+		.filter(Boolean);
+}
+
+export async function owned(c: DashContext, id: string): Promise<InterviewState | null> {
+	try {
+		return await loadOwnedInterview(c.env, c.var.dashboard.auth, id);
+	} catch (error) {
+		if (error instanceof AppError && error.status === 404) return null;
+		throw error;
+	}
+}

@@ -1,0 +1,145 @@
+import { Hono } from "hono";
+import { createInterviewBody } from "../interviews/api/schemas";
+import { createInterview, scheduledAtOf } from "../interviews/service";
+import { appUrl } from "../platform/http/urls";
+import { issueFields } from "../platform/http/validation";
+import { describe, field, formOf } from "./guard";
+import { LIST, localToIso, splitList } from "./interview-common";
+import { Csrf, ErrorNotice, Page } from "./layout";
+import type { DashBindings, DashboardUser } from "./session";
+
+export const interviewCreatePages = new Hono<DashBindings>();
+
+function NewForm(props: {
+	me: DashboardUser;
+	values?: Record<string, string>;
+	error?: ReturnType<typeof describe> | null;
+}) {
+	const v = props.values ?? {};
+	return (
+		<Page title="New interview" user={props.me} current={LIST}>
+			<h1>New interview</h1>
+			<ErrorNotice error={props.error} />
+			<form method="post" action={`${LIST}/new`}>
+				<Csrf user={props.me} />
+				<label for="candidate_email">Candidate email</label>
+				<input
+					id="candidate_email"
+					name="candidate_email"
+					type="email"
+					required
+					value={v.candidate_email ?? ""}
+				/>
+				<label for="candidate_name">Candidate name (optional)</label>
+				<input id="candidate_name" name="candidate_name" type="text" value={v.candidate_name ?? ""} />
+				<label for="position">Position</label>
+				<input id="position" name="position" type="text" required value={v.position ?? ""} />
+				<label for="skills">Skills (comma-separated)</label>
+				<input id="skills" name="skills" type="text" required value={v.skills ?? ""} />
+				<label for="duration_minutes">Duration in minutes (15 to 90)</label>
+				<input
+					id="duration_minutes"
+					name="duration_minutes"
+					type="number"
+					min={15}
+					max={90}
+					value={v.duration_minutes ?? "30"}
+				/>
+				<label for="difficulty">Difficulty</label>
+				<select id="difficulty" name="difficulty">
+					{["junior", "intermediate", "senior", "expert"].map((d) => (
+						<option value={d} selected={(v.difficulty ?? "intermediate") === d}>
+							{d}
+						</option>
+					))}
+				</select>
+				<label for="scheduled_at">Scheduled at (UTC; empty for now)</label>
+				<input id="scheduled_at" name="scheduled_at" type="datetime-local" value={v.scheduled_at ?? ""} />
+				<label for="instructions">Instructions for the interviewer (optional)</label>
+				<textarea id="instructions" name="instructions" rows={3}>
+					{v.instructions ?? ""}
+				</textarea>
+				<p class="check">
+					<input
+						id="send_invitation"
+						name="send_invitation"
+						type="checkbox"
+						value="true"
+						checked={v.send_invitation !== "false"}
+					/>{" "}
+					<label for="send_invitation" class="inline">
+						E-mail the candidate an invitation
+					</label>
+				</p>
+				<p class="check">
+					<input
+						id="test_mode"
+						name="test_mode"
+						type="checkbox"
+						value="true"
+						checked={v.test_mode === "true"}
+					/>{" "}
+					<label for="test_mode" class="inline">
+						Test mode (no credit, no e-mail)
+					</label>
+				</p>
+				<p>
+					<button type="submit">Create interview</button>
+				</p>
+			</form>
+		</Page>
+	);
+}
+
+interviewCreatePages.get("/new", (c) => c.html(<NewForm me={c.var.dashboard} />));
+
+interviewCreatePages.post("/new", async (c) => {
+	const me = c.var.dashboard;
+	const form = await formOf(c);
+	const values = Object.fromEntries(
+		[
+			"candidate_email",
+			"candidate_name",
+			"position",
+			"skills",
+			"duration_minutes",
+			"difficulty",
+			"scheduled_at",
+			"instructions",
+		].map((n) => [n, field(form, n)]),
+	);
+	values.send_invitation = field(form, "send_invitation") === "true" ? "true" : "false";
+	values.test_mode = field(form, "test_mode") === "true" ? "true" : "false";
+	const raw: Record<string, unknown> = {
+		candidate_email: values.candidate_email,
+		position: values.position,
+		skills: splitList(values.skills ?? ""),
+		duration_minutes: Number(values.duration_minutes || 30),
+		difficulty: values.difficulty || "intermediate",
+		send_invitation: values.send_invitation === "true",
+		test_mode: values.test_mode === "true",
+	};
+	if (values.candidate_name) raw.candidate_name = values.candidate_name;
+	if (values.instructions) raw.instructions = values.instructions;
+	const at = localToIso(values.scheduled_at ?? "");
+	if (at) raw.scheduled_at = at;
+	const parsed = createInterviewBody.safeParse(raw);
+	if (!parsed.success) {
+		const fields = issueFields(parsed.error.issues);
+		return c.html(
+			<NewForm me={me} values={values} error={{ message: "Check the highlighted fields.", fields }} />,
+			422,
+		);
+	}
+	try {
+		const now = c.get("now");
+		const state = await createInterview(c.env, me.auth, parsed.data, {
+			scheduledAt: scheduledAtOf(parsed.data.scheduled_at, now),
+			now,
+			appUrl: appUrl(c as never),
+		});
+		return c.redirect(`${LIST}/${state.id}?created=1`, 303);
+	} catch (error) {
+		return c.html(<NewForm me={me} values={values} error={describe(error)} />, 422);
+	}
+});

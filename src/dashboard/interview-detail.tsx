@@ -1,0 +1,288 @@
+import { Hono } from "hono";
+import { listEvents } from "../events/events-repo";
+import { updateInterviewBody } from "../interviews/api/schemas";
+import { interviewUrl } from "../interviews/api/views";
+import type { InterviewState } from "../interviews/core/model";
+import { issueObserverTicket } from "../interviews/room/observer-tickets";
+import { commandInterview, scheduledAtOf } from "../interviews/service";
+import { getDb } from "../platform/db/client";
+import { appUrl, wsUrl } from "../platform/http/urls";
+import { issueFields } from "../platform/http/validation";
+import { randomBase62 } from "../platform/lib/random";
+import { parseIsoDateTime } from "../platform/lib/time";
+import { type DashContext, describe, field, formOf, notFoundPage } from "./guard";
+import { LIST, localToIso, owned, splitList } from "./interview-common";
+import { Csrf, ErrorNotice, fmt, Page } from "./layout";
+import { LiveView } from "./live";
+import type { DashBindings } from "./session";
+
+export const interviewDetailPages = new Hono<DashBindings>();
+
+async function InterviewPage(props: {
+	c: DashContext;
+	state: InterviewState;
+	error?: ReturnType<typeof describe> | null;
+	notice?: string | null;
+}) {
+	const { c, state } = props;
+	const me = c.var.dashboard;
+	const link = interviewUrl(appUrl(c as never), state);
+	const events = await listEvents(
+		getDb(c.env.DB),
+		me.auth.accountId,
+		state.environment,
+		{ interviewId: state.id },
+		100,
+		null,
+	);
+	const changeable = state.status === "scheduled";
+	const cancellable = state.status === "scheduled" || state.status === "in_progress";
+	const base = `${LIST}/${state.id}`;
+	const toLocal = (ms: number) => new Date(ms).toISOString().slice(0, 16);
+	return (
+		<Page title={`Interview with ${state.candidateName ?? state.candidateEmail}`} user={me} current={LIST}>
+			<p class="no-print">
+				<a href={LIST}>All interviews</a>
+			</p>
+			<h1>
+				{state.position}: {state.candidateName ?? state.candidateEmail}
+			</h1>
+			{props.notice ? (
+				<p class="notice ok" role="status">
+					{props.notice}
+				</p>
+			) : null}
+			<ErrorNotice error={props.error} />
+			<dl class="facts">
+				<dt>Status</dt>
+				<dd>
+					<span class="status" id="status">
+						{state.status.replace("_", " ")}
+					</span>
+					{state.testMode ? " (test mode)" : ""}
+				</dd>
+				<dt>Candidate</dt>
+				<dd>
+					{state.candidateName ? `${state.candidateName}, ` : ""}
+					{state.candidateEmail}
+				</dd>
+				<dt>Skills</dt>
+				<dd>{state.skills.join(", ")}</dd>
+				<dt>Difficulty</dt>
+				<dd>{state.difficulty}</dd>
+				<dt>Scheduled</dt>
+				<dd>{fmt(state.scheduledAt)}</dd>
+				<dt>Duration</dt>
+				<dd>{state.durationMinutes} minutes</dd>
+				<dt>Started</dt>
+				<dd>{fmt(state.startedAt)}</dd>
+				<dt>Completed</dt>
+				<dd>{fmt(state.completedAt)}</dd>
+				{state.status === "cancelled" ? (
+					<>
+						<dt>Cancelled</dt>
+						<dd>
+							{fmt(state.cancelledAt)}
+							{state.cancellationReason ? `: ${state.cancellationReason}` : ""}
+						</dd>
+					</>
+				) : null}
+			</dl>
+			{state.status === "completed" ? (
+				<p>
+					<a class="button" href={`${base}/results`}>
+						View results
+					</a>
+				</p>
+			) : null}
+			{state.status !== "completed" && state.status !== "cancelled" ? (
+				<section aria-labelledby="link-h">
+					<h2 id="link-h">Candidate link</h2>
+					<label for="candidate-link">Send this link to the candidate</label>
+					<input id="candidate-link" type="text" readonly value={link} />{" "}
+					<button type="button" class="secondary" data-copy="#candidate-link">
+						Copy
+					</button>
+				</section>
+			) : null}
+			{state.status === "in_progress" ? <LiveView id={state.id} csrf={me.session.csrfToken} /> : null}
+			{changeable ? (
+				<section aria-labelledby="change-h">
+					<h2 id="change-h">Reschedule or change</h2>
+					<form method="post" action={`${base}/update`}>
+						<Csrf user={me} />
+						<label for="u-scheduled">Scheduled at (UTC)</label>
+						<input
+							id="u-scheduled"
+							name="scheduled_at"
+							type="datetime-local"
+							value={toLocal(state.scheduledAt)}
+						/>
+						<label for="u-email">Candidate email</label>
+						<input id="u-email" name="candidate_email" type="email" value={state.candidateEmail} />
+						<label for="u-position">Position</label>
+						<input id="u-position" name="position" type="text" value={state.position} />
+						<label for="u-skills">Skills (comma-separated)</label>
+						<input id="u-skills" name="skills" type="text" value={state.skills.join(", ")} />
+						<label for="u-duration">Duration in minutes</label>
+						<input
+							id="u-duration"
+							name="duration_minutes"
+							type="number"
+							min={15}
+							max={90}
+							value={String(state.durationMinutes)}
+						/>
+						<label for="u-reason">Reason for rescheduling (optional, sent to the candidate)</label>
+						<input id="u-reason" name="reschedule_reason" type="text" />
+						<p>
+							<button type="submit">Save changes</button>
+						</p>
+					</form>
+				</section>
+			) : null}
+			{cancellable ? (
+				<section aria-labelledby="cancel-h">
+					<h2 id="cancel-h">Cancel</h2>
+					<form method="post" action={`${base}/cancel`} data-confirm="Cancel this interview?">
+						<Csrf user={me} />
+						<label for="c-reason">Reason (optional)</label>
+						<input id="c-reason" name="reason" type="text" />
+						<p>
+							<button type="submit" class="danger">
+								Cancel interview
+							</button>
+						</p>
+					</form>
+				</section>
+			) : null}
+			<section aria-labelledby="timeline-h">
+				<h2 id="timeline-h">Timeline</h2>
+				<ol class="timeline">
+					{[...events].reverse().map((e) => (
+						<li>
+							<time datetime={new Date(e.createdAt).toISOString()}>{fmt(e.createdAt)}</time>: {e.type}
+						</li>
+					))}
+				</ol>
+			</section>
+		</Page>
+	);
+}
+
+interviewDetailPages.get("/:id", async (c) => {
+	const state = await owned(c, c.req.param("id"));
+	if (!state) return notFoundPage(c);
+	const notice = c.req.query("created")
+		? "Interview created."
+		: c.req.query("saved")
+			? "Changes saved."
+			: null;
+	return c.html(await InterviewPage({ c, state, notice }));
+});
+
+interviewDetailPages.post("/:id/update", async (c) => {
+	const me = c.var.dashboard;
+	const id = c.req.param("id");
+	const state = await owned(c, id);
+	if (!state) return notFoundPage(c);
+	const form = await formOf(c);
+	// Only what changed is sent, as a PATCH would.
+	const body: Record<string, unknown> = {};
+	const at = localToIso(field(form, "scheduled_at"));
+	if (at && parseIsoDateTime(at) !== state.scheduledAt) body.scheduled_at = at;
+	const email = field(form, "candidate_email");
+	if (email && email !== state.candidateEmail) body.candidate_email = email;
+	const position = field(form, "position");
+	if (position && position !== state.position) body.position = position;
+	const skills = splitList(field(form, "skills"));
+	if (skills.length > 0 && skills.join(",") !== state.skills.join(",")) body.skills = skills;
+	const duration = field(form, "duration_minutes");
+	if (duration && Number(duration) !== state.durationMinutes) body.duration_minutes = Number(duration);
+	const reason = field(form, "reschedule_reason");
+	if (reason) body.reschedule_reason = reason;
+	const parsed = updateInterviewBody.safeParse(body);
+	if (!parsed.success) {
+		return c.html(
+			await InterviewPage({
+				c,
+				state,
+				error: { message: "Nothing was changed.", fields: issueFields(parsed.error.issues) },
+			}),
+			422,
+		);
+	}
+	try {
+		const now = c.get("now");
+		const b = parsed.data;
+		if (b.scheduled_at !== undefined) scheduledAtOf(b.scheduled_at, now);
+		const time = (v: string | undefined) => (v === undefined ? undefined : (parseIsoDateTime(v) as number));
+		await commandInterview(
+			c.env,
+			me.auth,
+			id,
+			{
+				type: "update",
+				changes: {
+					scheduled_at: time(b.scheduled_at),
+					candidate_email: b.candidate_email,
+					position: b.position,
+					skills: b.skills,
+					duration_minutes: b.duration_minutes,
+					difficulty: b.difficulty,
+					company_name: b.company_name,
+					instructions: b.instructions,
+				},
+				sendNotification: b.send_notification && !state.testMode,
+				rescheduleReason: b.reschedule_reason ?? null,
+				newJoinToken: randomBase62(32),
+			},
+			now,
+		);
+		return c.redirect(`${LIST}/${id}?saved=1`, 303);
+	} catch (error) {
+		return c.html(await InterviewPage({ c, state, error: describe(error) }), 422);
+	}
+});
+
+interviewDetailPages.post("/:id/cancel", async (c) => {
+	const me = c.var.dashboard;
+	const id = c.req.param("id");
+	const state = await owned(c, id);
+	if (!state) return notFoundPage(c);
+	const form = await formOf(c);
+	try {
+		await commandInterview(
+			c.env,
+			me.auth,
+			id,
+			{
+				type: "cancel",
+				reason: field(form, "reason").slice(0, 1000) || null,
+				sendNotification: !state.testMode,
+				refundCredits: true,
+			},
+			c.get("now"),
+		);
+		return c.redirect(`${LIST}/${id}?saved=1`, 303);
+	} catch (error) {
+		return c.html(await InterviewPage({ c, state, error: describe(error) }), 422);
+	}
+});
+
+/** A one-connection observer ticket for the live view: the browser never holds an API key. */
+interviewDetailPages.post("/:id/live-ticket", async (c) => {
+	const me = c.var.dashboard;
+	const state = await owned(c, c.req.param("id"));
+	if (!state) return c.json({ error: "not found" }, 404);
+	const { ticket, expiresAt } = await issueObserverTicket(
+		getDb(c.env.DB),
+		{ userId: me.user.id, accountId: me.auth.accountId, interviewId: state.id },
+		c.get("now"),
+	);
+	c.header("Cache-Control", "no-store");
+	return c.json({
+		url: `${wsUrl(c as never)}/interview/${state.id}?token=${encodeURIComponent(ticket)}`,
+		expires_at: new Date(expiresAt).toISOString(),
+	});
+});

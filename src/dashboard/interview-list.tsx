@@ -1,0 +1,174 @@
+import { Hono } from "hono";
+import { listQuery } from "../interviews/api/schemas";
+import { STATUSES } from "../interviews/core/model";
+import { listInterviews } from "../interviews/db/interviews-repo";
+import { getDb } from "../platform/db/client";
+import { issueFields } from "../platform/http/validation";
+import { decodeCursor, encodeCursor } from "../platform/lib/cursor";
+import { parseIsoDateTime } from "../platform/lib/time";
+import { LIST } from "./interview-common";
+import { ErrorNotice, fmt, Page } from "./layout";
+import type { DashBindings } from "./session";
+
+export const interviewListPages = new Hono<DashBindings>();
+
+/** A date field (`YYYY-MM-DD`) as the API's ISO bound: the start of that day, or its end. */
+function dayBound(value: string | undefined, end: boolean): string | undefined {
+	if (!value || !/^\d{4}-\d{2}-\d{2}$/.test(value)) return undefined;
+	return `${value}T${end ? "23:59:59.999" : "00:00:00.000"}Z`;
+}
+
+interviewListPages.get("/", async (c) => {
+	const me = c.var.dashboard;
+	const q = c.req.query();
+	const query: Record<string, string> = {};
+	if (q.status) query.status = q.status;
+	if (q.candidate_email) query.candidate_email = q.candidate_email;
+	if (q.position) query.position = q.position;
+	const after = dayBound(q.created_from, false);
+	const before = dayBound(q.created_to, true);
+	if (after) query.created_after = after;
+	if (before) query.created_before = before;
+	const scheduledAfter = dayBound(q.scheduled_from, false);
+	const scheduledBefore = dayBound(q.scheduled_to, true);
+	if (scheduledAfter) query.scheduled_after = scheduledAfter;
+	if (scheduledBefore) query.scheduled_before = scheduledBefore;
+	if (q.cursor) query.cursor = q.cursor;
+	if (q.limit) query.limit = q.limit;
+	const parsed = listQuery.safeParse(query);
+	let error: { message: string; fields?: Record<string, string> } | null = null;
+	let rows: Awaited<ReturnType<typeof listInterviews>>["rows"] = [];
+	let total = 0;
+	let nextCursor: string | null = null;
+	if (!parsed.success) {
+		error = { message: "Some filters are not valid.", fields: issueFields(parsed.error.issues) };
+	} else {
+		const p = parsed.data;
+		const cursor = p.cursor === undefined ? null : decodeCursor("interviews", p.cursor);
+		const time = (v: string | undefined) => (v === undefined ? undefined : (parseIsoDateTime(v) as number));
+		const result = await listInterviews(
+			getDb(c.env.DB),
+			me.auth.accountId,
+			me.auth.dataEnvironment,
+			{
+				status: p.status,
+				candidateEmail: p.candidate_email,
+				position: p.position,
+				createdAfter: time(p.created_after),
+				createdBefore: time(p.created_before),
+				scheduledAfter: time(p.scheduled_after),
+				scheduledBefore: time(p.scheduled_before),
+			},
+			p.limit,
+			cursor,
+		);
+		const hasMore = result.rows.length > p.limit;
+		rows = hasMore ? result.rows.slice(0, p.limit) : result.rows;
+		total = result.total;
+		const last = rows.at(-1);
+		nextCursor =
+			hasMore && last ? encodeCursor("interviews", { createdAt: last.createdAt, id: last.id }) : null;
+	}
+	const nextParams = new URLSearchParams({ ...q, cursor: nextCursor ?? "" });
+	return c.html(
+		<Page title="Interviews" user={me} current={LIST}>
+			<h1>Interviews</h1>
+			<p class="row">
+				<a class="button" href={`${LIST}/new`}>
+					New interview
+				</a>
+				<a class="button secondary" href={`${LIST}/bulk`}>
+					Bulk invite from CSV
+				</a>
+			</p>
+			<form method="get" action={LIST} aria-label="Filter interviews">
+				<div class="row">
+					<div>
+						<label for="f-status">Status</label>
+						<select id="f-status" name="status">
+							<option value="">Any</option>
+							{STATUSES.map((s) => (
+								<option value={s} selected={q.status === s}>
+									{s.replace("_", " ")}
+								</option>
+							))}
+						</select>
+					</div>
+					<div>
+						<label for="f-email">Candidate email</label>
+						<input id="f-email" name="candidate_email" type="text" value={q.candidate_email ?? ""} />
+					</div>
+					<div>
+						<label for="f-position">Position contains</label>
+						<input id="f-position" name="position" type="text" value={q.position ?? ""} />
+					</div>
+					<div>
+						<label for="f-from">Created from</label>
+						<input id="f-from" name="created_from" type="date" value={q.created_from ?? ""} />
+					</div>
+					<div>
+						<label for="f-to">Created to</label>
+						<input id="f-to" name="created_to" type="date" value={q.created_to ?? ""} />
+					</div>
+					<div>
+						<label for="f-sfrom">Scheduled from</label>
+						<input id="f-sfrom" name="scheduled_from" type="date" value={q.scheduled_from ?? ""} />
+					</div>
+					<div>
+						<label for="f-sto">Scheduled to</label>
+						<input id="f-sto" name="scheduled_to" type="date" value={q.scheduled_to ?? ""} />
+					</div>
+					<div>
+						<button type="submit">Filter</button>
+					</div>
+				</div>
+			</form>
+			<ErrorNotice error={error} />
+			<p class="muted">{total} interviews match.</p>
+			<div class="table-wrap">
+				<table>
+					<caption class="muted" style="text-align:left">
+						Newest first
+					</caption>
+					<thead>
+						<tr>
+							<th scope="col">Candidate</th>
+							<th scope="col">Position</th>
+							<th scope="col">Status</th>
+							<th scope="col">Scheduled</th>
+							<th scope="col">Mode</th>
+						</tr>
+					</thead>
+					<tbody>
+						{rows.map((r) => (
+							<tr>
+								<td>
+									<a href={`${LIST}/${r.id}`}>{r.candidateName ?? r.candidateEmail}</a>
+									{r.candidateName ? <div class="muted">{r.candidateEmail}</div> : null}
+								</td>
+								<td>{r.position}</td>
+								<td>
+									<span class="status">{r.status.replace("_", " ")}</span>
+									{r.status === "completed" && r.overallScore !== null ? (
+										<div>
+											<a href={`${LIST}/${r.id}/results`}>Score {r.overallScore}</a>
+										</div>
+									) : null}
+								</td>
+								<td>{fmt(r.scheduledAt)}</td>
+								<td>{r.testMode ? "test" : "live"}</td>
+							</tr>
+						))}
+					</tbody>
+				</table>
+			</div>
+			{nextCursor ? (
+				<p>
+					<a href={`${LIST}?${nextParams}`} rel="next">
+						Next page
+					</a>
+				</p>
+			) : null}
+		</Page>,
+	);
+});

@@ -1,0 +1,231 @@
+import { Hono } from "hono";
+import { getDb } from "../platform/db/client";
+import { AppError } from "../platform/http/errors";
+import { issueFields } from "../platform/http/validation";
+import { listDeliveries } from "../webhooks/deliveries-repo";
+import type { EndpointRow } from "../webhooks/endpoints-repo";
+import { updateWebhookBody } from "../webhooks/schemas";
+import {
+	acceptedUrl,
+	changeEndpoint,
+	loadDelivery,
+	loadOwnedEndpoint,
+	redeliver,
+	removeEndpoint,
+	sendTestEvent,
+} from "../webhooks/service";
+import { type DashContext, describe, field, formOf, notFoundPage } from "./guard";
+import { Csrf, ErrorNotice, fmt, Page } from "./layout";
+import type { DashBindings, DashboardUser } from "./session";
+import { EventChoices, eventsOf, HOOKS, type Problem } from "./webhook-common";
+
+export const webhookDeliveryPages = new Hono<DashBindings>();
+
+async function endpointOf(c: DashContext): Promise<EndpointRow | null> {
+	try {
+		return await loadOwnedEndpoint(c.env, c.var.dashboard.auth, c.req.param("id") ?? "");
+	} catch (error) {
+		if (error instanceof AppError && error.status === 404) return null;
+		throw error;
+	}
+}
+
+async function EndpointPage(props: {
+	c: DashContext;
+	endpoint: EndpointRow;
+	error?: Problem;
+	notice?: string | null;
+}) {
+	const { c, endpoint } = props;
+	const me: DashboardUser = c.var.dashboard;
+	const { rows, attempts } = await listDeliveries(getDb(c.env.DB), endpoint.id, undefined, 50, null);
+	const base = `${HOOKS}/${endpoint.id}`;
+	return (
+		<Page title={`Webhook endpoint ${endpoint.url}`} user={me} current={HOOKS}>
+			<p>
+				<a href={HOOKS}>All endpoints</a>
+			</p>
+			<h1>Endpoint</h1>
+			<p class="secret">{endpoint.url}</p>
+			{props.notice ? (
+				<p class="notice ok" role="status">
+					{props.notice}
+				</p>
+			) : null}
+			<ErrorNotice error={props.error} />
+			<p>
+				State: <strong>{endpoint.active ? "enabled" : "disabled"}</strong>
+				{endpoint.disabledReason ? ` (${endpoint.disabledReason})` : ""}
+			</p>
+			<div class="row">
+				<form method="post" action={`${base}/test`}>
+					<Csrf user={me} />
+					<button type="submit">Send test event</button>
+				</form>
+				<form method="post" action={`${base}/toggle`}>
+					<Csrf user={me} />
+					<input type="hidden" name="active" value={endpoint.active ? "false" : "true"} />
+					<button type="submit" class="secondary">
+						{endpoint.active ? "Disable" : "Enable"}
+					</button>
+				</form>
+				<form
+					method="post"
+					action={`${base}/delete`}
+					data-confirm="Delete this endpoint and its delivery log?"
+				>
+					<Csrf user={me} />
+					<button type="submit" class="danger">
+						Delete endpoint
+					</button>
+				</form>
+			</div>
+			<h2>Edit</h2>
+			<form method="post" action={`${base}/edit`}>
+				<Csrf user={me} />
+				<label for="e-url">URL</label>
+				<input id="e-url" name="url" type="url" required value={endpoint.url} />
+				<EventChoices chosen={endpoint.events} />
+				<button type="submit">Save</button>
+			</form>
+			<h2>Delivery log</h2>
+			{rows.length === 0 ? <p>No deliveries yet.</p> : null}
+			{rows.slice(0, 50).map((d) => (
+				<section class="card" aria-label={`Delivery ${d.id}`} data-delivery={d.id}>
+					<h3>
+						{d.eventType} <span class="status">{d.outcome}</span>
+					</h3>
+					<p class="muted">
+						{d.id} · {d.kind}
+						{d.redeliveryOf ? ` of ${d.redeliveryOf}` : ""} · created {fmt(d.createdAt)}
+					</p>
+					<table>
+						<thead>
+							<tr>
+								<th scope="col">Attempt</th>
+								<th scope="col">At</th>
+								<th scope="col">Status</th>
+								<th scope="col">Duration</th>
+								<th scope="col">Response</th>
+							</tr>
+						</thead>
+						<tbody>
+							{attempts
+								.filter((a) => a.deliveryId === d.id)
+								.map((a) => (
+									<tr>
+										<td>{a.attempt}</td>
+										<td>{fmt(a.attemptedAt)}</td>
+										<td>
+											{a.outcome} {a.statusCode ?? a.errorType ?? ""}
+										</td>
+										<td>{a.durationMs} ms</td>
+										<td>
+											<code>{(a.responseBody ?? a.error ?? "").slice(0, 200)}</code>
+										</td>
+									</tr>
+								))}
+						</tbody>
+					</table>
+					{d.outcome !== "pending" ? (
+						<form method="post" action={`${base}/deliveries/${d.id}/redeliver`}>
+							<Csrf user={me} />
+							<button type="submit" class="secondary" aria-label={`Redeliver ${d.id}`}>
+								Redeliver
+							</button>
+						</form>
+					) : null}
+				</section>
+			))}
+		</Page>
+	);
+}
+
+/** The notice after a redirect (post, then redirect, then get: a reload repeats nothing). */
+function noticeOf(q: Record<string, string>): string | null {
+	const outcome = (v: string | undefined) => (v && /^[a-z]{1,20}$/.test(v) ? v : "sent");
+	if (q.created) return "Endpoint added.";
+	if (q.saved) return "Saved.";
+	if (q.enabled) return "Enabled.";
+	if (q.disabled) return "Disabled.";
+	if (q.sent) return `Test event sent: ${outcome(q.sent)}.`;
+	if (q.redelivered)
+		return q.redelivered === "pending"
+			? "Redelivery queued: it appears in the log below."
+			: `Redelivered: ${outcome(q.redelivered)}.`;
+	return null;
+}
+
+webhookDeliveryPages.get("/:id", async (c) => {
+	const endpoint = await endpointOf(c);
+	if (!endpoint) return notFoundPage(c);
+	return c.html(await EndpointPage({ c, endpoint, notice: noticeOf(c.req.query()) }));
+});
+
+webhookDeliveryPages.post("/:id/edit", async (c) => {
+	const endpoint = await endpointOf(c);
+	if (!endpoint) return notFoundPage(c);
+	const form = await formOf(c);
+	const parsed = updateWebhookBody.safeParse({ url: field(form, "url"), events: eventsOf(form) });
+	if (!parsed.success) {
+		return c.html(
+			await EndpointPage({
+				c,
+				endpoint,
+				error: { message: "Nothing was changed.", fields: issueFields(parsed.error.issues) },
+			}),
+			422,
+		);
+	}
+	try {
+		const b = parsed.data;
+		const updated = await changeEndpoint(
+			c.env,
+			endpoint,
+			{
+				...(b.url === undefined ? {} : { url: acceptedUrl(c.env, b.url) }),
+				...(b.events ? { events: b.events } : {}),
+			},
+			c.get("now"),
+		);
+		return c.redirect(`${HOOKS}/${updated.id}?saved=1`, 303);
+	} catch (error) {
+		return c.html(await EndpointPage({ c, endpoint, error: describe(error) }), 422);
+	}
+});
+
+webhookDeliveryPages.post("/:id/toggle", async (c) => {
+	const endpoint = await endpointOf(c);
+	if (!endpoint) return notFoundPage(c);
+	const form = await formOf(c);
+	const active = field(form, "active") === "true";
+	const updated = await changeEndpoint(c.env, endpoint, { active }, c.get("now"));
+	return c.redirect(`${HOOKS}/${updated.id}?${active ? "enabled" : "disabled"}=1`, 303);
+});
+
+webhookDeliveryPages.post("/:id/delete", async (c) => {
+	const endpoint = await endpointOf(c);
+	if (!endpoint) return notFoundPage(c);
+	await removeEndpoint(c.env, endpoint);
+	return c.redirect(`${HOOKS}?deleted=1`, 303);
+});
+
+webhookDeliveryPages.post("/:id/test", async (c) => {
+	const endpoint = await endpointOf(c);
+	if (!endpoint) return notFoundPage(c);
+	const { row } = await sendTestEvent(c.env, endpoint, c.get("now"));
+	return c.redirect(`${HOOKS}/${endpoint.id}?sent=${row.outcome}`, 303);
+});
+
+webhookDeliveryPages.post("/:id/deliveries/:deliveryId/redeliver", async (c) => {
+	const endpoint = await endpointOf(c);
+	if (!endpoint) return notFoundPage(c);
+	try {
+		const original = await loadDelivery(c.env, endpoint, c.req.param("deliveryId"));
+		const { row } = await redeliver(c.env, endpoint, original, c.get("now"));
+		return c.redirect(`${HOOKS}/${endpoint.id}?redelivered=${row.outcome}`, 303);
+	} catch (error) {
+		if (error instanceof AppError && error.status === 404) return notFoundPage(c);
+		return c.html(await EndpointPage({ c, endpoint, error: describe(error) }), 422);
+	}
+});

@@ -1,0 +1,166 @@
+import { Hono } from "hono";
+import { findAccount } from "../accounts/accounts-repo";
+import { getDb } from "../platform/db/client";
+import { issueFields } from "../platform/http/validation";
+import { listEndpoints } from "../webhooks/endpoints-repo";
+import { ALL_EVENTS } from "../webhooks/event-names";
+import { createWebhookBody } from "../webhooks/schemas";
+import { rotateWebhookSecret } from "../webhooks/secrets";
+import { acceptedUrl, createEndpoint, ownerOf } from "../webhooks/service";
+import { type DashContext, describe, field, formOf } from "./guard";
+import { Csrf, ErrorNotice, fmt, Page } from "./layout";
+import type { DashBindings } from "./session";
+import { EventChoices, eventsOf, HOOKS, type Problem } from "./webhook-common";
+
+export const webhookEndpointPages = new Hono<DashBindings>();
+
+async function ListPage(props: {
+	c: DashContext;
+	error?: Problem;
+	notice?: string | null;
+	secret?: string | null;
+}) {
+	const { c } = props;
+	const me = c.var.dashboard;
+	const { rows } = await listEndpoints(getDb(c.env.DB), ownerOf(me.auth), 100, null);
+	return (
+		<Page title="Webhooks" user={me} current={HOOKS}>
+			<h1>Webhooks</h1>
+			{props.notice ? (
+				<p class="notice ok" role="status">
+					{props.notice}
+				</p>
+			) : null}
+			<ErrorNotice error={props.error} />
+			<h2>Endpoints</h2>
+			{rows.length === 0 ? <p>No endpoints yet.</p> : null}
+			<div class="table-wrap">
+				<table>
+					<thead>
+						<tr>
+							<th scope="col">URL</th>
+							<th scope="col">Events</th>
+							<th scope="col">State</th>
+							<th scope="col">Last attempt</th>
+						</tr>
+					</thead>
+					<tbody>
+						{rows.slice(0, 100).map((e) => (
+							<tr>
+								<td>
+									<a href={`${HOOKS}/${e.id}`}>{e.url}</a>
+								</td>
+								<td>{e.events.join(", ")}</td>
+								<td>
+									{e.active ? "enabled" : `disabled${e.disabledReason ? ` (${e.disabledReason})` : ""}`}
+								</td>
+								<td>
+									{e.lastAttemptAt === null
+										? "never"
+										: `${fmt(e.lastAttemptAt)}: ${e.lastAttemptOutcome ?? ""} ${e.lastAttemptStatusCode ?? ""}`}
+								</td>
+							</tr>
+						))}
+					</tbody>
+				</table>
+			</div>
+			<h2>Add an endpoint</h2>
+			<form method="post" action={HOOKS}>
+				<Csrf user={me} />
+				<label for="w-url">URL (https)</label>
+				<input id="w-url" name="url" type="url" required />
+				<EventChoices chosen={[ALL_EVENTS]} />
+				<button type="submit">Add endpoint</button>
+			</form>
+			<h2>Signing secret</h2>
+			<p>Every delivery is signed with the account's secret (see the webhooks guide).</p>
+			{props.secret ? (
+				<>
+					<p class="secret" id="secret">
+						{props.secret}
+					</p>
+					<button type="button" class="secondary" data-copy="#secret">
+						Copy
+					</button>
+				</>
+			) : null}
+			<div class="row">
+				<form
+					method="post"
+					action={`${HOOKS}/secret/reveal`}
+					data-confirm="Show the signing secret on this screen?"
+				>
+					<Csrf user={me} />
+					<button type="submit" class="secondary">
+						Reveal secret
+					</button>
+				</form>
+				<form
+					method="post"
+					action={`${HOOKS}/secret/rotate`}
+					data-confirm="Rotate the signing secret? The old one keeps signing for 24 hours."
+				>
+					<Csrf user={me} />
+					<button type="submit" class="danger">
+						Rotate secret
+					</button>
+				</form>
+			</div>
+		</Page>
+	);
+}
+
+webhookEndpointPages.get("/", async (c) => {
+	const notice = c.req.query("deleted") ? "The endpoint is deleted." : null;
+	return c.html(await ListPage({ c, notice }));
+});
+
+webhookEndpointPages.post("/", async (c) => {
+	const me = c.var.dashboard;
+	const form = await formOf(c);
+	const parsed = createWebhookBody.safeParse({ url: field(form, "url"), events: eventsOf(form) });
+	if (!parsed.success) {
+		return c.html(
+			await ListPage({
+				c,
+				error: { message: "The endpoint was not added.", fields: issueFields(parsed.error.issues) },
+			}),
+			422,
+		);
+	}
+	try {
+		const row = await createEndpoint(
+			c.env,
+			me.auth,
+			{ ...parsed.data, url: acceptedUrl(c.env, parsed.data.url) },
+			c.get("now"),
+		);
+		return c.redirect(`${HOOKS}/${row.id}?created=1`, 303);
+	} catch (error) {
+		return c.html(await ListPage({ c, error: describe(error) }), 422);
+	}
+});
+
+webhookEndpointPages.post("/secret/reveal", async (c) => {
+	const account = await findAccount(getDb(c.env.DB), c.var.dashboard.auth.accountId);
+	c.header("Cache-Control", "no-store");
+	return c.html(await ListPage({ c, secret: account?.webhookSecret ?? null }));
+});
+
+webhookEndpointPages.post("/secret/rotate", async (c) => {
+	const result = await rotateWebhookSecret(c.env.DB, c.var.dashboard.auth.accountId, c.get("now"));
+	if (result.status !== "ok") {
+		return c.html(
+			await ListPage({ c, error: { message: "Another rotation happened at the same moment; try again." } }),
+			409,
+		);
+	}
+	c.header("Cache-Control", "no-store");
+	return c.html(
+		await ListPage({
+			c,
+			secret: result.secret,
+			notice: "The secret is rotated. The previous one keeps signing for 24 hours.",
+		}),
+	);
+});
