@@ -132,6 +132,9 @@ The demo account ${accountId} was created on the first start, and its keys were 
 To make another key:
 
   npm run admin -- create-key --account ${accountId} --env test --permissions interviews:read,interviews:write
+
+The dashboard: ${baseUrl}/dashboard (sign in as the demo owner printed on the first start, or make
+another user: npm run admin -- create-user --account ${accountId} --email you@example.com --role owner)
 `);
 }
 

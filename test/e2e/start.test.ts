@@ -90,5 +90,6 @@ describe("npm start", () => {
 		await second.stop();
 		expect(second.output).not.toMatch(/svc_(live|test|dev)_\w+/);
 		expect(second.output).toMatch(/npm run admin -- create-key --account acc_\w+ --env test/);
+		expect(second.output).toContain(`The dashboard: http://localhost:${port}/dashboard`);
 	});
 });
