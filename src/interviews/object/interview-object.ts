@@ -27,7 +27,6 @@ export { LINK_REPLACED_CLOSE, OBSERVER_KEY_CHECK_MS, OBSERVER_KEY_CLOSE } from "
  * outgoing effects (outbox rows, timers) in one storage transaction; after the commit the outbox
  * is applied to D1 (projection, event log, ledger) and to the e-mail queue. If that fails an
  * alarm retries it, so D1 never lags for long and never shows a state this object does not hold.
- *
  * The object holds the state and runs commands; its parts do the rest (`Timers`, `OutboxEngine`,
  * `RoomHub`, `Adoption`, `Slots`, `Conductor`, the recording totals: docs/architecture.md).
  */
@@ -37,6 +36,8 @@ export class InterviewObject extends DurableObject<Env> {
 	private state: InterviewState | null = null;
 	/** Whether this object's tables exist: made only once it holds an interview (`prepareStorage`). */
 	private storageReady = false;
+	/** The interviewer the conductor asks (tests slow it down to reorder the candidate's steps). */
+	private readonly interviewer = createInterviewer(this.env);
 	private readonly timers = new Timers(this.ctx.storage, () => this.storageReady);
 	private readonly outbox = new OutboxEngine(this.ctx.storage, {
 		env: this.env,
@@ -66,7 +67,7 @@ export class InterviewObject extends DurableObject<Env> {
 	});
 	private readonly slots = new Slots({ env: this.env, timers: this.timers });
 	private readonly conductor: Conductor = new Conductor({
-		interviewer: createInterviewer(this.env),
+		interviewer: this.interviewer,
 		timers: this.timers,
 		outbox: this.outbox,
 		room: this.room,
