@@ -1,6 +1,6 @@
-// The deployable bundle's size: `wrangler deploy --dry-run --outdir`, then gzip of index.js.
+// The deployable bundle's size: `wrangler deploy --dry-run --outdir`, then gzip of the bundle (worker.js).
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
@@ -21,7 +21,10 @@ export function bundleSize() {
 		);
 		if (result.status !== 0)
 			throw new Error(`wrangler deploy --dry-run failed:\n${result.stdout}\n${result.stderr}`);
-		const code = readFileSync(join(dir, "index.js"));
+		// wrangler names the bundle after the entry module (src/worker.ts: worker.js).
+		const name = readdirSync(dir).find((f) => f === "worker.js" || f === "index.js");
+		if (!name) throw new Error(`wrangler deploy --dry-run wrote no worker.js in ${dir}`);
+		const code = readFileSync(join(dir, name));
 		return { bytes: code.length, gzipBytes: gzipSync(code).length };
 	} finally {
 		rmSync(dir, { recursive: true, force: true });
