@@ -7,6 +7,9 @@ import { percentile } from "./report.mjs";
 const ANSWER =
 	"I would start from the access pattern, add an index that covers the query, check the plan with " +
 	"EXPLAIN, and measure before and after; the trade-off is slower writes and more storage.";
+let sent = 0;
+/** Every answer differs (as candidates' do), so nothing the interviewer caches per text helps. */
+const nextAnswer = () => `${ANSWER} In case ${++sent} I would look at the slow query log first.`;
 
 /** Runs one candidate through an interview; resolves with the round trips it measured. */
 function candidate(wsBase, interview, { deadline, wanted }) {
@@ -38,7 +41,7 @@ function candidate(wsBase, interview, { deadline, wanted }) {
 					type: "candidate_response",
 					session_id: interview.id,
 					question_id: current,
-					response: ANSWER,
+					response: nextAnswer(),
 					timestamp: new Date().toISOString(),
 				}),
 			);
@@ -104,7 +107,7 @@ function socketIoCandidate(wsBase, interview, { deadline, wanted }) {
 			sentAt = performance.now();
 			socket.emit("candidate_response", {
 				session_id: interview.id,
-				response: ANSWER,
+				response: nextAnswer(),
 				timestamp: new Date().toISOString(),
 			});
 		});

@@ -6,6 +6,11 @@
  */
 import nlp from "compromise/two";
 
+{
+	const world = (nlp as unknown as { world(): { hooks: string[] } }).world();
+	world.hooks = world.hooks.filter((h) => h !== "postTagger");
+}
+
 export interface Token {
 	/** The word in lower case, as written ("committed"). */
 	word: string;
@@ -65,19 +70,31 @@ function tokensOf(terms: JsonTerm[]): Token[] {
 	return out;
 }
 
-/** The answer's sentences, each with its tokens. The last text's analysis is kept. */
+/**
+ * The text's sentences, each with its tokens. Tagging is most of the cost of judging an answer
+ * (a few milliseconds for a paragraph), and one judgement reads the same answer and its question
+ * several times: the latest texts are kept, a bounded few per isolate.
+ */
 export function analyse(text: string): Sentence[] {
-	if (text === last.text) return last.sentences;
+	const cached = analysed.get(text);
+	if (cached) {
+		// Most recently used last: Map keeps insertion order.
+		analysed.delete(text);
+		analysed.set(text, cached);
+		return cached;
+	}
 	const doc = nlp(text.replace(SEPARATORS, " "));
 	doc.compute("root");
 	const json = doc.json({ terms: { normal: true } }) as Array<{ text: string; terms: JsonTerm[] }>;
 	const sentences = json
 		.map((s) => ({ text: s.text.trim(), tokens: tokensOf(s.terms) }))
 		.filter((s) => s.tokens.length > 0);
-	last = { text, sentences };
+	if (analysed.size >= MAX_ANALYSED) analysed.delete(analysed.keys().next().value as string);
+	analysed.set(text, sentences);
 	return sentences;
 }
-let last: { text: string; sentences: Sentence[] } = { text: "", sentences: [] };
+const analysed = new Map<string, Sentence[]>();
+const MAX_ANALYSED = 64;
 
 /** One word of a phrase to find: as written, its root, and whether it is a stem (`responsib*`). */
 export interface PhraseWord {
