@@ -21,6 +21,8 @@ export default defineConfig(async () => {
 						RECORDING_URL_SECRET: "test-recording-secret",
 						// Short enough that the "receiver hangs" case finishes quickly.
 						WEBHOOK_TIMEOUT_MS: "1500",
+						// Production's setting: every request the suite makes goes through the log line.
+						LOG_REQUESTS: "all",
 					},
 					// Tests drive the webhook consumer by hand (createMessageBatch), so what the
 					// fan-out sends goes to a queue nothing consumes instead of racing them.

@@ -35,7 +35,7 @@ function start(port: number, until: RegExp, timeoutMs = 120_000) {
 	});
 	children.push(child);
 	let output = "";
-	return new Promise<{ output: string; code: number | null; stop: () => Promise<void> }>(
+	return new Promise<{ output: string; log: () => string; code: number | null; stop: () => Promise<void> }>(
 		(resolve, reject) => {
 			const stop = () =>
 				new Promise<void>((done) => {
@@ -48,14 +48,14 @@ function start(port: number, until: RegExp, timeoutMs = 120_000) {
 				output += chunk;
 				if (until.test(output)) {
 					clearTimeout(timer);
-					resolve({ output, code: null, stop });
+					resolve({ output, log: () => output, code: null, stop });
 				}
 			};
 			child.stdout?.on("data", take);
 			child.stderr?.on("data", take);
 			child.once("exit", (code) => {
 				clearTimeout(timer);
-				resolve({ output, code, stop });
+				resolve({ output, log: () => output, code, stop });
 			});
 		},
 	);
@@ -91,5 +91,39 @@ describe("npm start", () => {
 		expect(second.output).not.toMatch(/svc_(live|test|dev)_\w+/);
 		expect(second.output).toMatch(/npm run admin -- create-key --account acc_\w+ --env test/);
 		expect(second.output).toContain(`The dashboard: http://localhost:${port}/dashboard`);
+	});
+
+	it("logs a JSON line for each answer of 400 and above, and leaves the rest to wrangler's own request lines", async () => {
+		const port = await freePort();
+		const service = await start(port, /is running on/);
+		try {
+			const base = `http://127.0.0.1:${port}`;
+			expect((await fetch(`${base}/api/v1/health/`)).status).toBe(200);
+			expect((await fetch(`${base}/v1/interviews/int_nothing`)).status).toBe(401);
+			const deadline = Date.now() + 10_000;
+			while (!/"status":401/.test(service.log()) && Date.now() < deadline) {
+				await new Promise((resolve) => setTimeout(resolve, 100));
+			}
+			const records = service
+				.log()
+				.split("\n")
+				// wrangler puts "▲ [WARNING] " before a console.warn line.
+				.map((line) => line.slice(line.indexOf("{")))
+				.filter((line) => line.startsWith('{"level"'))
+				.map((line) => JSON.parse(line) as Record<string, unknown>)
+				.filter((r) => r.message === "request");
+			expect(records).toContainEqual(
+				expect.objectContaining({
+					level: "warn",
+					method: "GET",
+					status: 401,
+					error_code: "AUTHENTICATION_REQUIRED",
+				}),
+			);
+			expect(records.filter((r) => r.status === 200)).toEqual([]);
+			expect(service.log()).toMatch(/GET \/api\/v1\/health\/ 200/);
+		} finally {
+			await service.stop();
+		}
 	});
 });

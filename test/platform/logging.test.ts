@@ -3,6 +3,7 @@
 // token, a webhook secret or a query string.
 import { exports } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { logsEveryRequest } from "../../src/platform/http/logging";
 import { BASE, call, newAccount, validInterview } from "../support/helpers";
 
 function capture() {
@@ -20,6 +21,16 @@ function capture() {
 
 afterEach(() => {
 	vi.restoreAllMocks();
+});
+
+describe("LOG_REQUESTS", () => {
+	it("logs every request unless set to errors, whatever else it says", () => {
+		expect(logsEveryRequest(undefined)).toBe(true);
+		expect(logsEveryRequest("all")).toBe(true);
+		expect(logsEveryRequest("everything")).toBe(true);
+		expect(logsEveryRequest("errors")).toBe(false);
+		expect(logsEveryRequest(" Errors ")).toBe(false);
+	});
 });
 
 describe("request logs", () => {

@@ -34,11 +34,22 @@ function levelOf(status: number): LogLevel {
 	return "info";
 }
 
+/**
+ * Which requests get a line (`LOG_REQUESTS`): `all` (the default, and production's setting) or
+ * `errors`, only answers of 400 and above. The local default is `errors`: wrangler already prints
+ * every request it serves, and each console line travels through its inspector relay (measured in
+ * docs/performance.md). Anything else means `all`, so a typo never hides requests.
+ */
+export function logsEveryRequest(setting: string | undefined): boolean {
+	return setting?.trim().toLowerCase() !== "errors";
+}
+
 /** The request line: mounted first, so it measures and sees every answer, errors included. */
 export const requestLog: MiddlewareHandler<AppBindings> = async (c, next) => {
 	const started = Date.now();
 	await next();
 	const status = c.res.status;
+	if (status < 400 && !logsEveryRequest(c.env.LOG_REQUESTS)) return;
 	const fields: Record<string, unknown> = {
 		message: "request",
 		...requestFields(c),
