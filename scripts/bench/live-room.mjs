@@ -85,6 +85,10 @@ function socketIoCandidate(wsBase, interview, { deadline, wanted }) {
 			auth: { token },
 			transports: ["websocket"],
 			reconnection: false,
+			// Each candidate is their own browser: without this, socket.io-client multiplexes every
+			// interview of this process over one connection as namespaces, and the service allows
+			// at most 8 on one connection (docs/live-room.md).
+			forceNew: true,
 		});
 		const samples = [];
 		let errors = 0;
