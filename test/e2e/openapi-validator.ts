@@ -15,6 +15,8 @@ export interface OpenApiValidator {
 	document: Json;
 	/** The problems found (empty when the answer matches the document). */
 	check(method: string, url: string, status: number, headers: Headers, body: unknown): string[];
+	/** The problems of a webhook delivery's body against its event under `webhooks`. */
+	checkWebhook(body: unknown): string[];
 }
 
 /** Headers present only in some answers of a documented response. */
@@ -91,6 +93,15 @@ export function createValidator(document: Json): OpenApiValidator {
 				);
 			}
 			return problems;
+		},
+		checkWebhook(body) {
+			const event = (body as { event?: unknown } | null)?.event;
+			if (typeof event !== "string" || !document.webhooks?.[event])
+				return [`webhook event ${String(event)} is not documented`];
+			return schemaCheck(
+				pointer("webhooks", event, "post", "requestBody", "content", "application/json", "schema"),
+				body,
+			).map((p) => `webhook ${event}: ${p}`);
 		},
 	};
 }

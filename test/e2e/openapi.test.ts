@@ -141,6 +141,31 @@ describe("the OpenAPI document", () => {
 });
 
 describe("the response validator of the end-to-end suite", () => {
+	it("checks webhook bodies against their event under `webhooks`", async () => {
+		const validator = await openApiValidator(service);
+		const at = new Date().toISOString();
+		const delivery = {
+			event: "webhook.test",
+			data: { webhook_id: "wh_x", message: "A test event.", sent_at: at },
+			webhook: { id: "wh_x", event_id: "evt_x", timestamp: at, signature: "sha256=00" },
+			account: { id: "acc_x", name: "Demo" },
+		};
+		expect(validator.checkWebhook(delivery)).toEqual([]);
+		// webhook.test carries no test_mode; an interview event must.
+		expect(
+			validator.checkWebhook({ ...delivery, data: { ...delivery.data, test_mode: true } }).join(),
+		).toMatch(/must NOT have additional properties/);
+		const scheduled = {
+			...delivery,
+			event: "interview.scheduled",
+			data: { id: "int_x", candidate_email: "a@example.com", position: "QA", scheduled_at: at },
+		};
+		expect(validator.checkWebhook(scheduled).join()).toMatch(/must have required property 'test_mode'/);
+		expect(validator.checkWebhook({ ...delivery, event: "interview.unknown" }).join()).toMatch(
+			/not documented/,
+		);
+	});
+
 	it("checks admin answers too: a real one passes, a wrong shape and a missing key fail", async () => {
 		const validator = await openApiValidator(service);
 		// api() itself validates every /admin answer against the document.
