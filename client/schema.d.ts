@@ -17,6 +17,123 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List accounts */
+        get: operations["getAdminAccounts"];
+        put?: never;
+        /** Create an account */
+        post: operations["postAdminAccounts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/accounts/{account_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Fetch an account with its keys */
+        get: operations["getAdminAccountsByAccountId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Change an account's plan, name, credits or limits */
+        patch: operations["patchAdminAccountsByAccountId"];
+        trace?: never;
+    };
+    "/admin/accounts/{account_id}/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create an API key
+         * @description The key's value is in this answer only; the service keeps its hash.
+         */
+        post: operations["postAdminAccountsByAccountIdKeys"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/accounts/{account_id}/keys/{key_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an API key
+         * @description At once: the key answers INVALID_API_KEY from then on. Revoking a revoked key answers it again.
+         */
+        delete: operations["deleteAdminAccountsByAccountIdKeysByKeyId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/accounts/{account_id}/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List an account's dashboard users */
+        get: operations["getAdminAccountsByAccountIdUsers"];
+        put?: never;
+        /**
+         * Create a dashboard user
+         * @description The user's one-time password is in this answer only; the service keeps its hash.
+         */
+        post: operations["postAdminAccountsByAccountIdUsers"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/accounts/{account_id}/users/{user_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a dashboard user
+         * @description Its sessions end with it.
+         */
+        delete: operations["deleteAdminAccountsByAccountIdUsersByUserId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/interviews": {
         parameters: {
             query?: never;
@@ -1083,6 +1200,1063 @@ export interface operations {
             };
         };
     };
+    getAdminAccounts: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of accounts */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** @description `acc_` id */
+                            id: string;
+                            company_name: string;
+                            /** @enum {string} */
+                            plan: "free" | "starter" | "professional" | "enterprise";
+                            /** @description The credit balance */
+                            credits: number;
+                            /** @description In force: the plan's, or the account's overrides */
+                            limits: {
+                                requests_per_minute: number;
+                                concurrent_interviews: number;
+                                /** @description null: unlimited */
+                                monthly_interviews: number | null;
+                            };
+                            limit_overrides: {
+                                requests_per_minute: number | null;
+                                concurrent_interviews: number | null;
+                                monthly_interviews: number | null;
+                            };
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC
+                             */
+                            updated_at: string;
+                        }[];
+                        pagination: components["schemas"]["PaginationWithTotal"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /** @description The request is not valid (VALIDATION_ERROR, `error.details` names each field): VALIDATION_ERROR */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "VALIDATION_ERROR";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description No admin token, or a wrong one: AUTHENTICATION_REQUIRED, INVALID_API_KEY */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "AUTHENTICATION_REQUIRED" | "INVALID_API_KEY";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Our failure; `meta.request_id` identifies it: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postAdminAccounts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    company_name: string;
+                    /** @enum {string} */
+                    plan: "free" | "starter" | "professional" | "enterprise";
+                    credits?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Created; `webhook_secret` signs its webhook deliveries */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            id: string;
+                            company_name: string;
+                            /** @enum {string} */
+                            plan: "free" | "starter" | "professional" | "enterprise";
+                            credits: number;
+                            webhook_secret: string;
+                        };
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /** @description The request is not valid (VALIDATION_ERROR, `error.details` names each field): VALIDATION_ERROR */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "VALIDATION_ERROR";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description No admin token, or a wrong one: AUTHENTICATION_REQUIRED, INVALID_API_KEY */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "AUTHENTICATION_REQUIRED" | "INVALID_API_KEY";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 1 MiB: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "PAYLOAD_TOO_LARGE";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Our failure; `meta.request_id` identifies it: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAdminAccountsByAccountId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                account_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** @description `acc_` id */
+                            id: string;
+                            company_name: string;
+                            /** @enum {string} */
+                            plan: "free" | "starter" | "professional" | "enterprise";
+                            /** @description The credit balance */
+                            credits: number;
+                            /** @description In force: the plan's, or the account's overrides */
+                            limits: {
+                                requests_per_minute: number;
+                                concurrent_interviews: number;
+                                /** @description null: unlimited */
+                                monthly_interviews: number | null;
+                            };
+                            limit_overrides: {
+                                requests_per_minute: number | null;
+                                concurrent_interviews: number | null;
+                                monthly_interviews: number | null;
+                            };
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC
+                             */
+                            updated_at: string;
+                            webhook_secret: string;
+                            keys: {
+                                /** @description `key_` id */
+                                id: string;
+                                name: string;
+                                /** @enum {string} */
+                                environment: "live" | "test" | "dev";
+                                /** @description The key's first 12 characters */
+                                key_prefix: string;
+                                permissions: ("interviews:read" | "interviews:write" | "interviews:delete" | "interviews:read_recordings" | "webhooks:read" | "webhooks:write" | "analytics:read")[];
+                                expires_at: string | null;
+                                revoked_at: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC
+                                 */
+                                created_at: string;
+                            }[];
+                        };
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /** @description The request is not valid (VALIDATION_ERROR, `error.details` names each field): VALIDATION_ERROR */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "VALIDATION_ERROR";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description No admin token, or a wrong one: AUTHENTICATION_REQUIRED, INVALID_API_KEY */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "AUTHENTICATION_REQUIRED" | "INVALID_API_KEY";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or another account's): ACCOUNT_NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "ACCOUNT_NOT_FOUND";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Our failure; `meta.request_id` identifies it: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    patchAdminAccountsByAccountId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                account_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    plan?: "free" | "starter" | "professional" | "enterprise";
+                    company_name?: string;
+                    credits_delta?: number;
+                    limits?: {
+                        requests_per_minute?: number | null;
+                        concurrent_interviews?: number | null;
+                        monthly_interviews?: number | null;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The account as changed */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** @description `acc_` id */
+                            id: string;
+                            company_name: string;
+                            /** @enum {string} */
+                            plan: "free" | "starter" | "professional" | "enterprise";
+                            /** @description The credit balance */
+                            credits: number;
+                            /** @description In force: the plan's, or the account's overrides */
+                            limits: {
+                                requests_per_minute: number;
+                                concurrent_interviews: number;
+                                /** @description null: unlimited */
+                                monthly_interviews: number | null;
+                            };
+                            limit_overrides: {
+                                requests_per_minute: number | null;
+                                concurrent_interviews: number | null;
+                                monthly_interviews: number | null;
+                            };
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC
+                             */
+                            updated_at: string;
+                        };
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /** @description The request is not valid (VALIDATION_ERROR, `error.details` names each field): VALIDATION_ERROR */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "VALIDATION_ERROR";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description No admin token, or a wrong one: AUTHENTICATION_REQUIRED, INVALID_API_KEY */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "AUTHENTICATION_REQUIRED" | "INVALID_API_KEY";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or another account's): ACCOUNT_NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "ACCOUNT_NOT_FOUND";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 1 MiB: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "PAYLOAD_TOO_LARGE";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Our failure; `meta.request_id` identifies it: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postAdminAccountsByAccountIdKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                account_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @enum {string} */
+                    environment: "live" | "test" | "dev";
+                    permissions?: ("interviews:read" | "interviews:write" | "interviews:delete" | "interviews:read_recordings" | "webhooks:read" | "webhooks:write" | "analytics:read")[];
+                    expires_at?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            id: string;
+                            /** @description `svc_<environment>_…`, shown once */
+                            key: string;
+                            name: string;
+                            /** @enum {string} */
+                            environment: "live" | "test" | "dev";
+                            permissions: ("interviews:read" | "interviews:write" | "interviews:delete" | "interviews:read_recordings" | "webhooks:read" | "webhooks:write" | "analytics:read")[];
+                            expires_at: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC
+                             */
+                            created_at: string;
+                        };
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /** @description The request is not valid (VALIDATION_ERROR, `error.details` names each field): VALIDATION_ERROR */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "VALIDATION_ERROR";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description No admin token, or a wrong one: AUTHENTICATION_REQUIRED, INVALID_API_KEY */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "AUTHENTICATION_REQUIRED" | "INVALID_API_KEY";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or another account's): ACCOUNT_NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "ACCOUNT_NOT_FOUND";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 1 MiB: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "PAYLOAD_TOO_LARGE";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Our failure; `meta.request_id` identifies it: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteAdminAccountsByAccountIdKeysByKeyId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                account_id: string;
+                key_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The revoked key */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** @description `key_` id */
+                            id: string;
+                            name: string;
+                            /** @enum {string} */
+                            environment: "live" | "test" | "dev";
+                            /** @description The key's first 12 characters */
+                            key_prefix: string;
+                            permissions: ("interviews:read" | "interviews:write" | "interviews:delete" | "interviews:read_recordings" | "webhooks:read" | "webhooks:write" | "analytics:read")[];
+                            expires_at: string | null;
+                            revoked_at: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC
+                             */
+                            created_at: string;
+                        };
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /** @description The request is not valid (VALIDATION_ERROR, `error.details` names each field): VALIDATION_ERROR */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "VALIDATION_ERROR";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description No admin token, or a wrong one: AUTHENTICATION_REQUIRED, INVALID_API_KEY */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "AUTHENTICATION_REQUIRED" | "INVALID_API_KEY";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or another account's): ACCOUNT_NOT_FOUND, API_KEY_NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "ACCOUNT_NOT_FOUND" | "API_KEY_NOT_FOUND";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Our failure; `meta.request_id` identifies it: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAdminAccountsByAccountIdUsers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                account_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every user (one page) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** @description `usr_` id */
+                            id: string;
+                            account_id: string;
+                            email: string;
+                            /** @enum {string} */
+                            role: "owner" | "member";
+                            /** @description false until an invited user sets one */
+                            password_set: boolean;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC
+                             */
+                            created_at: string;
+                        }[];
+                        pagination: components["schemas"]["PaginationWithTotal"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /** @description The request is not valid (VALIDATION_ERROR, `error.details` names each field): VALIDATION_ERROR */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "VALIDATION_ERROR";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description No admin token, or a wrong one: AUTHENTICATION_REQUIRED, INVALID_API_KEY */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "AUTHENTICATION_REQUIRED" | "INVALID_API_KEY";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or another account's): ACCOUNT_NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "ACCOUNT_NOT_FOUND";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Our failure; `meta.request_id` identifies it: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postAdminAccountsByAccountIdUsers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                account_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    email: string;
+                    /** @enum {string} */
+                    role: "owner" | "member";
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** @description `usr_` id */
+                            id: string;
+                            account_id: string;
+                            email: string;
+                            /** @enum {string} */
+                            role: "owner" | "member";
+                            /** @description false until an invited user sets one */
+                            password_set: boolean;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC
+                             */
+                            created_at: string;
+                            /** @description Shown once */
+                            password: string;
+                        };
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /** @description The request is not valid (VALIDATION_ERROR, `error.details` names each field): VALIDATION_ERROR */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "VALIDATION_ERROR";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description No admin token, or a wrong one: AUTHENTICATION_REQUIRED, INVALID_API_KEY */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "AUTHENTICATION_REQUIRED" | "INVALID_API_KEY";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or another account's): ACCOUNT_NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "ACCOUNT_NOT_FOUND";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 1 MiB: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "PAYLOAD_TOO_LARGE";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Our failure; `meta.request_id` identifies it: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteAdminAccountsByAccountIdUsersByUserId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                account_id: string;
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The deleted user */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** @description `usr_` id */
+                            id: string;
+                            account_id: string;
+                            email: string;
+                            /** @enum {string} */
+                            role: "owner" | "member";
+                            /** @description false until an invited user sets one */
+                            password_set: boolean;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC
+                             */
+                            created_at: string;
+                            /** @constant */
+                            deleted: true;
+                        };
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /** @description The request is not valid (VALIDATION_ERROR, `error.details` names each field): VALIDATION_ERROR */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "VALIDATION_ERROR";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description No admin token, or a wrong one: AUTHENTICATION_REQUIRED, INVALID_API_KEY */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "AUTHENTICATION_REQUIRED" | "INVALID_API_KEY";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or another account's): ACCOUNT_NOT_FOUND, NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "ACCOUNT_NOT_FOUND" | "NOT_FOUND";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Our failure; `meta.request_id` identifies it: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getV1Interviews: {
         parameters: {
             query?: {
@@ -1597,11 +2771,43 @@ export interface operations {
                             };
                             /** @description With include_results: null until analyzed */
                             results?: {
-                                [key: string]: unknown;
+                                /** @description 0 to 100 */
+                                overall_score: number;
+                                technical_score: number;
+                                communication_score: number;
+                                skill_assessments: {
+                                    skill: string;
+                                    score: number;
+                                    level: string;
+                                }[];
+                                strengths: string[];
+                                areas_for_improvement: string[];
+                                /** @enum {string} */
+                                recommendation: "hire" | "maybe" | "no_hire";
+                                /** @description 0 to 1: how sure the interviewer is */
+                                confidence?: number;
+                                /** @description Why a person should look closer */
+                                review_flags?: string[];
                             } | null;
                             /** @description With include_results */
                             analytics?: {
-                                [key: string]: unknown;
+                                /** @enum {string} */
+                                engagement_level: "high" | "medium" | "low";
+                                response_times: {
+                                    average_seconds: number;
+                                    fastest_seconds: number;
+                                    slowest_seconds: number;
+                                };
+                                question_difficulty_progression: {
+                                    question_index: number;
+                                    question_id: string;
+                                    skill: string;
+                                    /** @enum {string} */
+                                    difficulty: "junior" | "intermediate" | "senior" | "expert";
+                                    score: number | null;
+                                    /** @enum {string} */
+                                    change: "start" | "up" | "down" | "same";
+                                }[];
                             } | null;
                             /** @description With include_transcript: null until completed */
                             transcript?: {
@@ -1623,7 +2829,21 @@ export interface operations {
                             }[] | null;
                             /** @description With include_recordings */
                             recordings?: {
-                                [key: string]: unknown;
+                                /** @description The page that recorded it (null: sent without one) */
+                                segment: string | null;
+                                chunk: number;
+                                url: string;
+                                size_bytes: number;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC
+                                 */
+                                uploaded_at: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC
+                                 */
+                                expires_at: string;
                             }[];
                             urls: {
                                 interview_url: string;
@@ -2221,7 +3441,27 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    interviews: unknown[];
+                    /** @description Each item as POST /v1/interviews takes it (`defaults` fills what an item leaves out); an invalid item is refused alone, in `failed` */
+                    interviews: {
+                        candidate_email: string;
+                        candidate_name?: string;
+                        position: string;
+                        skills: string[];
+                        /** @default 30 */
+                        duration_minutes?: number;
+                        /**
+                         * @default intermediate
+                         * @enum {string}
+                         */
+                        difficulty?: "junior" | "intermediate" | "senior" | "expert";
+                        company_name?: string;
+                        instructions?: string;
+                        /** @default true */
+                        send_invitation?: boolean;
+                        scheduled_at?: string;
+                        /** @default false */
+                        test_mode?: boolean;
+                    }[];
                     defaults?: {
                         duration_minutes?: number;
                         /** @enum {string} */
@@ -2534,11 +3774,43 @@ export interface operations {
                             };
                             /** @description With include_results: null until analyzed */
                             results?: {
-                                [key: string]: unknown;
+                                /** @description 0 to 100 */
+                                overall_score: number;
+                                technical_score: number;
+                                communication_score: number;
+                                skill_assessments: {
+                                    skill: string;
+                                    score: number;
+                                    level: string;
+                                }[];
+                                strengths: string[];
+                                areas_for_improvement: string[];
+                                /** @enum {string} */
+                                recommendation: "hire" | "maybe" | "no_hire";
+                                /** @description 0 to 1: how sure the interviewer is */
+                                confidence?: number;
+                                /** @description Why a person should look closer */
+                                review_flags?: string[];
                             } | null;
                             /** @description With include_results */
                             analytics?: {
-                                [key: string]: unknown;
+                                /** @enum {string} */
+                                engagement_level: "high" | "medium" | "low";
+                                response_times: {
+                                    average_seconds: number;
+                                    fastest_seconds: number;
+                                    slowest_seconds: number;
+                                };
+                                question_difficulty_progression: {
+                                    question_index: number;
+                                    question_id: string;
+                                    skill: string;
+                                    /** @enum {string} */
+                                    difficulty: "junior" | "intermediate" | "senior" | "expert";
+                                    score: number | null;
+                                    /** @enum {string} */
+                                    change: "start" | "up" | "down" | "same";
+                                }[];
                             } | null;
                             /** @description With include_transcript: null until completed */
                             transcript?: {
@@ -2560,7 +3832,21 @@ export interface operations {
                             }[] | null;
                             /** @description With include_recordings */
                             recordings?: {
-                                [key: string]: unknown;
+                                /** @description The page that recorded it (null: sent without one) */
+                                segment: string | null;
+                                chunk: number;
+                                url: string;
+                                size_bytes: number;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC
+                                 */
+                                uploaded_at: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC
+                                 */
+                                expires_at: string;
                             }[];
                             urls: {
                                 interview_url: string;
@@ -2774,7 +4060,10 @@ export interface operations {
                                 [key: string]: number;
                             } | null;
                             recommendations: {
-                                [key: string]: unknown;
+                                /** @enum {string} */
+                                type: "hire" | "maybe" | "no_hire";
+                                confidence: number;
+                                reasoning: string;
                             }[];
                             test_mode: boolean;
                         };
@@ -2975,11 +4264,43 @@ export interface operations {
                             };
                             /** @description With include_results: null until analyzed */
                             results?: {
-                                [key: string]: unknown;
+                                /** @description 0 to 100 */
+                                overall_score: number;
+                                technical_score: number;
+                                communication_score: number;
+                                skill_assessments: {
+                                    skill: string;
+                                    score: number;
+                                    level: string;
+                                }[];
+                                strengths: string[];
+                                areas_for_improvement: string[];
+                                /** @enum {string} */
+                                recommendation: "hire" | "maybe" | "no_hire";
+                                /** @description 0 to 1: how sure the interviewer is */
+                                confidence?: number;
+                                /** @description Why a person should look closer */
+                                review_flags?: string[];
                             } | null;
                             /** @description With include_results */
                             analytics?: {
-                                [key: string]: unknown;
+                                /** @enum {string} */
+                                engagement_level: "high" | "medium" | "low";
+                                response_times: {
+                                    average_seconds: number;
+                                    fastest_seconds: number;
+                                    slowest_seconds: number;
+                                };
+                                question_difficulty_progression: {
+                                    question_index: number;
+                                    question_id: string;
+                                    skill: string;
+                                    /** @enum {string} */
+                                    difficulty: "junior" | "intermediate" | "senior" | "expert";
+                                    score: number | null;
+                                    /** @enum {string} */
+                                    change: "start" | "up" | "down" | "same";
+                                }[];
                             } | null;
                             /** @description With include_transcript: null until completed */
                             transcript?: {
@@ -3001,7 +4322,21 @@ export interface operations {
                             }[] | null;
                             /** @description With include_recordings */
                             recordings?: {
-                                [key: string]: unknown;
+                                /** @description The page that recorded it (null: sent without one) */
+                                segment: string | null;
+                                chunk: number;
+                                url: string;
+                                size_bytes: number;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC
+                                 */
+                                uploaded_at: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC
+                                 */
+                                expires_at: string;
                             }[];
                             urls: {
                                 interview_url: string;
@@ -3214,14 +4549,22 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
-                        data: {
+                        data: ({
                             /** @description `evt_` id; also `X-Service-Event-Id` of its deliveries */
                             id: string;
-                            /** @enum {string} */
-                            type: "interview.scheduled" | "interview.started" | "interview.completed" | "interview.cancelled" | "interview.updated" | "interview.rescheduled" | "results.analyzed" | "analysis.ready" | "candidate.no_show" | "candidate.joined" | "candidate.notified" | "credits.refunded" | "webhook.endpoint.disabled";
+                            /** @constant */
+                            type: "interview.scheduled";
                             interview_id: string | null;
                             data: {
-                                [key: string]: unknown;
+                                id: string;
+                                candidate_email: string;
+                                position: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC
+                                 */
+                                scheduled_at: string;
+                                test_mode: boolean;
                             };
                             test_mode: boolean;
                             /**
@@ -3229,7 +4572,332 @@ export interface operations {
                              * @description ISO 8601, UTC
                              */
                             created_at: string;
-                        }[];
+                        } | {
+                            /** @description `evt_` id; also `X-Service-Event-Id` of its deliveries */
+                            id: string;
+                            /** @constant */
+                            type: "interview.started";
+                            interview_id: string | null;
+                            data: {
+                                id: string;
+                                candidate: {
+                                    email: string;
+                                    /**
+                                     * Format: date-time
+                                     * @description ISO 8601, UTC
+                                     */
+                                    joined_at: string;
+                                };
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC
+                                 */
+                                started_at: string;
+                                test_mode: boolean;
+                            };
+                            test_mode: boolean;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC
+                             */
+                            created_at: string;
+                        } | {
+                            /** @description `evt_` id; also `X-Service-Event-Id` of its deliveries */
+                            id: string;
+                            /** @constant */
+                            type: "interview.completed";
+                            interview_id: string | null;
+                            data: {
+                                id: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC
+                                 */
+                                completed_at: string;
+                                duration_minutes: number;
+                                results: {
+                                    overall_score: number;
+                                    /** @enum {string} */
+                                    recommendation: "hire" | "maybe" | "no_hire";
+                                };
+                                /** @enum {string} */
+                                completion_reason: "questions_answered" | "candidate_ended" | "duration_elapsed" | "test_helper";
+                                test_mode: boolean;
+                            };
+                            test_mode: boolean;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC
+                             */
+                            created_at: string;
+                        } | {
+                            /** @description `evt_` id; also `X-Service-Event-Id` of its deliveries */
+                            id: string;
+                            /** @constant */
+                            type: "interview.cancelled";
+                            interview_id: string | null;
+                            data: {
+                                id: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC
+                                 */
+                                cancelled_at: string;
+                                reason: string | null;
+                                previous_status: string;
+                                test_mode: boolean;
+                            };
+                            test_mode: boolean;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC
+                             */
+                            created_at: string;
+                        } | {
+                            /** @description `evt_` id; also `X-Service-Event-Id` of its deliveries */
+                            id: string;
+                            /** @constant */
+                            type: "interview.updated";
+                            interview_id: string | null;
+                            data: {
+                                id: string;
+                                updated_fields: string[];
+                                /** @description By field name: its value before and after */
+                                changes: {
+                                    [key: string]: {
+                                        previous: string | number | string[] | null;
+                                        current: string | number | string[] | null;
+                                    };
+                                };
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC
+                                 */
+                                updated_at: string;
+                                test_mode: boolean;
+                            };
+                            test_mode: boolean;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC
+                             */
+                            created_at: string;
+                        } | {
+                            /** @description `evt_` id; also `X-Service-Event-Id` of its deliveries */
+                            id: string;
+                            /** @constant */
+                            type: "interview.rescheduled";
+                            interview_id: string | null;
+                            data: {
+                                id: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC
+                                 */
+                                previous_scheduled_at: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC
+                                 */
+                                scheduled_at: string;
+                                reason: string | null;
+                                test_mode: boolean;
+                            };
+                            test_mode: boolean;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC
+                             */
+                            created_at: string;
+                        } | {
+                            /** @description `evt_` id; also `X-Service-Event-Id` of its deliveries */
+                            id: string;
+                            /** @constant */
+                            type: "results.analyzed";
+                            interview_id: string | null;
+                            data: {
+                                interview_id: string;
+                                results: {
+                                    overall_score: number;
+                                    technical_score: number;
+                                    communication_score: number;
+                                    /** @enum {string} */
+                                    recommendation: "hire" | "maybe" | "no_hire";
+                                    strengths: string[];
+                                    areas_for_improvement: string[];
+                                    /** @description 0 to 1 (docs/interviewer.md) */
+                                    confidence?: number;
+                                    review_flags?: string[];
+                                };
+                                test_mode: boolean;
+                            };
+                            test_mode: boolean;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC
+                             */
+                            created_at: string;
+                        } | {
+                            /** @description `evt_` id; also `X-Service-Event-Id` of its deliveries */
+                            id: string;
+                            /** @constant */
+                            type: "analysis.ready";
+                            interview_id: string | null;
+                            data: {
+                                interview_id: string;
+                                results: {
+                                    overall_score: number;
+                                    technical_score: number;
+                                    communication_score: number;
+                                    /** @enum {string} */
+                                    recommendation: "hire" | "maybe" | "no_hire";
+                                    strengths: string[];
+                                    areas_for_improvement: string[];
+                                    /** @description 0 to 1 (docs/interviewer.md) */
+                                    confidence?: number;
+                                    review_flags?: string[];
+                                };
+                                test_mode: boolean;
+                            };
+                            test_mode: boolean;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC
+                             */
+                            created_at: string;
+                        } | {
+                            /** @description `evt_` id; also `X-Service-Event-Id` of its deliveries */
+                            id: string;
+                            /** @constant */
+                            type: "candidate.no_show";
+                            interview_id: string | null;
+                            data: {
+                                interview_id: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC
+                                 */
+                                scheduled_at: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC
+                                 */
+                                timeout_at: string;
+                                test_mode: boolean;
+                            };
+                            test_mode: boolean;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC
+                             */
+                            created_at: string;
+                        } | {
+                            /** @description `evt_` id; also `X-Service-Event-Id` of its deliveries */
+                            id: string;
+                            /** @constant */
+                            type: "candidate.joined";
+                            interview_id: string | null;
+                            data: {
+                                interview_id: string;
+                                candidate: {
+                                    email: string;
+                                    /**
+                                     * Format: date-time
+                                     * @description ISO 8601, UTC
+                                     */
+                                    joined_at: string;
+                                };
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC
+                                 */
+                                scheduled_at: string;
+                                test_mode: boolean;
+                            };
+                            test_mode: boolean;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC
+                             */
+                            created_at: string;
+                        } | {
+                            /** @description `evt_` id; also `X-Service-Event-Id` of its deliveries */
+                            id: string;
+                            /** @constant */
+                            type: "candidate.notified";
+                            interview_id: string | null;
+                            data: {
+                                interview_id: string;
+                                message_id: string;
+                                /** @enum {string} */
+                                template: "invitation" | "update" | "cancellation";
+                                recipient: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC
+                                 */
+                                sent_at: string;
+                                /**
+                                 * @description Test-mode interviews send no e-mail
+                                 * @constant
+                                 */
+                                test_mode: false;
+                            };
+                            test_mode: boolean;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC
+                             */
+                            created_at: string;
+                        } | {
+                            /** @description `evt_` id; also `X-Service-Event-Id` of its deliveries */
+                            id: string;
+                            /** @constant */
+                            type: "credits.refunded";
+                            interview_id: string | null;
+                            data: {
+                                interview_id: string;
+                                credits_refunded: number;
+                                refund_reason: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC
+                                 */
+                                refunded_at: string;
+                                test_mode: boolean;
+                            };
+                            test_mode: boolean;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC
+                             */
+                            created_at: string;
+                        } | {
+                            /** @description `evt_` id; also `X-Service-Event-Id` of its deliveries */
+                            id: string;
+                            /** @constant */
+                            type: "webhook.endpoint.disabled";
+                            interview_id: string | null;
+                            data: {
+                                webhook_id: string;
+                                url: string;
+                                /** @constant */
+                                reason: "failing";
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC
+                                 */
+                                disabled_at: string;
+                                failing_since: string | null;
+                                consecutive_failures: number;
+                            };
+                            test_mode: boolean;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC
+                             */
+                            created_at: string;
+                        })[];
                         pagination: components["schemas"]["Pagination"];
                         meta: components["schemas"]["Meta"];
                     };
@@ -3365,11 +5033,344 @@ export interface operations {
                         data: {
                             /** @description `evt_` id; also `X-Service-Event-Id` of its deliveries */
                             id: string;
-                            /** @enum {string} */
-                            type: "interview.scheduled" | "interview.started" | "interview.completed" | "interview.cancelled" | "interview.updated" | "interview.rescheduled" | "results.analyzed" | "analysis.ready" | "candidate.no_show" | "candidate.joined" | "candidate.notified" | "credits.refunded" | "webhook.endpoint.disabled";
+                            /** @constant */
+                            type: "interview.scheduled";
                             interview_id: string | null;
                             data: {
-                                [key: string]: unknown;
+                                id: string;
+                                candidate_email: string;
+                                position: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC
+                                 */
+                                scheduled_at: string;
+                                test_mode: boolean;
+                            };
+                            test_mode: boolean;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC
+                             */
+                            created_at: string;
+                        } | {
+                            /** @description `evt_` id; also `X-Service-Event-Id` of its deliveries */
+                            id: string;
+                            /** @constant */
+                            type: "interview.started";
+                            interview_id: string | null;
+                            data: {
+                                id: string;
+                                candidate: {
+                                    email: string;
+                                    /**
+                                     * Format: date-time
+                                     * @description ISO 8601, UTC
+                                     */
+                                    joined_at: string;
+                                };
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC
+                                 */
+                                started_at: string;
+                                test_mode: boolean;
+                            };
+                            test_mode: boolean;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC
+                             */
+                            created_at: string;
+                        } | {
+                            /** @description `evt_` id; also `X-Service-Event-Id` of its deliveries */
+                            id: string;
+                            /** @constant */
+                            type: "interview.completed";
+                            interview_id: string | null;
+                            data: {
+                                id: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC
+                                 */
+                                completed_at: string;
+                                duration_minutes: number;
+                                results: {
+                                    overall_score: number;
+                                    /** @enum {string} */
+                                    recommendation: "hire" | "maybe" | "no_hire";
+                                };
+                                /** @enum {string} */
+                                completion_reason: "questions_answered" | "candidate_ended" | "duration_elapsed" | "test_helper";
+                                test_mode: boolean;
+                            };
+                            test_mode: boolean;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC
+                             */
+                            created_at: string;
+                        } | {
+                            /** @description `evt_` id; also `X-Service-Event-Id` of its deliveries */
+                            id: string;
+                            /** @constant */
+                            type: "interview.cancelled";
+                            interview_id: string | null;
+                            data: {
+                                id: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC
+                                 */
+                                cancelled_at: string;
+                                reason: string | null;
+                                previous_status: string;
+                                test_mode: boolean;
+                            };
+                            test_mode: boolean;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC
+                             */
+                            created_at: string;
+                        } | {
+                            /** @description `evt_` id; also `X-Service-Event-Id` of its deliveries */
+                            id: string;
+                            /** @constant */
+                            type: "interview.updated";
+                            interview_id: string | null;
+                            data: {
+                                id: string;
+                                updated_fields: string[];
+                                /** @description By field name: its value before and after */
+                                changes: {
+                                    [key: string]: {
+                                        previous: string | number | string[] | null;
+                                        current: string | number | string[] | null;
+                                    };
+                                };
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC
+                                 */
+                                updated_at: string;
+                                test_mode: boolean;
+                            };
+                            test_mode: boolean;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC
+                             */
+                            created_at: string;
+                        } | {
+                            /** @description `evt_` id; also `X-Service-Event-Id` of its deliveries */
+                            id: string;
+                            /** @constant */
+                            type: "interview.rescheduled";
+                            interview_id: string | null;
+                            data: {
+                                id: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC
+                                 */
+                                previous_scheduled_at: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC
+                                 */
+                                scheduled_at: string;
+                                reason: string | null;
+                                test_mode: boolean;
+                            };
+                            test_mode: boolean;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC
+                             */
+                            created_at: string;
+                        } | {
+                            /** @description `evt_` id; also `X-Service-Event-Id` of its deliveries */
+                            id: string;
+                            /** @constant */
+                            type: "results.analyzed";
+                            interview_id: string | null;
+                            data: {
+                                interview_id: string;
+                                results: {
+                                    overall_score: number;
+                                    technical_score: number;
+                                    communication_score: number;
+                                    /** @enum {string} */
+                                    recommendation: "hire" | "maybe" | "no_hire";
+                                    strengths: string[];
+                                    areas_for_improvement: string[];
+                                    /** @description 0 to 1 (docs/interviewer.md) */
+                                    confidence?: number;
+                                    review_flags?: string[];
+                                };
+                                test_mode: boolean;
+                            };
+                            test_mode: boolean;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC
+                             */
+                            created_at: string;
+                        } | {
+                            /** @description `evt_` id; also `X-Service-Event-Id` of its deliveries */
+                            id: string;
+                            /** @constant */
+                            type: "analysis.ready";
+                            interview_id: string | null;
+                            data: {
+                                interview_id: string;
+                                results: {
+                                    overall_score: number;
+                                    technical_score: number;
+                                    communication_score: number;
+                                    /** @enum {string} */
+                                    recommendation: "hire" | "maybe" | "no_hire";
+                                    strengths: string[];
+                                    areas_for_improvement: string[];
+                                    /** @description 0 to 1 (docs/interviewer.md) */
+                                    confidence?: number;
+                                    review_flags?: string[];
+                                };
+                                test_mode: boolean;
+                            };
+                            test_mode: boolean;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC
+                             */
+                            created_at: string;
+                        } | {
+                            /** @description `evt_` id; also `X-Service-Event-Id` of its deliveries */
+                            id: string;
+                            /** @constant */
+                            type: "candidate.no_show";
+                            interview_id: string | null;
+                            data: {
+                                interview_id: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC
+                                 */
+                                scheduled_at: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC
+                                 */
+                                timeout_at: string;
+                                test_mode: boolean;
+                            };
+                            test_mode: boolean;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC
+                             */
+                            created_at: string;
+                        } | {
+                            /** @description `evt_` id; also `X-Service-Event-Id` of its deliveries */
+                            id: string;
+                            /** @constant */
+                            type: "candidate.joined";
+                            interview_id: string | null;
+                            data: {
+                                interview_id: string;
+                                candidate: {
+                                    email: string;
+                                    /**
+                                     * Format: date-time
+                                     * @description ISO 8601, UTC
+                                     */
+                                    joined_at: string;
+                                };
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC
+                                 */
+                                scheduled_at: string;
+                                test_mode: boolean;
+                            };
+                            test_mode: boolean;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC
+                             */
+                            created_at: string;
+                        } | {
+                            /** @description `evt_` id; also `X-Service-Event-Id` of its deliveries */
+                            id: string;
+                            /** @constant */
+                            type: "candidate.notified";
+                            interview_id: string | null;
+                            data: {
+                                interview_id: string;
+                                message_id: string;
+                                /** @enum {string} */
+                                template: "invitation" | "update" | "cancellation";
+                                recipient: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC
+                                 */
+                                sent_at: string;
+                                /**
+                                 * @description Test-mode interviews send no e-mail
+                                 * @constant
+                                 */
+                                test_mode: false;
+                            };
+                            test_mode: boolean;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC
+                             */
+                            created_at: string;
+                        } | {
+                            /** @description `evt_` id; also `X-Service-Event-Id` of its deliveries */
+                            id: string;
+                            /** @constant */
+                            type: "credits.refunded";
+                            interview_id: string | null;
+                            data: {
+                                interview_id: string;
+                                credits_refunded: number;
+                                refund_reason: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC
+                                 */
+                                refunded_at: string;
+                                test_mode: boolean;
+                            };
+                            test_mode: boolean;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC
+                             */
+                            created_at: string;
+                        } | {
+                            /** @description `evt_` id; also `X-Service-Event-Id` of its deliveries */
+                            id: string;
+                            /** @constant */
+                            type: "webhook.endpoint.disabled";
+                            interview_id: string | null;
+                            data: {
+                                webhook_id: string;
+                                url: string;
+                                /** @constant */
+                                reason: "failing";
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC
+                                 */
+                                disabled_at: string;
+                                failing_since: string | null;
+                                consecutive_failures: number;
                             };
                             test_mode: boolean;
                             /**
@@ -6482,11 +8483,43 @@ export interface operations {
                             };
                             /** @description With include_results: null until analyzed */
                             results?: {
-                                [key: string]: unknown;
+                                /** @description 0 to 100 */
+                                overall_score: number;
+                                technical_score: number;
+                                communication_score: number;
+                                skill_assessments: {
+                                    skill: string;
+                                    score: number;
+                                    level: string;
+                                }[];
+                                strengths: string[];
+                                areas_for_improvement: string[];
+                                /** @enum {string} */
+                                recommendation: "hire" | "maybe" | "no_hire";
+                                /** @description 0 to 1: how sure the interviewer is */
+                                confidence?: number;
+                                /** @description Why a person should look closer */
+                                review_flags?: string[];
                             } | null;
                             /** @description With include_results */
                             analytics?: {
-                                [key: string]: unknown;
+                                /** @enum {string} */
+                                engagement_level: "high" | "medium" | "low";
+                                response_times: {
+                                    average_seconds: number;
+                                    fastest_seconds: number;
+                                    slowest_seconds: number;
+                                };
+                                question_difficulty_progression: {
+                                    question_index: number;
+                                    question_id: string;
+                                    skill: string;
+                                    /** @enum {string} */
+                                    difficulty: "junior" | "intermediate" | "senior" | "expert";
+                                    score: number | null;
+                                    /** @enum {string} */
+                                    change: "start" | "up" | "down" | "same";
+                                }[];
                             } | null;
                             /** @description With include_transcript: null until completed */
                             transcript?: {
@@ -6508,7 +8541,21 @@ export interface operations {
                             }[] | null;
                             /** @description With include_recordings */
                             recordings?: {
-                                [key: string]: unknown;
+                                /** @description The page that recorded it (null: sent without one) */
+                                segment: string | null;
+                                chunk: number;
+                                url: string;
+                                size_bytes: number;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC
+                                 */
+                                uploaded_at: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC
+                                 */
+                                expires_at: string;
                             }[];
                             urls: {
                                 interview_url: string;
@@ -7106,7 +9153,27 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    interviews: unknown[];
+                    /** @description Each item as POST /v1/interviews takes it (`defaults` fills what an item leaves out); an invalid item is refused alone, in `failed` */
+                    interviews: {
+                        candidate_email: string;
+                        candidate_name?: string;
+                        position: string;
+                        skills: string[];
+                        /** @default 30 */
+                        duration_minutes?: number;
+                        /**
+                         * @default intermediate
+                         * @enum {string}
+                         */
+                        difficulty?: "junior" | "intermediate" | "senior" | "expert";
+                        company_name?: string;
+                        instructions?: string;
+                        /** @default true */
+                        send_invitation?: boolean;
+                        scheduled_at?: string;
+                        /** @default false */
+                        test_mode?: boolean;
+                    }[];
                     defaults?: {
                         duration_minutes?: number;
                         /** @enum {string} */
@@ -7419,11 +9486,43 @@ export interface operations {
                             };
                             /** @description With include_results: null until analyzed */
                             results?: {
-                                [key: string]: unknown;
+                                /** @description 0 to 100 */
+                                overall_score: number;
+                                technical_score: number;
+                                communication_score: number;
+                                skill_assessments: {
+                                    skill: string;
+                                    score: number;
+                                    level: string;
+                                }[];
+                                strengths: string[];
+                                areas_for_improvement: string[];
+                                /** @enum {string} */
+                                recommendation: "hire" | "maybe" | "no_hire";
+                                /** @description 0 to 1: how sure the interviewer is */
+                                confidence?: number;
+                                /** @description Why a person should look closer */
+                                review_flags?: string[];
                             } | null;
                             /** @description With include_results */
                             analytics?: {
-                                [key: string]: unknown;
+                                /** @enum {string} */
+                                engagement_level: "high" | "medium" | "low";
+                                response_times: {
+                                    average_seconds: number;
+                                    fastest_seconds: number;
+                                    slowest_seconds: number;
+                                };
+                                question_difficulty_progression: {
+                                    question_index: number;
+                                    question_id: string;
+                                    skill: string;
+                                    /** @enum {string} */
+                                    difficulty: "junior" | "intermediate" | "senior" | "expert";
+                                    score: number | null;
+                                    /** @enum {string} */
+                                    change: "start" | "up" | "down" | "same";
+                                }[];
                             } | null;
                             /** @description With include_transcript: null until completed */
                             transcript?: {
@@ -7445,7 +9544,21 @@ export interface operations {
                             }[] | null;
                             /** @description With include_recordings */
                             recordings?: {
-                                [key: string]: unknown;
+                                /** @description The page that recorded it (null: sent without one) */
+                                segment: string | null;
+                                chunk: number;
+                                url: string;
+                                size_bytes: number;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC
+                                 */
+                                uploaded_at: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC
+                                 */
+                                expires_at: string;
                             }[];
                             urls: {
                                 interview_url: string;
@@ -7659,7 +9772,10 @@ export interface operations {
                                 [key: string]: number;
                             } | null;
                             recommendations: {
-                                [key: string]: unknown;
+                                /** @enum {string} */
+                                type: "hire" | "maybe" | "no_hire";
+                                confidence: number;
+                                reasoning: string;
                             }[];
                             test_mode: boolean;
                         };
@@ -7860,11 +9976,43 @@ export interface operations {
                             };
                             /** @description With include_results: null until analyzed */
                             results?: {
-                                [key: string]: unknown;
+                                /** @description 0 to 100 */
+                                overall_score: number;
+                                technical_score: number;
+                                communication_score: number;
+                                skill_assessments: {
+                                    skill: string;
+                                    score: number;
+                                    level: string;
+                                }[];
+                                strengths: string[];
+                                areas_for_improvement: string[];
+                                /** @enum {string} */
+                                recommendation: "hire" | "maybe" | "no_hire";
+                                /** @description 0 to 1: how sure the interviewer is */
+                                confidence?: number;
+                                /** @description Why a person should look closer */
+                                review_flags?: string[];
                             } | null;
                             /** @description With include_results */
                             analytics?: {
-                                [key: string]: unknown;
+                                /** @enum {string} */
+                                engagement_level: "high" | "medium" | "low";
+                                response_times: {
+                                    average_seconds: number;
+                                    fastest_seconds: number;
+                                    slowest_seconds: number;
+                                };
+                                question_difficulty_progression: {
+                                    question_index: number;
+                                    question_id: string;
+                                    skill: string;
+                                    /** @enum {string} */
+                                    difficulty: "junior" | "intermediate" | "senior" | "expert";
+                                    score: number | null;
+                                    /** @enum {string} */
+                                    change: "start" | "up" | "down" | "same";
+                                }[];
                             } | null;
                             /** @description With include_transcript: null until completed */
                             transcript?: {
@@ -7886,7 +10034,21 @@ export interface operations {
                             }[] | null;
                             /** @description With include_recordings */
                             recordings?: {
-                                [key: string]: unknown;
+                                /** @description The page that recorded it (null: sent without one) */
+                                segment: string | null;
+                                chunk: number;
+                                url: string;
+                                size_bytes: number;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC
+                                 */
+                                uploaded_at: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC
+                                 */
+                                expires_at: string;
                             }[];
                             urls: {
                                 interview_url: string;
@@ -8099,14 +10261,22 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
-                        data: {
+                        data: ({
                             /** @description `evt_` id; also `X-Service-Event-Id` of its deliveries */
                             id: string;
-                            /** @enum {string} */
-                            type: "interview.scheduled" | "interview.started" | "interview.completed" | "interview.cancelled" | "interview.updated" | "interview.rescheduled" | "results.analyzed" | "analysis.ready" | "candidate.no_show" | "candidate.joined" | "candidate.notified" | "credits.refunded" | "webhook.endpoint.disabled";
+                            /** @constant */
+                            type: "interview.scheduled";
                             interview_id: string | null;
                             data: {
-                                [key: string]: unknown;
+                                id: string;
+                                candidate_email: string;
+                                position: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC
+                                 */
+                                scheduled_at: string;
+                                test_mode: boolean;
                             };
                             test_mode: boolean;
                             /**
@@ -8114,7 +10284,332 @@ export interface operations {
                              * @description ISO 8601, UTC
                              */
                             created_at: string;
-                        }[];
+                        } | {
+                            /** @description `evt_` id; also `X-Service-Event-Id` of its deliveries */
+                            id: string;
+                            /** @constant */
+                            type: "interview.started";
+                            interview_id: string | null;
+                            data: {
+                                id: string;
+                                candidate: {
+                                    email: string;
+                                    /**
+                                     * Format: date-time
+                                     * @description ISO 8601, UTC
+                                     */
+                                    joined_at: string;
+                                };
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC
+                                 */
+                                started_at: string;
+                                test_mode: boolean;
+                            };
+                            test_mode: boolean;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC
+                             */
+                            created_at: string;
+                        } | {
+                            /** @description `evt_` id; also `X-Service-Event-Id` of its deliveries */
+                            id: string;
+                            /** @constant */
+                            type: "interview.completed";
+                            interview_id: string | null;
+                            data: {
+                                id: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC
+                                 */
+                                completed_at: string;
+                                duration_minutes: number;
+                                results: {
+                                    overall_score: number;
+                                    /** @enum {string} */
+                                    recommendation: "hire" | "maybe" | "no_hire";
+                                };
+                                /** @enum {string} */
+                                completion_reason: "questions_answered" | "candidate_ended" | "duration_elapsed" | "test_helper";
+                                test_mode: boolean;
+                            };
+                            test_mode: boolean;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC
+                             */
+                            created_at: string;
+                        } | {
+                            /** @description `evt_` id; also `X-Service-Event-Id` of its deliveries */
+                            id: string;
+                            /** @constant */
+                            type: "interview.cancelled";
+                            interview_id: string | null;
+                            data: {
+                                id: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC
+                                 */
+                                cancelled_at: string;
+                                reason: string | null;
+                                previous_status: string;
+                                test_mode: boolean;
+                            };
+                            test_mode: boolean;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC
+                             */
+                            created_at: string;
+                        } | {
+                            /** @description `evt_` id; also `X-Service-Event-Id` of its deliveries */
+                            id: string;
+                            /** @constant */
+                            type: "interview.updated";
+                            interview_id: string | null;
+                            data: {
+                                id: string;
+                                updated_fields: string[];
+                                /** @description By field name: its value before and after */
+                                changes: {
+                                    [key: string]: {
+                                        previous: string | number | string[] | null;
+                                        current: string | number | string[] | null;
+                                    };
+                                };
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC
+                                 */
+                                updated_at: string;
+                                test_mode: boolean;
+                            };
+                            test_mode: boolean;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC
+                             */
+                            created_at: string;
+                        } | {
+                            /** @description `evt_` id; also `X-Service-Event-Id` of its deliveries */
+                            id: string;
+                            /** @constant */
+                            type: "interview.rescheduled";
+                            interview_id: string | null;
+                            data: {
+                                id: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC
+                                 */
+                                previous_scheduled_at: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC
+                                 */
+                                scheduled_at: string;
+                                reason: string | null;
+                                test_mode: boolean;
+                            };
+                            test_mode: boolean;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC
+                             */
+                            created_at: string;
+                        } | {
+                            /** @description `evt_` id; also `X-Service-Event-Id` of its deliveries */
+                            id: string;
+                            /** @constant */
+                            type: "results.analyzed";
+                            interview_id: string | null;
+                            data: {
+                                interview_id: string;
+                                results: {
+                                    overall_score: number;
+                                    technical_score: number;
+                                    communication_score: number;
+                                    /** @enum {string} */
+                                    recommendation: "hire" | "maybe" | "no_hire";
+                                    strengths: string[];
+                                    areas_for_improvement: string[];
+                                    /** @description 0 to 1 (docs/interviewer.md) */
+                                    confidence?: number;
+                                    review_flags?: string[];
+                                };
+                                test_mode: boolean;
+                            };
+                            test_mode: boolean;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC
+                             */
+                            created_at: string;
+                        } | {
+                            /** @description `evt_` id; also `X-Service-Event-Id` of its deliveries */
+                            id: string;
+                            /** @constant */
+                            type: "analysis.ready";
+                            interview_id: string | null;
+                            data: {
+                                interview_id: string;
+                                results: {
+                                    overall_score: number;
+                                    technical_score: number;
+                                    communication_score: number;
+                                    /** @enum {string} */
+                                    recommendation: "hire" | "maybe" | "no_hire";
+                                    strengths: string[];
+                                    areas_for_improvement: string[];
+                                    /** @description 0 to 1 (docs/interviewer.md) */
+                                    confidence?: number;
+                                    review_flags?: string[];
+                                };
+                                test_mode: boolean;
+                            };
+                            test_mode: boolean;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC
+                             */
+                            created_at: string;
+                        } | {
+                            /** @description `evt_` id; also `X-Service-Event-Id` of its deliveries */
+                            id: string;
+                            /** @constant */
+                            type: "candidate.no_show";
+                            interview_id: string | null;
+                            data: {
+                                interview_id: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC
+                                 */
+                                scheduled_at: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC
+                                 */
+                                timeout_at: string;
+                                test_mode: boolean;
+                            };
+                            test_mode: boolean;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC
+                             */
+                            created_at: string;
+                        } | {
+                            /** @description `evt_` id; also `X-Service-Event-Id` of its deliveries */
+                            id: string;
+                            /** @constant */
+                            type: "candidate.joined";
+                            interview_id: string | null;
+                            data: {
+                                interview_id: string;
+                                candidate: {
+                                    email: string;
+                                    /**
+                                     * Format: date-time
+                                     * @description ISO 8601, UTC
+                                     */
+                                    joined_at: string;
+                                };
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC
+                                 */
+                                scheduled_at: string;
+                                test_mode: boolean;
+                            };
+                            test_mode: boolean;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC
+                             */
+                            created_at: string;
+                        } | {
+                            /** @description `evt_` id; also `X-Service-Event-Id` of its deliveries */
+                            id: string;
+                            /** @constant */
+                            type: "candidate.notified";
+                            interview_id: string | null;
+                            data: {
+                                interview_id: string;
+                                message_id: string;
+                                /** @enum {string} */
+                                template: "invitation" | "update" | "cancellation";
+                                recipient: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC
+                                 */
+                                sent_at: string;
+                                /**
+                                 * @description Test-mode interviews send no e-mail
+                                 * @constant
+                                 */
+                                test_mode: false;
+                            };
+                            test_mode: boolean;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC
+                             */
+                            created_at: string;
+                        } | {
+                            /** @description `evt_` id; also `X-Service-Event-Id` of its deliveries */
+                            id: string;
+                            /** @constant */
+                            type: "credits.refunded";
+                            interview_id: string | null;
+                            data: {
+                                interview_id: string;
+                                credits_refunded: number;
+                                refund_reason: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC
+                                 */
+                                refunded_at: string;
+                                test_mode: boolean;
+                            };
+                            test_mode: boolean;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC
+                             */
+                            created_at: string;
+                        } | {
+                            /** @description `evt_` id; also `X-Service-Event-Id` of its deliveries */
+                            id: string;
+                            /** @constant */
+                            type: "webhook.endpoint.disabled";
+                            interview_id: string | null;
+                            data: {
+                                webhook_id: string;
+                                url: string;
+                                /** @constant */
+                                reason: "failing";
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC
+                                 */
+                                disabled_at: string;
+                                failing_since: string | null;
+                                consecutive_failures: number;
+                            };
+                            test_mode: boolean;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC
+                             */
+                            created_at: string;
+                        })[];
                         pagination: components["schemas"]["Pagination"];
                         meta: components["schemas"]["Meta"];
                     };
@@ -8250,11 +10745,344 @@ export interface operations {
                         data: {
                             /** @description `evt_` id; also `X-Service-Event-Id` of its deliveries */
                             id: string;
-                            /** @enum {string} */
-                            type: "interview.scheduled" | "interview.started" | "interview.completed" | "interview.cancelled" | "interview.updated" | "interview.rescheduled" | "results.analyzed" | "analysis.ready" | "candidate.no_show" | "candidate.joined" | "candidate.notified" | "credits.refunded" | "webhook.endpoint.disabled";
+                            /** @constant */
+                            type: "interview.scheduled";
                             interview_id: string | null;
                             data: {
-                                [key: string]: unknown;
+                                id: string;
+                                candidate_email: string;
+                                position: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC
+                                 */
+                                scheduled_at: string;
+                                test_mode: boolean;
+                            };
+                            test_mode: boolean;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC
+                             */
+                            created_at: string;
+                        } | {
+                            /** @description `evt_` id; also `X-Service-Event-Id` of its deliveries */
+                            id: string;
+                            /** @constant */
+                            type: "interview.started";
+                            interview_id: string | null;
+                            data: {
+                                id: string;
+                                candidate: {
+                                    email: string;
+                                    /**
+                                     * Format: date-time
+                                     * @description ISO 8601, UTC
+                                     */
+                                    joined_at: string;
+                                };
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC
+                                 */
+                                started_at: string;
+                                test_mode: boolean;
+                            };
+                            test_mode: boolean;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC
+                             */
+                            created_at: string;
+                        } | {
+                            /** @description `evt_` id; also `X-Service-Event-Id` of its deliveries */
+                            id: string;
+                            /** @constant */
+                            type: "interview.completed";
+                            interview_id: string | null;
+                            data: {
+                                id: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC
+                                 */
+                                completed_at: string;
+                                duration_minutes: number;
+                                results: {
+                                    overall_score: number;
+                                    /** @enum {string} */
+                                    recommendation: "hire" | "maybe" | "no_hire";
+                                };
+                                /** @enum {string} */
+                                completion_reason: "questions_answered" | "candidate_ended" | "duration_elapsed" | "test_helper";
+                                test_mode: boolean;
+                            };
+                            test_mode: boolean;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC
+                             */
+                            created_at: string;
+                        } | {
+                            /** @description `evt_` id; also `X-Service-Event-Id` of its deliveries */
+                            id: string;
+                            /** @constant */
+                            type: "interview.cancelled";
+                            interview_id: string | null;
+                            data: {
+                                id: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC
+                                 */
+                                cancelled_at: string;
+                                reason: string | null;
+                                previous_status: string;
+                                test_mode: boolean;
+                            };
+                            test_mode: boolean;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC
+                             */
+                            created_at: string;
+                        } | {
+                            /** @description `evt_` id; also `X-Service-Event-Id` of its deliveries */
+                            id: string;
+                            /** @constant */
+                            type: "interview.updated";
+                            interview_id: string | null;
+                            data: {
+                                id: string;
+                                updated_fields: string[];
+                                /** @description By field name: its value before and after */
+                                changes: {
+                                    [key: string]: {
+                                        previous: string | number | string[] | null;
+                                        current: string | number | string[] | null;
+                                    };
+                                };
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC
+                                 */
+                                updated_at: string;
+                                test_mode: boolean;
+                            };
+                            test_mode: boolean;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC
+                             */
+                            created_at: string;
+                        } | {
+                            /** @description `evt_` id; also `X-Service-Event-Id` of its deliveries */
+                            id: string;
+                            /** @constant */
+                            type: "interview.rescheduled";
+                            interview_id: string | null;
+                            data: {
+                                id: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC
+                                 */
+                                previous_scheduled_at: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC
+                                 */
+                                scheduled_at: string;
+                                reason: string | null;
+                                test_mode: boolean;
+                            };
+                            test_mode: boolean;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC
+                             */
+                            created_at: string;
+                        } | {
+                            /** @description `evt_` id; also `X-Service-Event-Id` of its deliveries */
+                            id: string;
+                            /** @constant */
+                            type: "results.analyzed";
+                            interview_id: string | null;
+                            data: {
+                                interview_id: string;
+                                results: {
+                                    overall_score: number;
+                                    technical_score: number;
+                                    communication_score: number;
+                                    /** @enum {string} */
+                                    recommendation: "hire" | "maybe" | "no_hire";
+                                    strengths: string[];
+                                    areas_for_improvement: string[];
+                                    /** @description 0 to 1 (docs/interviewer.md) */
+                                    confidence?: number;
+                                    review_flags?: string[];
+                                };
+                                test_mode: boolean;
+                            };
+                            test_mode: boolean;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC
+                             */
+                            created_at: string;
+                        } | {
+                            /** @description `evt_` id; also `X-Service-Event-Id` of its deliveries */
+                            id: string;
+                            /** @constant */
+                            type: "analysis.ready";
+                            interview_id: string | null;
+                            data: {
+                                interview_id: string;
+                                results: {
+                                    overall_score: number;
+                                    technical_score: number;
+                                    communication_score: number;
+                                    /** @enum {string} */
+                                    recommendation: "hire" | "maybe" | "no_hire";
+                                    strengths: string[];
+                                    areas_for_improvement: string[];
+                                    /** @description 0 to 1 (docs/interviewer.md) */
+                                    confidence?: number;
+                                    review_flags?: string[];
+                                };
+                                test_mode: boolean;
+                            };
+                            test_mode: boolean;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC
+                             */
+                            created_at: string;
+                        } | {
+                            /** @description `evt_` id; also `X-Service-Event-Id` of its deliveries */
+                            id: string;
+                            /** @constant */
+                            type: "candidate.no_show";
+                            interview_id: string | null;
+                            data: {
+                                interview_id: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC
+                                 */
+                                scheduled_at: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC
+                                 */
+                                timeout_at: string;
+                                test_mode: boolean;
+                            };
+                            test_mode: boolean;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC
+                             */
+                            created_at: string;
+                        } | {
+                            /** @description `evt_` id; also `X-Service-Event-Id` of its deliveries */
+                            id: string;
+                            /** @constant */
+                            type: "candidate.joined";
+                            interview_id: string | null;
+                            data: {
+                                interview_id: string;
+                                candidate: {
+                                    email: string;
+                                    /**
+                                     * Format: date-time
+                                     * @description ISO 8601, UTC
+                                     */
+                                    joined_at: string;
+                                };
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC
+                                 */
+                                scheduled_at: string;
+                                test_mode: boolean;
+                            };
+                            test_mode: boolean;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC
+                             */
+                            created_at: string;
+                        } | {
+                            /** @description `evt_` id; also `X-Service-Event-Id` of its deliveries */
+                            id: string;
+                            /** @constant */
+                            type: "candidate.notified";
+                            interview_id: string | null;
+                            data: {
+                                interview_id: string;
+                                message_id: string;
+                                /** @enum {string} */
+                                template: "invitation" | "update" | "cancellation";
+                                recipient: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC
+                                 */
+                                sent_at: string;
+                                /**
+                                 * @description Test-mode interviews send no e-mail
+                                 * @constant
+                                 */
+                                test_mode: false;
+                            };
+                            test_mode: boolean;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC
+                             */
+                            created_at: string;
+                        } | {
+                            /** @description `evt_` id; also `X-Service-Event-Id` of its deliveries */
+                            id: string;
+                            /** @constant */
+                            type: "credits.refunded";
+                            interview_id: string | null;
+                            data: {
+                                interview_id: string;
+                                credits_refunded: number;
+                                refund_reason: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC
+                                 */
+                                refunded_at: string;
+                                test_mode: boolean;
+                            };
+                            test_mode: boolean;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC
+                             */
+                            created_at: string;
+                        } | {
+                            /** @description `evt_` id; also `X-Service-Event-Id` of its deliveries */
+                            id: string;
+                            /** @constant */
+                            type: "webhook.endpoint.disabled";
+                            interview_id: string | null;
+                            data: {
+                                webhook_id: string;
+                                url: string;
+                                /** @constant */
+                                reason: "failing";
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC
+                                 */
+                                disabled_at: string;
+                                failing_since: string | null;
+                                consecutive_failures: number;
                             };
                             test_mode: boolean;
                             /**
@@ -10957,12 +13785,11 @@ export interface operations {
                     data: {
                         id: string;
                         updated_fields: string[];
+                        /** @description By field name: its value before and after */
                         changes: {
                             [key: string]: {
-                                previous: unknown;
-                                current: unknown;
-                            } & {
-                                [key: string]: unknown;
+                                previous: string | number | string[] | null;
+                                current: string | number | string[] | null;
                             };
                         };
                         /**
@@ -11249,9 +14076,11 @@ export interface operations {
                         interview_id: string;
                         candidate: {
                             email: string;
-                            joined_at: string | null;
-                        } & {
-                            [key: string]: unknown;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC
+                             */
+                            joined_at: string;
                         };
                         /**
                          * Format: date-time
@@ -11323,9 +14152,11 @@ export interface operations {
                         id: string;
                         candidate: {
                             email: string;
-                            joined_at: string | null;
-                        } & {
-                            [key: string]: unknown;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC
+                             */
+                            joined_at: string;
                         };
                         /**
                          * Format: date-time
@@ -11400,8 +14231,14 @@ export interface operations {
                          * @description ISO 8601, UTC
                          */
                         completed_at: string;
-                        duration_minutes: number | null;
-                        completion_reason: string;
+                        duration_minutes: number;
+                        results: {
+                            overall_score: number;
+                            /** @enum {string} */
+                            recommendation: "hire" | "maybe" | "no_hire";
+                        };
+                        /** @enum {string} */
+                        completion_reason: "questions_answered" | "candidate_ended" | "duration_elapsed" | "test_helper";
                         test_mode: boolean;
                     };
                     webhook: {
@@ -11467,9 +14304,15 @@ export interface operations {
                         interview_id: string;
                         results: {
                             overall_score: number;
-                            recommendation: string | null;
-                        } & {
-                            [key: string]: unknown;
+                            technical_score: number;
+                            communication_score: number;
+                            /** @enum {string} */
+                            recommendation: "hire" | "maybe" | "no_hire";
+                            strengths: string[];
+                            areas_for_improvement: string[];
+                            /** @description 0 to 1 (docs/interviewer.md) */
+                            confidence?: number;
+                            review_flags?: string[];
                         };
                         test_mode: boolean;
                     };
@@ -11536,9 +14379,15 @@ export interface operations {
                         interview_id: string;
                         results: {
                             overall_score: number;
-                            recommendation: string | null;
-                        } & {
-                            [key: string]: unknown;
+                            technical_score: number;
+                            communication_score: number;
+                            /** @enum {string} */
+                            recommendation: "hire" | "maybe" | "no_hire";
+                            strengths: string[];
+                            areas_for_improvement: string[];
+                            /** @description 0 to 1 (docs/interviewer.md) */
+                            confidence?: number;
+                            review_flags?: string[];
                         };
                         test_mode: boolean;
                     };
@@ -11675,7 +14524,21 @@ export interface operations {
                     /** @constant */
                     event: "candidate.notified";
                     data: {
-                        test_mode: boolean;
+                        interview_id: string;
+                        message_id: string;
+                        /** @enum {string} */
+                        template: "invitation" | "update" | "cancellation";
+                        recipient: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601, UTC
+                         */
+                        sent_at: string;
+                        /**
+                         * @description Test-mode interviews send no e-mail
+                         * @constant
+                         */
+                        test_mode: false;
                     };
                     webhook: {
                         id: string;
@@ -11746,13 +14609,8 @@ export interface operations {
                          * @description ISO 8601, UTC
                          */
                         disabled_at: string;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601, UTC
-                         */
-                        failing_since: string;
+                        failing_since: string | null;
                         consecutive_failures: number;
-                        test_mode: boolean;
                     };
                     webhook: {
                         id: string;
@@ -11821,7 +14679,6 @@ export interface operations {
                          * @description ISO 8601, UTC
                          */
                         sent_at: string;
-                        test_mode: boolean;
                     };
                     webhook: {
                         id: string;

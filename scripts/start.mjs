@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
+import { buildAssets } from "./assets.mjs";
 import { adminRequest, DEV_VARS, ensureDevVars, ROOT, waitForHealth } from "./lib.mjs";
 import { wranglerEnv } from "./wrangler-env.mjs";
 import { wranglerOutputFilter } from "./wrangler-output.mjs";
@@ -20,6 +21,9 @@ const quietEnv = { ...wranglerEnv(process.env), ...(color ? {} : { NO_COLOR: "1"
 const cronSeconds = Number(process.env.CRON_INTERVAL_S ?? 60);
 
 await ensurePortFree(port);
+
+// The static assets (public/) come from node_modules: refreshed here as well as on npm install.
+buildAssets();
 
 // DEV_VARS_FILE lets a test run keep its own secrets file beside its own state.
 const devVarsFile = process.env.DEV_VARS_FILE ?? DEV_VARS;

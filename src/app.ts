@@ -1,4 +1,3 @@
-import { Scalar } from "@scalar/hono-api-reference";
 import { type Context, Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { methodNotAllowed } from "hono/method-not-allowed";
@@ -10,6 +9,7 @@ import { rateLimit } from "./accounts/rate-limit-middleware";
 import { accountRoutes } from "./accounts/routes";
 import { adminUserRoutes } from "./dashboard/admin-users";
 import { dashboardRoutes, settingsRedirect } from "./dashboard/routes";
+import { docsPage } from "./docs";
 import { eventRoutes } from "./events/routes";
 import { interviewRoutes } from "./interviews/api/routes";
 import { testHelperRoutes } from "./interviews/api/test-helper-routes";
@@ -60,7 +60,7 @@ export function createApp(options: AppOptions = {}) {
 	app.route("/", socketIoRoutes);
 
 	app.get("/openapi.json", async (c) => c.json(await openApiDocument(createApp())));
-	app.get("/docs", Scalar({ url: "/openapi.json", pageTitle: "Interview Assessment Service API" }));
+	app.get("/docs", docsPage);
 
 	app.get(
 		"/api/v1/health",

@@ -1,7 +1,7 @@
 // The OpenAPI 3.1 document, assembled by hono-openapi from the operations each route declares
 // (`apiOperation`, src/platform/http/openapi.ts), plus what no single route owns: the security
-// scheme, the shared headers and schemas, and every webhook event's payload. The admin API
-// (/admin) and the candidate's pages are not part of it.
+// schemes, the shared headers and schemas, and every webhook event's payload. The admin API
+// (/admin, its own security scheme) is part of it; the candidate's pages and the dashboard are not.
 import type { Hono } from "hono";
 import { generateSpecs } from "hono-openapi";
 import { webhookEventSchemas } from "./events/openapi";
@@ -24,6 +24,12 @@ function components() {
 				scheme: "bearer",
 				description:
 					"An API key (`svc_live_…`, `svc_test_…` or `svc_dev_…`) as `Authorization: Bearer <key>`. Each operation lists the scopes it needs in `security` and `x-scopes`; an empty list means any valid key.",
+			},
+			adminToken: {
+				type: "http",
+				scheme: "bearer",
+				description:
+					"The admin API's token: the Worker secret `ADMIN_TOKEN` as `Authorization: Bearer <ADMIN_TOKEN>` (compared in constant time). It is not an API key: no scopes, no rate limit, and API keys are refused here (INVALID_API_KEY). `npm start` writes a local one to `.dev.vars`; `npm run admin` uses it.",
 			},
 		},
 		schemas: {
@@ -187,6 +193,11 @@ export function openApiDocument(app: Hono<AppBindings>): Promise<Document> {
 				{ name: "Webhooks", description: "Webhook endpoints and their deliveries" },
 				{ name: "Account", description: "The key's account and scopes" },
 				{ name: "Service", description: "Health" },
+				{
+					name: "Admin",
+					description:
+						"The internal admin API: accounts, API keys and dashboard users, behind the admin token (not an API key)",
+				},
 				{ name: "Webhook events", description: "What the service POSTs to your endpoints" },
 			],
 			components: components() as never,

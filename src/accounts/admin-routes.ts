@@ -24,6 +24,7 @@ import {
 	listApiKeys,
 	revokeApiKey,
 } from "./accounts-repo";
+import { adminOperations } from "./admin-openapi";
 import { bearerToken } from "./auth";
 import { changingAuth } from "./auth-changes";
 import { generateApiKey, hashApiKey, KEY_ENVIRONMENTS } from "./keys";
@@ -144,70 +145,87 @@ export async function requireAccount(c: { env: AppBindings["Bindings"] }, id: st
 	return row;
 }
 
-adminRoutes.post("/accounts", validate("query", noQuery), validate("json", createAccountBody), async (c) => {
-	const body = c.req.valid("json");
-	const now = c.get("now");
-	const credits = body.credits ?? PLANS[body.plan].default_credits;
-	const row: AccountRow = {
-		id: newId("acc"),
-		companyName: body.company_name,
-		plan: body.plan,
-		webhookSecret: `whsec_${randomBase62(40)}`,
-		requestsPerMinuteOverride: null,
-		concurrentInterviewsOverride: null,
-		monthlyInterviewsOverride: null,
-		createdAt: now,
-		updatedAt: now,
-	};
-	await insertAccount(getDb(c.env.DB), row, credits, newId("msg"));
-	return ok(
-		c,
-		{
-			id: row.id,
-			company_name: row.companyName,
-			plan: row.plan,
-			credits,
+adminRoutes.post(
+	"/accounts",
+	adminOperations.createAccount(createAccountBody),
+	validate("query", noQuery),
+	validate("json", createAccountBody),
+	async (c) => {
+		const body = c.req.valid("json");
+		const now = c.get("now");
+		const credits = body.credits ?? PLANS[body.plan].default_credits;
+		const row: AccountRow = {
+			id: newId("acc"),
+			companyName: body.company_name,
+			plan: body.plan,
+			webhookSecret: `whsec_${randomBase62(40)}`,
+			requestsPerMinuteOverride: null,
+			concurrentInterviewsOverride: null,
+			monthlyInterviewsOverride: null,
+			createdAt: now,
+			updatedAt: now,
+		};
+		await insertAccount(getDb(c.env.DB), row, credits, newId("msg"));
+		return ok(
+			c,
+			{
+				id: row.id,
+				company_name: row.companyName,
+				plan: row.plan,
+				credits,
+				webhook_secret: row.webhookSecret,
+			},
+			201,
+		);
+	},
+);
+
+adminRoutes.get(
+	"/accounts",
+	adminOperations.listAccounts(listQuery),
+	validate("query", listQuery),
+	async (c) => {
+		const q = c.req.valid("query");
+		const cursor = q.cursor === undefined ? null : decodeCursor("accounts", q.cursor);
+		if (q.cursor !== undefined && !cursor) throw validationError({ cursor: "Not a cursor from this list" });
+		const db = getDb(c.env.DB);
+		const [rows, total] = await Promise.all([listAccounts(db, q.limit, cursor), countAccounts(db)]);
+		const hasMore = rows.length > q.limit;
+		const page = rows.slice(0, q.limit);
+		const balances = await Promise.all(page.map((r) => creditBalance(db, r.id)));
+		const last = page.at(-1);
+		return okList(
+			c,
+			page.map((r, i) => accountView(r, balances[i] ?? 0)),
+			{
+				next_cursor:
+					hasMore && last ? encodeCursor("accounts", { createdAt: last.createdAt, id: last.id }) : null,
+				has_more: hasMore,
+				total_count: total,
+			},
+		);
+	},
+);
+
+adminRoutes.get(
+	"/accounts/:account_id",
+	adminOperations.getAccount,
+	validate("query", noQuery),
+	async (c) => {
+		const row = await requireAccount(c, c.req.param("account_id"));
+		const db = getDb(c.env.DB);
+		const [credits, keys] = await Promise.all([creditBalance(db, row.id), listApiKeys(db, row.id)]);
+		return ok(c, {
+			...accountView(row, credits),
 			webhook_secret: row.webhookSecret,
-		},
-		201,
-	);
-});
-
-adminRoutes.get("/accounts", validate("query", listQuery), async (c) => {
-	const q = c.req.valid("query");
-	const cursor = q.cursor === undefined ? null : decodeCursor("accounts", q.cursor);
-	if (q.cursor !== undefined && !cursor) throw validationError({ cursor: "Not a cursor from this list" });
-	const db = getDb(c.env.DB);
-	const [rows, total] = await Promise.all([listAccounts(db, q.limit, cursor), countAccounts(db)]);
-	const hasMore = rows.length > q.limit;
-	const page = rows.slice(0, q.limit);
-	const balances = await Promise.all(page.map((r) => creditBalance(db, r.id)));
-	const last = page.at(-1);
-	return okList(
-		c,
-		page.map((r, i) => accountView(r, balances[i] ?? 0)),
-		{
-			next_cursor:
-				hasMore && last ? encodeCursor("accounts", { createdAt: last.createdAt, id: last.id }) : null,
-			has_more: hasMore,
-			total_count: total,
-		},
-	);
-});
-
-adminRoutes.get("/accounts/:account_id", validate("query", noQuery), async (c) => {
-	const row = await requireAccount(c, c.req.param("account_id"));
-	const db = getDb(c.env.DB);
-	const [credits, keys] = await Promise.all([creditBalance(db, row.id), listApiKeys(db, row.id)]);
-	return ok(c, {
-		...accountView(row, credits),
-		webhook_secret: row.webhookSecret,
-		keys: keys.map(keyView),
-	});
-});
+			keys: keys.map(keyView),
+		});
+	},
+);
 
 adminRoutes.patch(
 	"/accounts/:account_id",
+	adminOperations.updateAccount(patchAccountBody),
 	validate("query", noQuery),
 	validate("json", patchAccountBody),
 	async (c) => {
@@ -249,6 +267,7 @@ adminRoutes.patch(
 
 adminRoutes.post(
 	"/accounts/:account_id/keys",
+	adminOperations.createKey(createKeyBody),
 	validate("query", noQuery),
 	validate("json", createKeyBody),
 	async (c) => {
@@ -286,16 +305,21 @@ adminRoutes.post(
 	},
 );
 
-adminRoutes.delete("/accounts/:account_id/keys/:key_id", validate("query", noQuery), async (c) => {
-	const account = await requireAccount(c, c.req.param("account_id"));
-	const db = getDb(c.env.DB);
-	const keyId = c.req.param("key_id");
-	const key = await findApiKey(db, account.id, keyId);
-	if (!key)
-		throw new AppError("API_KEY_NOT_FOUND", `No key with id '${keyId}' exists on this account.`, {
-			id: keyId,
-		});
-	const now = c.get("now");
-	if (key.revokedAt === null) await changingAuth(c.env, account.id, () => revokeApiKey(db, key.id, now));
-	return ok(c, { ...keyView({ ...key, revokedAt: key.revokedAt ?? now }) });
-});
+adminRoutes.delete(
+	"/accounts/:account_id/keys/:key_id",
+	adminOperations.revokeKey,
+	validate("query", noQuery),
+	async (c) => {
+		const account = await requireAccount(c, c.req.param("account_id"));
+		const db = getDb(c.env.DB);
+		const keyId = c.req.param("key_id");
+		const key = await findApiKey(db, account.id, keyId);
+		if (!key)
+			throw new AppError("API_KEY_NOT_FOUND", `No key with id '${keyId}' exists on this account.`, {
+				id: keyId,
+			});
+		const now = c.get("now");
+		if (key.revokedAt === null) await changingAuth(c.env, account.id, () => revokeApiKey(db, key.id, now));
+		return ok(c, { ...keyView({ ...key, revokedAt: key.revokedAt ?? now }) });
+	},
+);

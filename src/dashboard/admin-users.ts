@@ -1,12 +1,25 @@
 import { Hono } from "hono";
+import { z } from "zod";
+import { adminOperation } from "../accounts/admin-openapi";
 import { requireAccount } from "../accounts/admin-routes";
 import { getDb } from "../platform/db/client";
 import type { AppBindings } from "../platform/http/context";
 import { ok, okList } from "../platform/http/envelope";
+import { isoTime } from "../platform/http/openapi";
 import { appUrl } from "../platform/http/urls";
 import { noQuery, validate } from "../platform/http/validation";
 import { createUser, newUserBody, userNotFound, userView } from "./users";
-import { deleteUser, findUser, listUsers } from "./users-repo";
+import { deleteUser, findUser, listUsers, ROLES } from "./users-repo";
+
+/** `userView` (users.ts) as a schema, for the OpenAPI document. */
+const userSchema = z.object({
+	id: z.string().meta({ description: "`usr_` id" }),
+	account_id: z.string(),
+	email: z.string(),
+	role: z.enum(ROLES),
+	password_set: z.boolean().meta({ description: "false until an invited user sets one" }),
+	created_at: isoTime,
+});
 
 /**
  * The admin API's dashboard users (decisions.md): `POST` answers the user with a one-time
@@ -17,6 +30,17 @@ export const adminUserRoutes = new Hono<AppBindings>();
 
 adminUserRoutes.post(
 	"/accounts/:account_id/users",
+	adminOperation({
+		summary: "Create a dashboard user",
+		description: "The user's one-time password is in this answer only; the service keeps its hash.",
+		body: newUserBody,
+		success: {
+			status: 201,
+			description: "Created",
+			data: z.object({ ...userSchema.shape, password: z.string().meta({ description: "Shown once" }) }),
+		},
+		errors: ["ACCOUNT_NOT_FOUND"],
+	}),
 	validate("query", noQuery),
 	validate("json", newUserBody),
 	async (c) => {
@@ -35,19 +59,47 @@ adminUserRoutes.post(
 	},
 );
 
-adminUserRoutes.get("/accounts/:account_id/users", validate("query", noQuery), async (c) => {
-	const account = await requireAccount(c, c.req.param("account_id"));
-	const rows = await listUsers(getDb(c.env.DB), account.id);
-	return okList(c, rows.map(userView), { next_cursor: null, has_more: false, total_count: rows.length });
-});
+adminUserRoutes.get(
+	"/accounts/:account_id/users",
+	adminOperation({
+		summary: "List an account's dashboard users",
+		success: {
+			status: 200,
+			description: "Every user (one page)",
+			data: z.array(userSchema),
+			list: "withTotal",
+		},
+		errors: ["ACCOUNT_NOT_FOUND"],
+	}),
+	validate("query", noQuery),
+	async (c) => {
+		const account = await requireAccount(c, c.req.param("account_id"));
+		const rows = await listUsers(getDb(c.env.DB), account.id);
+		return okList(c, rows.map(userView), { next_cursor: null, has_more: false, total_count: rows.length });
+	},
+);
 
-adminUserRoutes.delete("/accounts/:account_id/users/:user_id", validate("query", noQuery), async (c) => {
-	const account = await requireAccount(c, c.req.param("account_id"));
-	const db = getDb(c.env.DB);
-	const id = c.req.param("user_id");
-	const user = await findUser(db, account.id, id);
-	if (!user) throw userNotFound(id);
-	// Its sessions go with it: a deleted user is signed out everywhere at once.
-	await deleteUser(db, account.id, id);
-	return ok(c, { ...userView(user), deleted: true });
-});
+adminUserRoutes.delete(
+	"/accounts/:account_id/users/:user_id",
+	adminOperation({
+		summary: "Delete a dashboard user",
+		description: "Its sessions end with it.",
+		success: {
+			status: 200,
+			description: "The deleted user",
+			data: z.object({ ...userSchema.shape, deleted: z.literal(true) }),
+		},
+		errors: ["ACCOUNT_NOT_FOUND", "NOT_FOUND"],
+	}),
+	validate("query", noQuery),
+	async (c) => {
+		const account = await requireAccount(c, c.req.param("account_id"));
+		const db = getDb(c.env.DB);
+		const id = c.req.param("user_id");
+		const user = await findUser(db, account.id, id);
+		if (!user) throw userNotFound(id);
+		// Its sessions go with it: a deleted user is signed out everywhere at once.
+		await deleteUser(db, account.id, id);
+		return ok(c, { ...userView(user), deleted: true });
+	},
+);

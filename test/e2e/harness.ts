@@ -43,9 +43,8 @@ export function openApiValidator(service: Service): Promise<OpenApiValidator> {
 }
 
 /**
- * Every answer of the public API is checked against the OpenAPI document: a body, status or
- * header the document does not describe fails the test that received it. The admin API is not
- * part of the document and is not checked.
+ * Every answer of the public API and the admin API is checked against the OpenAPI document: a
+ * body, status or header the document does not describe fails the test that received it.
  */
 export async function checkAgainstDocument(
 	service: Service,
@@ -53,7 +52,7 @@ export async function checkAgainstDocument(
 	path: string,
 	response: { status: number; headers: Headers; body: unknown },
 ): Promise<void> {
-	if (!/^\/(api\/)?v1(\/|\?|$)/.test(path)) return;
+	if (!/^\/((api\/)?v1|admin)(\/|\?|$)/.test(path)) return;
 	const validator = await openApiValidator(service);
 	const problems = validator.check(method, path, response.status, response.headers, response.body);
 	if (problems.length > 0) {

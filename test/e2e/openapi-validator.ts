@@ -15,6 +15,8 @@ export interface OpenApiValidator {
 	document: Json;
 	/** The problems found (empty when the answer matches the document). */
 	check(method: string, url: string, status: number, headers: Headers, body: unknown): string[];
+	/** The problems of a webhook delivery's body against its event under `webhooks`. */
+	checkWebhook(body: unknown): string[];
 }
 
 /** Headers present only in some answers of a documented response. */
@@ -92,5 +94,59 @@ export function createValidator(document: Json): OpenApiValidator {
 			}
 			return problems;
 		},
+		checkWebhook(body) {
+			const event = (body as { event?: unknown } | null)?.event;
+			if (typeof event !== "string" || !document.webhooks?.[event])
+				return [`webhook event ${String(event)} is not documented`];
+			return schemaCheck(
+				pointer("webhooks", event, "post", "requestBody", "content", "application/json", "schema"),
+				body,
+			).map((p) => `webhook ${event}: ${p}`);
+		},
 	};
+}
+
+/**
+ * Where the document leaves a shape open: an object schema with no `properties` whose other keys
+ * are unconstrained (no `additionalProperties` schema, or `true`, or `{}`), an object with
+ * `properties` that still admits any other key (`additionalProperties` `true` or `{}`), and a
+ * property, item or map value schema that says nothing (`{}`: any JSON). Answers the JSON
+ * pointers of each. A map with typed values (`additionalProperties: {type: …}`) is not open.
+ */
+export function openSchemas(document: Json): string[] {
+	const found: string[] = [];
+	const isEmpty = (node: unknown) =>
+		node !== null &&
+		typeof node === "object" &&
+		!Array.isArray(node) &&
+		Object.keys(node).every((k) => k === "description");
+	const isObjectType = (node: Json) =>
+		node.type === "object" || (Array.isArray(node.type) && node.type.includes("object"));
+	const visit = (node: unknown, path: string, schema: boolean) => {
+		if (Array.isArray(node)) {
+			for (const [i, item] of node.entries()) visit(item, `${path}/${i}`, schema);
+			return;
+		}
+		if (node === null || typeof node !== "object") return;
+		const n = node as Json;
+		if (schema) {
+			const extra = n.additionalProperties;
+			const extraOpen = extra === undefined || extra === true || isEmpty(extra);
+			if (isEmpty(n)) found.push(`${path} (any value)`);
+			else if (isObjectType(n) && !n.properties && !n.allOf && !n.anyOf && !n.oneOf && extraOpen)
+				found.push(`${path} (object without properties)`);
+			else if (n.properties && (extra === true || isEmpty(extra)))
+				found.push(`${path} (admits any other key)`);
+		}
+		for (const [key, value] of Object.entries(n)) {
+			const child = `${path}/${key.replace(/~/g, "~0").replace(/\//g, "~1")}`;
+			if (key === "schema" || key === "items" || key === "additionalProperties") visit(value, child, true);
+			else if (key === "properties" || key === "schemas" || key === "$defs")
+				for (const [name, sub] of Object.entries((value ?? {}) as Json)) visit(sub, `${child}/${name}`, true);
+			else if (key === "anyOf" || key === "oneOf" || key === "allOf") visit(value, child, true);
+			else visit(value, child, false);
+		}
+	};
+	visit(document, "#", false);
+	return found;
 }

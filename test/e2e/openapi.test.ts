@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api, openApiValidator, type Service, startService } from "./harness";
+import { openSchemas } from "./openapi-validator";
 
 let service: Service;
 
@@ -66,7 +67,60 @@ describe("the OpenAPI document", () => {
 				"webhook.test",
 			]),
 		);
-		expect(document.paths["/admin/accounts"]).toBeUndefined();
+		// The admin API, behind its own scheme: the admin token, no scopes.
+		expect(Object.keys(document.paths["/admin/accounts"]).sort()).toEqual(["get", "post"]);
+		expect(document.paths["/admin/accounts/{account_id}/keys/{key_id}"].delete.security).toEqual([
+			{ adminToken: [] },
+		]);
+		expect(document.paths["/admin/accounts/{account_id}/users"].post.security).toEqual([{ adminToken: [] }]);
+		expect(document.components.securitySchemes.adminToken).toMatchObject({ type: "http", scheme: "bearer" });
+	});
+
+	it("leaves no shape open except an error's details, whose keys depend on the code (docs/api.md)", async () => {
+		const { document } = await openApiValidator(service);
+		const open = openSchemas(document).filter(
+			(pointer) => !/\/error\/properties\/details(\/additionalProperties)? \(/.test(pointer),
+		);
+		expect(open).toEqual([]);
+		// The walk finds each kind of open shape where one is.
+		const sample = {
+			paths: {
+				"/x": {
+					get: {
+						responses: {
+							"200": {
+								content: {
+									"application/json": {
+										schema: {
+											type: "object",
+											properties: {
+												loose: {
+													type: "object",
+													properties: { a: { type: "string" } },
+													additionalProperties: {},
+												},
+												bare: { type: "object" },
+												any: {},
+												list: { type: "array", items: { type: "object", additionalProperties: true } },
+												map: { type: "object", additionalProperties: { type: "number" } },
+											},
+											additionalProperties: false,
+										},
+									},
+								},
+							},
+						},
+					},
+				},
+			},
+		};
+		expect(openSchemas(sample).map((p) => p.replace(/^.*\/schema/, ""))).toEqual([
+			"/properties/loose (admits any other key)",
+			"/properties/loose/additionalProperties (any value)",
+			"/properties/bare (object without properties)",
+			"/properties/any (any value)",
+			"/properties/list/items (object without properties)",
+		]);
 	});
 
 	it("lists every routed operation of /v1: an unknown one answers 404, a documented one does not", async () => {
@@ -87,6 +141,61 @@ describe("the OpenAPI document", () => {
 });
 
 describe("the response validator of the end-to-end suite", () => {
+	it("checks webhook bodies against their event under `webhooks`", async () => {
+		const validator = await openApiValidator(service);
+		const at = new Date().toISOString();
+		const delivery = {
+			event: "webhook.test",
+			data: { webhook_id: "wh_x", message: "A test event.", sent_at: at },
+			webhook: { id: "wh_x", event_id: "evt_x", timestamp: at, signature: "sha256=00" },
+			account: { id: "acc_x", name: "Demo" },
+		};
+		expect(validator.checkWebhook(delivery)).toEqual([]);
+		// webhook.test carries no test_mode; an interview event must.
+		expect(
+			validator.checkWebhook({ ...delivery, data: { ...delivery.data, test_mode: true } }).join(),
+		).toMatch(/must NOT have additional properties/);
+		const scheduled = {
+			...delivery,
+			event: "interview.scheduled",
+			data: { id: "int_x", candidate_email: "a@example.com", position: "QA", scheduled_at: at },
+		};
+		expect(validator.checkWebhook(scheduled).join()).toMatch(/must have required property 'test_mode'/);
+		expect(validator.checkWebhook({ ...delivery, event: "interview.unknown" }).join()).toMatch(
+			/not documented/,
+		);
+	});
+
+	it("checks admin answers too: a real one passes, a wrong shape and a missing key fail", async () => {
+		const validator = await openApiValidator(service);
+		// api() itself validates every /admin answer against the document.
+		const account = await api(service, "GET", `/admin/accounts/${service.accountId}`, {
+			key: service.adminToken,
+		});
+		expect(account.status).toBe(200);
+		expect(account.body.data.keys.length).toBeGreaterThan(0);
+		const path = `/admin/accounts/${service.accountId}`;
+		expect(validator.check("GET", path, 200, account.headers, account.body)).toEqual([]);
+		const wrong = structuredClone(account.body);
+		wrong.data.plan = "Free";
+		expect(validator.check("GET", path, 200, account.headers, wrong).join()).toMatch(
+			/plan must be equal to one of/,
+		);
+		const noLimits = structuredClone(account.body);
+		delete noLimits.data.limits.monthly_interviews;
+		expect(validator.check("GET", path, 200, account.headers, noLimits).join()).toMatch(
+			/must have required property 'monthly_interviews'/,
+		);
+		const refused = await api(service, "GET", path, { key: service.keys.live });
+		expect([refused.status, refused.body.error.code]).toEqual([401, "INVALID_API_KEY"]);
+		const created = await api(service, "POST", `/admin/accounts/${service.accountId}/users`, {
+			key: service.adminToken,
+			body: { email: "validated@example.com", role: "member" },
+		});
+		expect(created.status).toBe(201);
+		expect(typeof created.body.data.password).toBe("string");
+	});
+
 	it("accepts a real answer and refuses the same answer with a wrong shape", async () => {
 		const validator = await openApiValidator(service);
 		const created = await api(service, "POST", "/v1/interviews", {

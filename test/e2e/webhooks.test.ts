@@ -4,7 +4,7 @@ import { verify } from "@octokit/webhooks-methods";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RecordedRequest, RouteConfig, WebhookReceiver } from "../support/webhook-receiver";
 import { startWebhookReceiver } from "../support/webhook-receiver";
-import { api, type Service, startService } from "./harness";
+import { api, openApiValidator, type Service, startService } from "./harness";
 
 let service: Service;
 let rx: WebhookReceiver;
@@ -19,10 +19,19 @@ async function route(name: string, config: RouteConfig): Promise<string> {
 	return `http://127.0.0.1:${rx.port}/hook/${name}`;
 }
 
+/** The deliveries `name` received; each body is checked against its event in the OpenAPI document. */
 async function requestsOf(name: string): Promise<RecordedRequest[]> {
-	return (await (
+	const requests = (await (
 		await fetch(`http://127.0.0.1:${rx.port}/__control/requests/${name}`)
 	).json()) as RecordedRequest[];
+	const validator = await openApiValidator(service);
+	for (const request of requests) {
+		if (request.method !== "POST" || !request.body) continue;
+		const problems = validator.checkWebhook(JSON.parse(request.body));
+		if (problems.length > 0)
+			throw new Error(`A delivery does not match the document:\n${problems.join("\n")}`);
+	}
+	return requests;
 }
 
 /** Polls until `check` returns a value, for at most `timeoutMs`. */

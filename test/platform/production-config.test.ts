@@ -19,6 +19,16 @@ describe("wrangler.toml [env.production]", () => {
 		expect(toml.compatibility_flags).not.toContain("global_fetch_strictly_public");
 	});
 
+	it("serves the static assets (/docs's script) in both environments: [assets] is inherited", () => {
+		const toml = config() as Toml & {
+			assets?: { directory: string };
+			env: { production: { assets?: unknown } };
+		};
+		expect(toml.assets?.directory).toBe("./public");
+		// An environment inherits `assets` unless it names its own: production names none.
+		expect(toml.env.production.assets).toBeUndefined();
+	});
+
 	it("cannot be deployed until APP_URL and WS_URL are public https and wss origins", () => {
 		const toml = config();
 		const { APP_URL, WS_URL } = toml.env.production.vars;

@@ -3,13 +3,29 @@ import { requireScope } from "../../accounts/auth";
 import { idempotent } from "../../idempotency/middleware";
 import type { AppBindings } from "../../platform/http/context";
 import { ok } from "../../platform/http/envelope";
-import { apiOperation } from "../../platform/http/openapi";
+import { apiOperation, jsonSchema } from "../../platform/http/openapi";
 import { appUrl } from "../../platform/http/urls";
 import { noQuery, validate } from "../../platform/http/validation";
 import { bulkCreate, bulkCreateBody, retryMayDoBetter } from "../creation/bulk-create";
 import { bulkResultsBody, readOwnedInterviews } from "./bulk-results";
 import { bulkCreatedView, bulkResultElement } from "./bulk-views";
 import { bulkCreatedSchema, bulkResultsSchema } from "./openapi";
+import { createInterviewBody } from "./schemas";
+
+/**
+ * The bulk body as the document describes it: each item is a create body (the request-level
+ * schema takes items as they come, since each is checked on its own and fails alone).
+ */
+function bulkBodyDocument() {
+	const body = jsonSchema(bulkCreateBody, "input") as { properties: { interviews: Record<string, unknown> } };
+	body.properties.interviews = {
+		...body.properties.interviews,
+		items: jsonSchema(createInterviewBody, "input"),
+		description:
+			"Each item as POST /v1/interviews takes it (`defaults` fills what an item leaves out); an invalid item is refused alone, in `failed`",
+	};
+	return body;
+}
 
 export const bulkRoutes = new Hono<AppBindings>();
 
@@ -21,7 +37,7 @@ bulkRoutes.post(
 		tags: ["Interviews"],
 		scopes: ["interviews:write"],
 		query: noQuery,
-		body: bulkCreateBody,
+		body: bulkBodyDocument(),
 		success: { status: 200, description: "Per-item outcomes", data: bulkCreatedSchema },
 		errors: ["INSUFFICIENT_CREDITS", "QUOTA_EXCEEDED", "INVALID_OPERATION"],
 		idempotent: true,

@@ -1,15 +1,79 @@
 // The interview API's answers as zod schemas, for the OpenAPI document (src/platform/http/openapi.ts):
-// each mirrors a view in views.ts, bulk-views.ts or core/setup-guide-results.ts. Results,
-// analytics and recordings are objects whose fields docs/api.md lists; they are described as
-// open objects here.
+// each mirrors a view in views.ts, bulk-views.ts or core/setup-guide-results.ts. The schemas of
+// the interviewer's results and analytics, the recording links and the setup guide's
+// recommendation are checked against the code's own types at compile time (`Same` below).
 import { z } from "zod";
+import { type Analytics, RECOMMENDATIONS, type Results } from "../../interviewer/model";
 import { isoTime, isoTimeOrNull } from "../../platform/http/openapi";
 import { DIFFICULTIES, STATUSES } from "../core/model";
+import type { SetupGuideRecommendation } from "../core/setup-guide-results";
+import type { RecordingLink } from "../recordings/recordings";
 
 const id = z.string().meta({ description: "`int_` id", example: "int_8Yq2Xb0c4Jt1nV5mA7dK3pLs" });
 const status = z.enum(STATUSES);
 const difficulty = z.enum(DIFFICULTIES);
-const openObject = z.looseObject({});
+
+/** True when the two types are the same: each assignable to the other, with the same keys. */
+type Both<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type Same<A, B> = Both<A, B> extends true ? Both<keyof A, keyof B> : false;
+
+const recommendation = z.enum(RECOMMENDATIONS);
+
+/** The interviewer's results (interviewer/model.ts `Results`; docs/interviewer.md). */
+export const resultsSchema = z.object({
+	overall_score: z.number().meta({ description: "0 to 100" }),
+	technical_score: z.number(),
+	communication_score: z.number(),
+	skill_assessments: z.array(z.object({ skill: z.string(), score: z.number(), level: z.string() })),
+	strengths: z.array(z.string()),
+	areas_for_improvement: z.array(z.string()),
+	recommendation,
+	confidence: z.number().optional().meta({ description: "0 to 1: how sure the interviewer is" }),
+	review_flags: z.array(z.string()).optional().meta({ description: "Why a person should look closer" }),
+});
+
+/** The interview's analytics (interviewer/model.ts `Analytics`). */
+export const analyticsSchema = z.object({
+	engagement_level: z.enum(["high", "medium", "low"]),
+	response_times: z.object({
+		average_seconds: z.number(),
+		fastest_seconds: z.number(),
+		slowest_seconds: z.number(),
+	}),
+	question_difficulty_progression: z.array(
+		z.object({
+			question_index: z.int(),
+			question_id: z.string(),
+			skill: z.string(),
+			difficulty: z.enum(DIFFICULTIES),
+			score: z.number().nullable(),
+			change: z.enum(["start", "up", "down", "same"]),
+		}),
+	),
+});
+
+/** A signed, time-limited link to one stored chunk of the interview's audio (recordings.ts). */
+export const recordingSchema = z.object({
+	segment: z.string().nullable().meta({ description: "The page that recorded it (null: sent without one)" }),
+	chunk: z.int(),
+	url: z.string(),
+	size_bytes: z.int(),
+	uploaded_at: isoTime,
+	expires_at: isoTime,
+});
+
+/** The setup guide's recommendation (core/setup-guide-results.ts). */
+export const setupGuideRecommendationSchema = z.object({
+	type: recommendation,
+	confidence: z.number(),
+	reasoning: z.string(),
+});
+
+// Compile-time: each schema describes exactly the code's type.
+true satisfies Same<z.output<typeof resultsSchema>, Results>;
+true satisfies Same<z.output<typeof analyticsSchema>, Analytics>;
+true satisfies Same<z.output<typeof recordingSchema>, RecordingLink>;
+true satisfies Same<z.output<typeof setupGuideRecommendationSchema>, SetupGuideRecommendation>;
 
 export const createdInterviewSchema = z.object({
 	id,
@@ -60,16 +124,16 @@ const fullInterviewFields = {
 		.object({ cancelled_at: isoTimeOrNull, reason: z.string().nullable() })
 		.optional()
 		.meta({ description: "Only on a cancelled interview" }),
-	results: openObject
+	results: resultsSchema
 		.nullable()
 		.optional()
 		.meta({ description: "With include_results: null until analyzed" }),
-	analytics: openObject.nullable().optional().meta({ description: "With include_results" }),
+	analytics: analyticsSchema.nullable().optional().meta({ description: "With include_results" }),
 	transcript: transcriptSchema
 		.nullable()
 		.optional()
 		.meta({ description: "With include_transcript: null until completed" }),
-	recordings: z.array(openObject).optional().meta({ description: "With include_recordings" }),
+	recordings: z.array(recordingSchema).optional().meta({ description: "With include_recordings" }),
 	urls: z.object({
 		interview_url: z.string(),
 		dashboard_url: z.string(),
@@ -173,6 +237,6 @@ export const setupGuideResultsSchema = z.object({
 	results_status: z.string(),
 	overall_score: z.number().nullable(),
 	skill_scores: z.record(z.string(), z.number()).nullable(),
-	recommendations: z.array(openObject),
+	recommendations: z.array(setupGuideRecommendationSchema),
 	test_mode: z.boolean(),
 });

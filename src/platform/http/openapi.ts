@@ -43,6 +43,14 @@ const AUTHENTICATED_HEADERS = {
 	"RateLimit-Policy": ref("headers", "RateLimit-Policy"),
 };
 
+/** Every admin route can answer these (the admin token, then validation). */
+const ADMIN_ERRORS: ErrorCode[] = [
+	"AUTHENTICATION_REQUIRED",
+	"INVALID_API_KEY",
+	"VALIDATION_ERROR",
+	"INTERNAL_ERROR",
+];
+
 /** Every authenticated route can answer these, whatever it does. */
 const AUTHENTICATED_ERRORS: ErrorCode[] = [
 	"AUTHENTICATION_REQUIRED",
@@ -58,8 +66,10 @@ export interface OperationSpec {
 	summary: string;
 	description?: string;
 	tags: string[];
-	/** The scopes a key needs; empty: any valid key. `null`: no authentication at all. */
+	/** The scopes a key needs; empty: any valid key. `null`: no API key (see `admin`). */
 	scopes: string[] | null;
+	/** An admin API route: the admin token (`adminToken`), no API key, no rate limit. */
+	admin?: boolean;
 	query?: z.ZodType;
 	/** The request body's schema (input form), or a JSON Schema when no single zod schema has it. */
 	body?: z.ZodType | JsonSchema;
@@ -127,9 +137,10 @@ const STATUS_TEXT: Record<number, string> = {
 
 /** The operation object of one route, as hono-openapi merges it into the document. */
 export function operationObject(spec: OperationSpec): Record<string, unknown> {
-	const authenticated = spec.scopes !== null;
+	const admin = spec.admin === true;
+	const authenticated = !admin && spec.scopes !== null;
 	const codes = new Set<ErrorCode>([
-		...(authenticated ? AUTHENTICATED_ERRORS : ["INTERNAL_ERROR" as const]),
+		...(admin ? ADMIN_ERRORS : authenticated ? AUTHENTICATED_ERRORS : ["INTERNAL_ERROR" as const]),
 		...(spec.scopes && spec.scopes.length > 0 ? (["INSUFFICIENT_PERMISSIONS"] as const) : []),
 		...(spec.body ? (["PAYLOAD_TOO_LARGE"] as const) : []),
 		...(spec.idempotent ? (["IDEMPOTENCY_KEY_IN_USE", "IDEMPOTENCY_KEY_REUSED"] as const) : []),
@@ -164,7 +175,7 @@ export function operationObject(spec: OperationSpec): Record<string, unknown> {
 					? { "X-Request-Id": ref("headers", "X-Request-Id"), "Retry-After": ref("headers", "Retry-After") }
 					: { "X-Request-Id": ref("headers", "X-Request-Id") };
 		responses[String(status)] = {
-			description: `${STATUS_TEXT[status] ?? "Error"}: ${statusCodes.join(", ")}`,
+			description: `${(admin && status === 401 ? "No admin token, or a wrong one" : STATUS_TEXT[status]) ?? "Error"}: ${statusCodes.join(", ")}`,
 			headers: errorHeaders,
 			content: { "application/json": { schema: errorSchema(statusCodes) } },
 		};
@@ -177,7 +188,7 @@ export function operationObject(spec: OperationSpec): Record<string, unknown> {
 		summary: spec.summary,
 		...(spec.description ? { description: spec.description } : {}),
 		tags: spec.tags,
-		security: authenticated ? [{ bearerAuth: spec.scopes }] : [],
+		security: admin ? [{ adminToken: [] }] : authenticated ? [{ bearerAuth: spec.scopes }] : [],
 		...(authenticated ? { "x-scopes": spec.scopes } : {}),
 		...(parameters.length > 0 ? { parameters } : {}),
 		...(spec.body
