@@ -1,4 +1,5 @@
 import { Hono } from "hono";
+import { z } from "zod";
 import { requireAccount } from "../accounts/admin-routes";
 import { getDb } from "../platform/db/client";
 import type { AppBindings } from "../platform/http/context";
@@ -10,28 +11,40 @@ import { deleteUser, findUser, listUsers } from "./users-repo";
 
 /**
  * The admin API's dashboard users (decisions.md): `POST` answers the user with a one-time
- * `password` (shown once, stored only hashed); the Team page invites by e-mail instead. Mounted
+ * `password` (shown once, stored only hashed), or with `invite: true` an `invitation_url` that is
+ * also e-mailed to the user (as the Team page's invitations). Mounted
  * after the admin routes, whose admin-token check and body guard run first for these too.
  */
+const adminUserBody = newUserBody.extend({
+	invite: z.boolean({ error: "Must be a boolean" }).optional(),
+});
+
 export const adminUserRoutes = new Hono<AppBindings>();
 
 adminUserRoutes.post(
 	"/accounts/:account_id/users",
 	validate("query", noQuery),
-	validate("json", newUserBody),
+	validate("json", adminUserBody),
 	async (c) => {
 		const account = await requireAccount(c, c.req.param("account_id"));
 		const body = c.req.valid("json");
-		const created = await createUser(
-			getDb(c.env.DB),
-			account.id,
-			body.email,
-			body.role,
-			"generate",
-			c.get("now"),
-			appUrl(c),
+		const created = await createUser(c.env, {
+			accountId: account.id,
+			companyName: account.companyName,
+			email: body.email,
+			role: body.role,
+			mode: body.invite ? "invite" : "generate",
+			invitedBy: null,
+			now: c.get("now"),
+			appUrl: appUrl(c),
+		});
+		return ok(
+			c,
+			created.password !== undefined
+				? { ...userView(created.user), password: created.password }
+				: { ...userView(created.user), invitation_url: created.invitationUrl },
+			201,
 		);
-		return ok(c, { ...userView(created.user), password: created.password }, 201);
 	},
 );
 
