@@ -111,7 +111,7 @@ describe("invitation e-mail", () => {
 
 		// Exactly one message went out, to the invitee, carrying the link the owner was shown.
 		expect(made.delivery?.sent).toHaveLength(1);
-		const [message] = made.delivery?.sent as [OutgoingEmail];
+		const [message] = (made.delivery?.sent ?? []) as [OutgoingEmail];
 		expect(message.to).toBe(email);
 		const parsed = await parseMime(message.raw);
 		expect(parsed.subject).toContain("interview dashboard");
