@@ -144,9 +144,25 @@ describe("the dashboard in a real browser", () => {
 		await page.getByRole("button", { name: "Send 4 invitations" }).click();
 		await see(page.getByRole("status"), "4 created, 1 refused");
 		await shot("bulk-outcome");
+		// The rows are test-mode: the live list does not show them, the test data view does.
 		await page.goto(`${service.baseUrl}/dashboard/interviews?position=Platform`);
-		await see(page.locator("main"), "4 interviews match.");
+		await see(page.locator("main"), "0 live interviews match.");
 		await shot("interviews");
+		await page.getByRole("switch", { name: "View test data" }).click();
+		await page.waitForURL(/\?mode=test$/);
+		await see(page.locator("#test-banner"), "You are viewing test data");
+		await page.getByLabel("Position contains").fill("Platform");
+		await page.getByRole("button", { name: "Filter" }).click();
+		await page.waitForURL(/mode=test/);
+		await see(page.locator("main"), "4 test interviews match.");
+		expect(await page.locator("tbody [data-test-label]").count()).toBe(4);
+		expect(await page.getByRole("link", { name: "New test interview" }).getAttribute("href")).toBe(
+			"/dashboard/interviews/new?mode=test",
+		);
+		await shot("interviews-test");
+		await page.getByRole("link", { name: "Bea One" }).click();
+		await see(page.locator("h1"), "Test");
+		expect(await page.locator("#test-banner").isVisible()).toBe(true);
 	});
 
 	it("adds a webhook endpoint, sends a test event, and redelivers it from the log", async () => {
@@ -213,6 +229,8 @@ describe("the dashboard in a real browser", () => {
 		await page.getByRole("link", { name: "View results" }).click();
 		await page.waitForURL(/\/results$/);
 		await see(page.locator("h1"), "Grace Hopper");
+		// A test-mode interview: its results page is labelled so.
+		expect(await page.locator("h1 [data-test-label]").textContent()).toBe("Test");
 		await see(page.locator("#recommendation"), /Hire|Maybe|No hire/);
 		expect(await page.getByRole("img", { name: "Score per skill, out of 100" }).isVisible()).toBe(true);
 		expect(await page.getByRole("heading", { name: "Transcript" }).isVisible()).toBe(true);
