@@ -8,7 +8,7 @@ import { AppError } from "../platform/http/errors";
 import { appUrl } from "../platform/http/urls";
 import { type DashContext, describe, field, formOf, notFoundPage, ownerOnly } from "./guard";
 import { Csrf, ErrorNotice, fmt, Page } from "./layout";
-import type { DashBindings } from "./session";
+import { closeLiveViewsOfUser, type DashBindings } from "./session";
 import { createUser, newUserBody } from "./users";
 import { deleteUser, findUser, listUsers } from "./users-repo";
 
@@ -228,6 +228,7 @@ accountPages.post("/team/:user_id/remove", async (c) => {
 	if (!user) return notFoundPage(c);
 	if (user.id === me.user.id)
 		return c.html(await TeamPage({ c, error: { message: "You cannot remove yourself." } }), 422);
+	await closeLiveViewsOfUser(c.env, user.id);
 	await deleteUser(db, me.auth.accountId, user.id);
 	return c.redirect("/dashboard/team?removed=1", 303);
 });

@@ -6,6 +6,7 @@ import type { AppBindings } from "../platform/http/context";
 import { ok, okList } from "../platform/http/envelope";
 import { appUrl } from "../platform/http/urls";
 import { noQuery, validate } from "../platform/http/validation";
+import { closeLiveViewsOfUser } from "./session";
 import { createUser, newUserBody, userNotFound, userView } from "./users";
 import { deleteUser, findUser, listUsers } from "./users-repo";
 
@@ -61,6 +62,7 @@ adminUserRoutes.delete("/accounts/:account_id/users/:user_id", validate("query",
 	const user = await findUser(db, account.id, id);
 	if (!user) throw userNotFound(id);
 	// Its sessions go with it: a deleted user is signed out everywhere at once.
+	await closeLiveViewsOfUser(c.env, id);
 	await deleteUser(db, account.id, id);
 	return ok(c, { ...userView(user), deleted: true });
 });

@@ -293,7 +293,12 @@ interviewDetailPages.post("/:id/live-ticket", async (c) => {
 	if (!state) return c.json({ error: "not found" }, 404);
 	const { ticket, expiresAt } = await issueObserverTicket(
 		getDb(c.env.DB),
-		{ userId: me.user.id, accountId: me.auth.accountId, interviewId: state.id },
+		{
+			userId: me.user.id,
+			accountId: me.auth.accountId,
+			interviewId: state.id,
+			sessionHash: me.session.tokenHash,
+		},
 		c.get("now"),
 	);
 	c.header("Cache-Control", "no-store");

@@ -67,6 +67,16 @@ export function touchSession(db: Db, tokenHash: string, now: number) {
 	return db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.tokenHash, tokenHash)).run();
 }
 
+export async function listSessionHashes(db: Db, userId: string): Promise<string[]> {
+	const rows = await db
+		.select({ hash: sessions.tokenHash })
+		.from(sessions)
+		.where(eq(sessions.userId, userId))
+		.limit(90)
+		.all();
+	return rows.map((r) => r.hash);
+}
+
 export function deleteSession(db: Db, tokenHash: string) {
 	return db.delete(sessions).where(eq(sessions.tokenHash, tokenHash)).run();
 }

@@ -17,6 +17,8 @@ let service: Service;
 let browser: Browser;
 let page: Page;
 let rx: WebhookReceiver;
+/** The in-progress interview the live view follows (set by its test). */
+let liveId = "";
 
 /** Waits (at most `ms`) until the locator's text matches; fails with the text it last had. */
 async function see(locator: Locator, expected: string | RegExp, ms = 15_000): Promise<void> {
@@ -248,6 +250,7 @@ describe("the dashboard in a real browser", () => {
 			body: { candidate_email: "live@example.com", position: "Live Engineer", skills: ["SQL"] },
 		});
 		const id = created.body.data.id as string;
+		liveId = id;
 		await api(service, "POST", `/v1/interviews/${id}/test/advance`, {
 			key: service.keys.test,
 			body: { to: "in_progress" },
@@ -280,12 +283,20 @@ describe("the dashboard in a real browser", () => {
 		}
 	});
 
-	it("shows the team page and signs out", async () => {
+	it("shows the team page and signs out, which closes the session's open live view", async () => {
+		// A second tab of the same session follows the interview live.
+		const watcher = await page.context().newPage();
+		await watcher.goto(`${service.baseUrl}/dashboard/interviews/${liveId}`);
+		await see(watcher.locator("#live-state"), "Connected");
 		await page.goto(`${service.baseUrl}/dashboard/team`);
 		await see(page.locator("main"), service.owner.email);
 		await shot("team");
 		await page.getByRole("button", { name: "Sign out" }).click();
 		await page.waitForURL(/\/dashboard\/login\?signed_out=1$/);
+		// The server closed the other tab's socket (4003) and the page says why.
+		await see(watcher.locator("#live-state"), "The live view closed: Signed out.");
+		await watcher.screenshot({ path: join(SHOTS, "dashboard-live-signed-out.png"), fullPage: true });
+		await watcher.close();
 		await page.goto(`${service.baseUrl}/dashboard/interviews`);
 		expect(new URL(page.url()).pathname).toBe("/dashboard/login");
 	});

@@ -111,6 +111,7 @@ roomRoutes.get("/interview/:id", async (c) => {
 	headers.delete("X-Room-Environment");
 	headers.delete("X-Room-Key");
 	headers.delete("X-Room-Key-Expires");
+	headers.delete("X-Room-Session");
 	headers.set("X-Request-Id", c.get("requestId"));
 	if (token.startsWith("svc_")) {
 		const auth = await resolveApiKey(c, token);
@@ -128,6 +129,8 @@ roomRoutes.get("/interview/:id", async (c) => {
 		headers.set("X-Room-Role", "observer");
 		headers.set("X-Room-Account", grant.accountId);
 		headers.set("X-Room-Environment", "production");
+		// Sign-out closes the connection; the object also checks that the session still lasts.
+		if (grant.sessionHash) headers.set("X-Room-Session", grant.sessionHash);
 	} else {
 		headers.set("X-Room-Role", "candidate");
 	}
