@@ -283,6 +283,19 @@ describe("the dashboard in a real browser", () => {
 		}
 	});
 
+	it("answers an unknown dashboard path with a page, the API's with JSON", async () => {
+		const response = await page.goto(`${service.baseUrl}/dashboard/no-such-page`);
+		expect(response?.status()).toBe(404);
+		await see(page.locator("h1"), "Page not found");
+		expect(await page.getByRole("navigation", { name: "Main" }).isVisible()).toBe(true);
+		await shot("not-found");
+		const api = await fetch(`${service.baseUrl}/v1/no-such-route`, {
+			headers: { Authorization: `Bearer ${service.keys.live}` },
+		});
+		expect(api.status).toBe(404);
+		expect(((await api.json()) as { error: { code: string } }).error.code).toBe("NOT_FOUND");
+	});
+
 	it("shows the team page and signs out, which closes the session's open live view", async () => {
 		// A second tab of the same session follows the interview live.
 		const watcher = await page.context().newPage();
