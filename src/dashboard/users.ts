@@ -93,7 +93,8 @@ export async function createUser(
 	const emailId = newId("msg");
 	const token = await invitationToken(env.ADMIN_TOKEN, emailId);
 	const expiresAt = now + INVITATION_TTL_MS;
-	const linkBase = `${input.appUrl}/dashboard/invitation/`;
+	// The token goes in the fragment: browsers never send it, so no request log holds it.
+	const linkBase = `${input.appUrl}/dashboard/invitation#`;
 	const email = userInvitationRow(
 		env,
 		{

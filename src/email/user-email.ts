@@ -48,7 +48,7 @@ export interface UserInvitationRequest extends UserInvitationDetails {
 	accountId: string;
 	userId: string;
 	to: string;
-	/** `{app_url}/dashboard/invitation/`: the link without its token. */
+	/** `{app_url}/dashboard/invitation#`: the link without its token. */
 	linkBase: string;
 }
 

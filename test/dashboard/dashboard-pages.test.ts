@@ -341,22 +341,33 @@ describe("team", () => {
 		const email = `member.${Date.now()}@example.com`;
 		const made = await owner.post("/dashboard/team", { _csrf: token, email, role: "member" });
 		expect(made.status).toBe(201);
-		const link = /(http:\/\/service\.test\/dashboard\/invitation\/[0-9A-Za-z]+)/.exec(
+		const link = /(http:\/\/service\.test\/dashboard\/invitation#[0-9A-Za-z]+)/.exec(
 			made.text,
 		)?.[1] as string;
-		const path = new URL(link).pathname;
+		const { pathname: path, hash } = new URL(link);
+		const invite = hash.slice(1);
 		const { Browser } = await import("../support/dashboard-helpers");
 		const invitee = new Browser();
 		expect((await invitee.get(path)).status).toBe(200);
-		const short = await invitee.post(path, { password: "short", confirm: "short" });
+		const short = await invitee.post(path, { token: invite, password: "short", confirm: "short" });
 		expect(short.status).toBe(422);
+		const wrong = await invitee.post(path, {
+			token: `${invite.slice(0, -1)}${invite.endsWith("x") ? "y" : "x"}`,
+			password: "a long enough secret",
+			confirm: "a long enough secret",
+		});
+		expect(wrong.status).toBe(404);
 		const set = await invitee.post(path, {
+			token: invite,
 			password: "a long enough secret",
 			confirm: "a long enough secret",
 		});
 		expect(set.status).toBe(303);
 		expect((await invitee.get("/dashboard/settings/api-keys")).status).toBe(403);
-		expect((await new Browser().get(path)).status).toBe(404);
+		expect(
+			(await new Browser().post(path, { token: invite, password: "x".repeat(12), confirm: "x".repeat(12) }))
+				.status,
+		).toBe(404);
 		const member = await signedIn({ email, password: "a long enough secret" });
 		expect((await member.get("/dashboard/interviews")).status).toBe(200);
 	});

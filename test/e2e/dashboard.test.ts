@@ -1,9 +1,10 @@
 // The dashboard in a real browser (headless Chromium) against the real local service: the demo
 // owner `npm start` creates signs in and uses every page. Screenshots go to test-output/screenshots.
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Browser, chromium, type Locator, type Page } from "playwright-core";
+import PostalMime from "postal-mime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
 	type RecordedRequest,
@@ -34,6 +35,11 @@ async function see(locator: Locator, expected: string | RegExp, ms = 15_000): Pr
 		if (Date.now() > deadline) throw new Error(`expected ${String(expected)} in: ${last.slice(0, 500)}`);
 		await new Promise((resolve) => setTimeout(resolve, 200));
 	}
+}
+
+/** The `.eml` files the local send_email simulation reported writing, in order. */
+function emailFiles(output: string): string[] {
+	return [...output.matchAll(/Email: (\S+\.eml)/g)].map((m) => m[1] as string);
 }
 
 async function shot(name: string) {
@@ -303,7 +309,37 @@ describe("the dashboard in a real browser", () => {
 		await see(watcher.locator("#live-state"), "Connected");
 		await page.goto(`${service.baseUrl}/dashboard/team`);
 		await see(page.locator("main"), service.owner.email);
+		// An invitation: e-mailed through the queue (the local send_email writes the message to a
+		// file and logs its path), the same link shown once; the invitee sets a password with it.
+		const sentBefore = emailFiles(service.output()).length;
+		await page.getByLabel("Email").fill("invitee@example.com");
+		await page.getByLabel("Role").selectOption("member");
+		await page.getByRole("button", { name: "Create invitation" }).click();
+		const shown = ((await page.locator("#invite-link").textContent()) ?? "").trim();
+		expect(shown).toMatch(/\/dashboard\/invitation#[0-9A-Za-z]{43}$/);
 		await shot("team");
+		const deadline = Date.now() + 30_000;
+		while (emailFiles(service.output()).length === sentBefore && Date.now() < deadline) {
+			await new Promise((resolve) => setTimeout(resolve, 300));
+		}
+		const files = emailFiles(service.output()).slice(sentBefore);
+		expect(files).toHaveLength(1);
+		const mail = await PostalMime.parse(readFileSync(files[0] as string), { attachmentEncoding: "utf8" });
+		expect(mail.to?.[0]?.address).toBe("invitee@example.com");
+		expect(mail.text).toContain(shown);
+		expect(mail.html).toContain(`href="${shown}"`);
+		// The token is in no log line of the service (the Worker's or wrangler's request lines).
+		expect(service.output()).not.toContain(new URL(shown).hash.slice(1));
+		const invitee = await browser.newContext();
+		const tab = await invitee.newPage();
+		await tab.goto(shown);
+		expect(new URL(tab.url()).hash).toBe("");
+		await tab.getByLabel("New password").fill("invitee long password");
+		await tab.getByLabel("Repeat the password").fill("invitee long password");
+		await tab.getByRole("button", { name: "Set password" }).click();
+		await tab.waitForURL(/\/dashboard\/interviews$/);
+		await see(tab.locator("header.top"), "invitee@example.com (member)");
+		await invitee.close();
 		await page.getByRole("button", { name: "Sign out" }).click();
 		await page.waitForURL(/\/dashboard\/login\?signed_out=1$/);
 		// The server closed the other tab's socket (4003) and the page says why.

@@ -74,7 +74,7 @@ export const userEmails = sqliteTable(
 		subject: text("subject").notNull(),
 		text: text("text").notNull(),
 		html: text("html").notNull(),
-		/** Everything of the link but its token: `{app_url}/dashboard/invitation/`. */
+		/** Everything of the link but its token: `{app_url}/dashboard/invitation#`. */
 		linkBase: text("link_base").notNull(),
 		status: text("status", { enum: CANDIDATE_EMAIL_STATUSES }).notNull(),
 		attempts: integer("attempts").notNull(),
