@@ -140,7 +140,7 @@ export function TestBadge() {
 /** Shown above every page of test data, as Stripe's "Viewing test data" bar. */
 export function TestBanner({ liveHref, children }: { liveHref?: string; children?: Child }) {
 	return (
-		<div class="test-banner" role="status" id="test-banner">
+		<div class="test-banner" role="note" aria-label="Test data" id="test-banner">
 			<TestBadge />
 			<span>
 				{children ?? "You are viewing test data: test interviews cost no credit and e-mail no one."}
