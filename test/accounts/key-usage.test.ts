@@ -3,7 +3,8 @@ import { describe, expect, it, vi } from "vitest";
 import { KeyUseThrottle, LAST_USED_WINDOW_MS } from "../../src/accounts/key-usage";
 import { hashApiKey } from "../../src/accounts/keys";
 import { dashboardAccount, signedIn } from "../support/dashboard-helpers";
-import { call } from "../support/helpers";
+import { call, validInterview } from "../support/helpers";
+import { connect } from "../support/room-helpers";
 
 vi.setConfig({ testTimeout: 30_000 });
 
@@ -85,6 +86,22 @@ describe("a key's last use", () => {
 		const shown = new Date(written.last_used_at as number).toISOString().replace("T", " ").slice(0, 16);
 		expect(rowOf(page.text, first.id)).toContain(`${shown} UTC`);
 		expect(page.text).toContain("Last used");
+	});
+
+	it("is written when the key opens an observer connection", async () => {
+		const a = await dashboardAccount();
+		const created = await call("POST", "/v1/interviews", { key: a.test, body: validInterview() });
+		expect(created.status).toBe(201);
+		const observerKey = await a.key("live", { permissions: ["interviews:read"] });
+		expect((await lastUsedOf(observerKey)).last_used_at).toBeNull();
+		const opened = await connect(created.body.data.id, observerKey);
+		expect(opened.status).toBe(101);
+		opened.room?.close();
+		const written = await eventually(
+			() => lastUsedOf(observerKey),
+			(row) => row.last_used_at !== null,
+		);
+		expect(written.last_used_at).not.toBeNull();
 	});
 
 	it("is not written for a refused key", async () => {

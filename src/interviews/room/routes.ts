@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import { assertScope, resolveApiKey } from "../../accounts/auth";
+import { recordKeyUse } from "../../accounts/key-usage";
 import { getDb } from "../../platform/db/client";
 import type { AppBindings } from "../../platform/http/context";
 import { errorBody, ok } from "../../platform/http/envelope";
@@ -116,6 +117,8 @@ roomRoutes.get("/interview/:id", async (c) => {
 	if (token.startsWith("svc_")) {
 		const auth = await resolveApiKey(c, token);
 		assertScope(auth, "interviews:read");
+		// An observer's connection is a use of its key (throttled as the API's: key-usage.ts).
+		recordKeyUse(c, auth.keyId, c.get("now"));
 		headers.set("X-Room-Role", "observer");
 		headers.set("X-Room-Account", auth.accountId);
 		headers.set("X-Room-Environment", auth.dataEnvironment);
