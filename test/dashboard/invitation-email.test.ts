@@ -211,6 +211,33 @@ describe("invitation e-mail", () => {
 		expect(sent).toHaveLength(1);
 	});
 
+	it("settled invitation e-mails are deleted after EMAIL_RETENTION_DAYS, queued ones kept", async () => {
+		const a = await dashboardAccount();
+		const recording = recordingQueueEnv();
+		const make = async (name: string) =>
+			(
+				await createUser(recording.env, {
+					accountId: a.id,
+					companyName: "Acme",
+					email: uniqueEmail(name),
+					role: "member",
+					mode: "invite",
+					invitedBy: null,
+					now: Date.now(),
+					appUrl: BASE,
+				})
+			).emailId as string;
+		const sent = await make("retained-sent");
+		const queued = await make("retained-queued");
+		expect((await sendWithConsumer(sent, recording.env)).sent).toHaveLength(1);
+		const { purgeSettledEmails } = await import("../../src/email/retention");
+		// 31 days on: past the default 30.
+		const later = Date.now() + 31 * 86_400_000;
+		expect(await purgeSettledEmails(env, later)).toBeGreaterThanOrEqual(1);
+		expect(await getUserEmail(db, sent)).toBeNull();
+		expect((await getUserEmail(db, queued))?.status).toBe("queued");
+	});
+
 	it("the admin API answers an invitation_url with invite: true, e-mails it, and a password otherwise", async () => {
 		const a = await dashboardAccount();
 		const email = uniqueEmail("admin-invite");
