@@ -1,6 +1,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import { OBSERVER_SESSION_CLOSE } from "../../src/interviews/object/interview-object";
+import { liveSessionHashes } from "../../src/interviews/room/observer-tickets";
+import { getDb } from "../../src/platform/db/client";
 import { type Browser, dashboardAccount, newUser, signedIn } from "../support/dashboard-helpers";
 import { call, validInterview } from "../support/helpers";
 import { connect, type Room } from "../support/room-helpers";
@@ -110,5 +112,17 @@ describe("a live view ends with its session", () => {
 			code: OBSERVER_SESSION_CLOSE,
 			reason: "The dashboard session ended.",
 		});
+	});
+
+	it("looks sessions up in statements of at most 90 hashes, however many watch", async () => {
+		const a = await dashboardAccount();
+		await signedIn(a.owner);
+		const row = await env.DB.prepare("SELECT token_hash FROM sessions WHERE user_id = ?")
+			.bind(a.owner.id)
+			.first<{ token_hash: string }>();
+		const real = row?.token_hash as string;
+		const others = Array.from({ length: 150 }, (_, i) => `gone-${i}`);
+		const live = await liveSessionHashes(getDb(env.DB), [...others, real], Date.now());
+		expect([...live]).toEqual([real]);
 	});
 });
