@@ -105,7 +105,7 @@ export interface paths {
         put?: never;
         /**
          * Create a dashboard user
-         * @description The user's one-time password is in this answer only; the service keeps its hash.
+         * @description Answers a one-time `password` (in this answer only; the service keeps its hash), or with `invite: true` an `invitation_url` that is also e-mailed to the user.
          */
         post: operations["postAdminAccountsByAccountIdUsers"];
         delete?: never;
@@ -2040,6 +2040,7 @@ export interface operations {
                     email: string;
                     /** @enum {string} */
                     role: "owner" | "member";
+                    invite?: boolean;
                 };
             };
         };
@@ -2070,6 +2071,22 @@ export interface operations {
                             created_at: string;
                             /** @description Shown once */
                             password: string;
+                        } | {
+                            /** @description `usr_` id */
+                            id: string;
+                            account_id: string;
+                            email: string;
+                            /** @enum {string} */
+                            role: "owner" | "member";
+                            /** @description false until an invited user sets one */
+                            password_set: boolean;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC
+                             */
+                            created_at: string;
+                            /** @description Also e-mailed; the token is in the fragment */
+                            invitation_url: string;
                         };
                         meta: components["schemas"]["Meta"];
                     };

@@ -14,7 +14,8 @@ Commands:
                  [--rpm N|null] [--concurrent N|null] [--monthly N|null]
   create-key --account ACC_ID --env live|test|dev [--name NAME] [--permissions a,b] [--expires-at ISO]
   revoke-key --account ACC_ID --key KEY_ID
-  create-user --account ACC_ID --email EMAIL --role owner|member   (prints a one-time password)
+  create-user --account ACC_ID --email EMAIL --role owner|member [--invite]
+                                   (prints a one-time password; with --invite an invitation_url, also e-mailed)
   list-users --account ACC_ID
   delete-user --account ACC_ID --user USR_ID
 
@@ -73,6 +74,7 @@ function optionSpec() {
 		email: { type: "string" },
 		role: { type: "string" },
 		user: { type: "string" },
+		invite: { type: "boolean" },
 	};
 }
 
@@ -156,7 +158,7 @@ async function run() {
 			return adminRequest(
 				"POST",
 				`/accounts/${need("account")}/users`,
-				{ email: need("email"), role: need("role") },
+				{ email: need("email"), role: need("role"), ...(o.invite ? { invite: true } : {}) },
 				options,
 			);
 		case "list-users":

@@ -8,7 +8,7 @@ import { authenticate } from "./accounts/auth";
 import { rateLimit } from "./accounts/rate-limit-middleware";
 import { accountRoutes } from "./accounts/routes";
 import { adminUserRoutes } from "./dashboard/admin-users";
-import { dashboardRoutes, settingsRedirect } from "./dashboard/routes";
+import { dashboardNotFound, dashboardRoutes, isDashboardPath, settingsRedirect } from "./dashboard/routes";
 import { docsPage } from "./docs";
 import { eventRoutes } from "./events/routes";
 import { interviewRoutes } from "./interviews/api/routes";
@@ -99,7 +99,8 @@ export function createApp(options: AppOptions = {}) {
 	app.route("/api/v1", api);
 	noteShadowed(app);
 
-	app.notFound(unrouted);
+	// Unknown dashboard paths get a page in its layout; every other path the API's envelope.
+	app.notFound((c) => (isDashboardPath(new URL(c.req.url).pathname) ? dashboardNotFound(c) : unrouted(c)));
 
 	app.onError((err, c) => {
 		const requestId = c.get("requestId") ?? "unknown";

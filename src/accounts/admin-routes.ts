@@ -287,6 +287,7 @@ adminRoutes.post(
 			expiresAt,
 			revokedAt: null,
 			createdAt: now,
+			lastUsedAt: null,
 		};
 		await insertApiKey(getDb(c.env.DB), row);
 		return ok(

@@ -9,6 +9,7 @@ import { jsonBodyGuard } from "../platform/http/validation";
 import { constantTimeEqual } from "../platform/lib/crypto";
 import { authCache } from "./auth-cache";
 import type { AuthContext } from "./auth-context";
+import { recordKeyUse } from "./key-usage";
 import { dataEnvironmentOf, hashApiKey, parseApiKey } from "./keys";
 import { effectiveLimits, type PlanId } from "./plans";
 import type { Scope } from "./scopes";
@@ -62,6 +63,8 @@ export const authenticate: MiddlewareHandler<AppBindings> = async (c, next) => {
 		c.set("authVersion", authCache.remember(hash, auth, before));
 	}
 	await next();
+	// A key refused after all (revoked: the account's object did not confirm the cached entry) was not used.
+	if (c.res.status !== 401) recordKeyUse(c, c.get("auth").keyId, c.get("now"));
 };
 
 /** The account and permissions of an API key, read from D1, or the contract's authentication error. */

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { accountStub } from "../accounts/account-stub";
-import { creditBalance, latestLedgerEntries } from "../accounts/accounts-repo";
+import { creditBalance, findAccount, latestLedgerEntries } from "../accounts/accounts-repo";
 import { monthPeriod, monthResetsAt } from "../accounts/quota";
 import { monthlyInterviewsUsed } from "../accounts/quota-repo";
 import { getDb } from "../platform/db/client";
@@ -8,7 +8,7 @@ import { AppError } from "../platform/http/errors";
 import { appUrl } from "../platform/http/urls";
 import { type DashContext, describe, field, formOf, notFoundPage, ownerOnly } from "./guard";
 import { Csrf, ErrorNotice, fmt, Page } from "./layout";
-import type { DashBindings } from "./session";
+import { closeLiveViewsOfUser, type DashBindings } from "./session";
 import { createUser, newUserBody } from "./users";
 import { deleteUser, findUser, listUsers } from "./users-repo";
 
@@ -113,7 +113,10 @@ async function TeamPage(props: {
 			{props.invited ? (
 				<section class="notice ok" aria-labelledby="invited-h">
 					<h2 id="invited-h">Invitation for {props.invited.email}</h2>
-					<p>Send this link to them; it works once, for 7 days, and lets them choose a password.</p>
+					<p>
+						The link has been e-mailed to them. It works once, for 7 days, and lets them choose a password;
+						copy it here if they need it another way.
+					</p>
 					<p class="secret" id="invite-link">
 						{props.invited.url}
 					</p>
@@ -196,15 +199,17 @@ accountPages.post("/team", async (c) => {
 		);
 	}
 	try {
-		const made = await createUser(
-			getDb(c.env.DB),
-			me.auth.accountId,
-			parsed.data.email,
-			parsed.data.role,
-			"invite",
-			c.get("now"),
-			appUrl(c as never),
-		);
+		const account = await findAccount(getDb(c.env.DB), me.auth.accountId);
+		const made = await createUser(c.env, {
+			accountId: me.auth.accountId,
+			companyName: account?.companyName ?? "your company",
+			email: parsed.data.email,
+			role: parsed.data.role,
+			mode: "invite",
+			invitedBy: me.user.email,
+			now: c.get("now"),
+			appUrl: appUrl(c as never),
+		});
 		c.header("Cache-Control", "no-store");
 		return c.html(
 			await TeamPage({ c, invited: { email: made.user.email, url: made.invitationUrl ?? "" } }),
@@ -223,6 +228,7 @@ accountPages.post("/team/:user_id/remove", async (c) => {
 	if (!user) return notFoundPage(c);
 	if (user.id === me.user.id)
 		return c.html(await TeamPage({ c, error: { message: "You cannot remove yourself." } }), 422);
+	await closeLiveViewsOfUser(c.env, user.id);
 	await deleteUser(db, me.auth.accountId, user.id);
 	return c.redirect("/dashboard/team?removed=1", 303);
 });

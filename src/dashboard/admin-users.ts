@@ -8,6 +8,7 @@ import { ok, okList } from "../platform/http/envelope";
 import { isoTime } from "../platform/http/openapi";
 import { appUrl } from "../platform/http/urls";
 import { noQuery, validate } from "../platform/http/validation";
+import { closeLiveViewsOfUser } from "./session";
 import { createUser, newUserBody, userNotFound, userView } from "./users";
 import { deleteUser, findUser, listUsers, ROLES } from "./users-repo";
 
@@ -23,39 +24,58 @@ const userSchema = z.object({
 
 /**
  * The admin API's dashboard users (decisions.md): `POST` answers the user with a one-time
- * `password` (shown once, stored only hashed); the Team page invites by e-mail instead. Mounted
+ * `password` (shown once, stored only hashed), or with `invite: true` an `invitation_url` that is
+ * also e-mailed to the user (as the Team page's invitations). Mounted
  * after the admin routes, whose admin-token check and body guard run first for these too.
  */
+const adminUserBody = newUserBody.extend({
+	invite: z.boolean({ error: "Must be a boolean" }).optional(),
+});
+
 export const adminUserRoutes = new Hono<AppBindings>();
 
 adminUserRoutes.post(
 	"/accounts/:account_id/users",
 	adminOperation({
 		summary: "Create a dashboard user",
-		description: "The user's one-time password is in this answer only; the service keeps its hash.",
-		body: newUserBody,
+		description:
+			"Answers a one-time `password` (in this answer only; the service keeps its hash), or with `invite: true` an `invitation_url` that is also e-mailed to the user.",
+		body: adminUserBody,
 		success: {
 			status: 201,
 			description: "Created",
-			data: z.object({ ...userSchema.shape, password: z.string().meta({ description: "Shown once" }) }),
+			data: z.union([
+				z.object({ ...userSchema.shape, password: z.string().meta({ description: "Shown once" }) }),
+				z.object({
+					...userSchema.shape,
+					invitation_url: z.string().meta({ description: "Also e-mailed; the token is in the fragment" }),
+				}),
+			]),
 		},
 		errors: ["ACCOUNT_NOT_FOUND"],
 	}),
 	validate("query", noQuery),
-	validate("json", newUserBody),
+	validate("json", adminUserBody),
 	async (c) => {
 		const account = await requireAccount(c, c.req.param("account_id"));
 		const body = c.req.valid("json");
-		const created = await createUser(
-			getDb(c.env.DB),
-			account.id,
-			body.email,
-			body.role,
-			"generate",
-			c.get("now"),
-			appUrl(c),
+		const created = await createUser(c.env, {
+			accountId: account.id,
+			companyName: account.companyName,
+			email: body.email,
+			role: body.role,
+			mode: body.invite ? "invite" : "generate",
+			invitedBy: null,
+			now: c.get("now"),
+			appUrl: appUrl(c),
+		});
+		return ok(
+			c,
+			created.password !== undefined
+				? { ...userView(created.user), password: created.password }
+				: { ...userView(created.user), invitation_url: created.invitationUrl },
+			201,
 		);
-		return ok(c, { ...userView(created.user), password: created.password }, 201);
 	},
 );
 
@@ -99,6 +119,7 @@ adminUserRoutes.delete(
 		const user = await findUser(db, account.id, id);
 		if (!user) throw userNotFound(id);
 		// Its sessions go with it: a deleted user is signed out everywhere at once.
+		await closeLiveViewsOfUser(c.env, id);
 		await deleteUser(db, account.id, id);
 		return ok(c, { ...userView(user), deleted: true });
 	},

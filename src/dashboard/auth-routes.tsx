@@ -1,4 +1,5 @@
 import { Hono } from "hono";
+import { raw } from "hono/html";
 import { getDb } from "../platform/db/client";
 import type { AppBindings } from "../platform/http/context";
 import { field, formOf, sameOrigin } from "./guard";
@@ -98,16 +99,36 @@ authRoutes.post("/logout", async (c) => {
 	return c.redirect("/dashboard/login?signed_out=1", 303);
 });
 
-function InvitationPage(props: { token: string; email: string; error?: string }) {
+/**
+ * Fills the code from the link's fragment (`#<token>`), which browsers never send: the token is in
+ * no request line, so in no request log. The fragment is then dropped from the address bar.
+ */
+const INVITATION_SCRIPT = `
+(function(){var f=document.getElementById("token"),h=location.hash.slice(1);
+ if(h){history.replaceState(null,"",location.pathname+location.search);}
+ if(f&&!f.value&&/^[0-9A-Za-z]{1,100}$/.test(h)){f.value=h;var w=document.getElementById("token-field");if(w)w.hidden=true;}
+})();`;
+
+function InvitationPage(props: { token?: string; email?: string; error?: string }) {
 	return (
 		<Page title="Set your password">
 			<h1>Set your password</h1>
 			<p>
-				You were invited to the interview dashboard as <strong>{props.email}</strong>. Choose a password of at
-				least 12 characters.
+				{props.email ? (
+					<>
+						You were invited to the interview dashboard as <strong>{props.email}</strong>.{" "}
+					</>
+				) : (
+					"You were invited to the interview dashboard. "
+				)}
+				Choose a password of at least 12 characters.
 			</p>
 			<ErrorNotice error={props.error ? { message: props.error } : null} />
-			<form method="post" action={`/dashboard/invitation/${props.token}`}>
+			<form method="post" action="/dashboard/invitation">
+				<div id="token-field" hidden={props.token ? true : undefined}>
+					<label for="token">Invitation code (the part of your link after #)</label>
+					<input id="token" name="token" type="text" autocomplete="off" required value={props.token ?? ""} />
+				</div>
 				<label for="password">New password</label>
 				<input
 					id="password"
@@ -130,12 +151,13 @@ function InvitationPage(props: { token: string; email: string; error?: string })
 					<button type="submit">Set password</button>
 				</p>
 			</form>
+			<script>{raw(INVITATION_SCRIPT)}</script>
 		</Page>
 	);
 }
 
 async function openInvitation(c: { env: Env; get(key: "now"): number }, token: string) {
-	if (token.length > 100) return null;
+	if (!token || token.length > 100) return null;
 	const found = await findInvitation(getDb(c.env.DB), await hashToken(token));
 	if (!found || found.invitation.usedAt !== null || found.invitation.expiresAt <= c.get("now")) return null;
 	return found;
@@ -153,14 +175,12 @@ function invalidInvitation() {
 	);
 }
 
-authRoutes.get("/invitation/:token", async (c) => {
-	const found = await openInvitation(c as never, c.req.param("token"));
-	if (!found) return c.html(invalidInvitation(), 404);
-	return c.html(<InvitationPage token={c.req.param("token")} email={found.user.email} />);
-});
+/** The invitation link, `/dashboard/invitation#<token>`: the page; the token stays in the browser. */
+authRoutes.get("/invitation", (c) => c.html(<InvitationPage />));
 
-authRoutes.post("/invitation/:token", async (c) => {
-	const token = c.req.param("token");
+authRoutes.post("/invitation", async (c) => {
+	const form = await formOf(c);
+	const token = field(form, "token").trim();
 	const found = await openInvitation(c as never, token);
 	if (!found) return c.html(invalidInvitation(), 404);
 	if (!sameOrigin(c))
@@ -168,7 +188,6 @@ authRoutes.post("/invitation/:token", async (c) => {
 			<InvitationPage token={token} email={found.user.email} error="This form came from another site." />,
 			403,
 		);
-	const form = await formOf(c);
 	const password = field(form, "password");
 	const problem =
 		passwordProblem(password) ?? (password !== field(form, "confirm") ? "The two passwords differ" : null);

@@ -5,7 +5,7 @@ import { appUrl } from "../platform/http/urls";
 import { issueFields } from "../platform/http/validation";
 import { describe, field, formOf } from "./guard";
 import { LIST, localToIso, splitList } from "./interview-common";
-import { Csrf, ErrorNotice, Page } from "./layout";
+import { Csrf, ErrorNotice, Page, TestBanner } from "./layout";
 import type { DashBindings, DashboardUser } from "./session";
 
 export const interviewCreatePages = new Hono<DashBindings>();
@@ -14,11 +14,20 @@ function NewForm(props: {
 	me: DashboardUser;
 	values?: Record<string, string>;
 	error?: ReturnType<typeof describe> | null;
+	/** Opened from the test data view: test mode is preset and the page says so. */
+	testView?: boolean;
 }) {
 	const v = props.values ?? {};
+	const testView = props.testView ?? v.test_mode === "true";
 	return (
-		<Page title="New interview" user={props.me} current={LIST}>
-			<h1>New interview</h1>
+		<Page title={testView ? "New test interview" : "New interview"} user={props.me} current={LIST}>
+			{testView ? (
+				<TestBanner liveHref={`${LIST}/new`}>
+					A test interview: no credit, no e-mail to the candidate, and it can be driven to any state with the
+					API's test helper.
+				</TestBanner>
+			) : null}
+			<h1>{testView ? "New test interview" : "New interview"}</h1>
 			<ErrorNotice error={props.error} />
 			<form method="post" action={`${LIST}/new`}>
 				<Csrf user={props.me} />
@@ -77,7 +86,7 @@ function NewForm(props: {
 						name="test_mode"
 						type="checkbox"
 						value="true"
-						checked={v.test_mode === "true"}
+						checked={v.test_mode === "true" || (v.test_mode === undefined && testView)}
 					/>{" "}
 					<label for="test_mode" class="inline">
 						Test mode (no credit, no e-mail)
@@ -91,7 +100,9 @@ function NewForm(props: {
 	);
 }
 
-interviewCreatePages.get("/new", (c) => c.html(<NewForm me={c.var.dashboard} />));
+interviewCreatePages.get("/new", (c) =>
+	c.html(<NewForm me={c.var.dashboard} testView={c.req.query("mode") === "test"} />),
+);
 
 interviewCreatePages.post("/new", async (c) => {
 	const me = c.var.dashboard;

@@ -12,7 +12,7 @@ import { randomBase62 } from "../platform/lib/random";
 import { parseIsoDateTime } from "../platform/lib/time";
 import { type DashContext, describe, field, formOf, notFoundPage } from "./guard";
 import { LIST, localToIso, owned, splitList } from "./interview-common";
-import { Csrf, ErrorNotice, fmt, Page } from "./layout";
+import { Csrf, ErrorNotice, fmt, Page, TestBadge, TestBanner } from "./layout";
 import { LiveView } from "./live";
 import type { DashBindings } from "./session";
 
@@ -40,11 +40,27 @@ async function InterviewPage(props: {
 	const base = `${LIST}/${state.id}`;
 	const toLocal = (ms: number) => new Date(ms).toISOString().slice(0, 16);
 	return (
-		<Page title={`Interview with ${state.candidateName ?? state.candidateEmail}`} user={me} current={LIST}>
+		<Page
+			title={`${state.testMode ? "Test interview" : "Interview"} with ${state.candidateName ?? state.candidateEmail}`}
+			user={me}
+			current={LIST}
+		>
+			{state.testMode ? (
+				<TestBanner>
+					Test interview: it costs no credit, e-mails no one, and the API's test helper can drive it.
+				</TestBanner>
+			) : null}
 			<p class="no-print">
-				<a href={LIST}>All interviews</a>
+				<a href={state.testMode ? `${LIST}?mode=test` : LIST}>
+					{state.testMode ? "All test interviews" : "All interviews"}
+				</a>
 			</p>
 			<h1>
+				{state.testMode ? (
+					<>
+						<TestBadge />{" "}
+					</>
+				) : null}
 				{state.position}: {state.candidateName ?? state.candidateEmail}
 			</h1>
 			{props.notice ? (
@@ -277,7 +293,12 @@ interviewDetailPages.post("/:id/live-ticket", async (c) => {
 	if (!state) return c.json({ error: "not found" }, 404);
 	const { ticket, expiresAt } = await issueObserverTicket(
 		getDb(c.env.DB),
-		{ userId: me.user.id, accountId: me.auth.accountId, interviewId: state.id },
+		{
+			userId: me.user.id,
+			accountId: me.auth.accountId,
+			interviewId: state.id,
+			sessionHash: me.session.tokenHash,
+		},
 		c.get("now"),
 	);
 	c.header("Cache-Control", "no-store");

@@ -7,7 +7,7 @@ import { issueFields } from "../platform/http/validation";
 import { decodeCursor, encodeCursor } from "../platform/lib/cursor";
 import { parseIsoDateTime } from "../platform/lib/time";
 import { LIST } from "./interview-common";
-import { ErrorNotice, fmt, Page } from "./layout";
+import { ErrorNotice, fmt, Page, TestBadge, TestBanner } from "./layout";
 import type { DashBindings } from "./session";
 
 export const interviewListPages = new Hono<DashBindings>();
@@ -21,6 +21,10 @@ function dayBound(value: string | undefined, end: boolean): string | undefined {
 interviewListPages.get("/", async (c) => {
 	const me = c.var.dashboard;
 	const q = c.req.query();
+	// Live data unless `?mode=test` (as Stripe's "View test data"): the switch is carried by the
+	// filter form, the next page's link and the "New interview" link.
+	const testMode = q.mode === "test";
+	const modeQuery = testMode ? "?mode=test" : "";
 	const query: Record<string, string> = {};
 	if (q.status) query.status = q.status;
 	if (q.candidate_email) query.candidate_email = q.candidate_email;
@@ -58,6 +62,7 @@ interviewListPages.get("/", async (c) => {
 				createdBefore: time(p.created_before),
 				scheduledAfter: time(p.scheduled_after),
 				scheduledBefore: time(p.scheduled_before),
+				testMode,
 			},
 			p.limit,
 			cursor,
@@ -70,18 +75,39 @@ interviewListPages.get("/", async (c) => {
 			hasMore && last ? encodeCursor("interviews", { createdAt: last.createdAt, id: last.id }) : null;
 	}
 	const nextParams = new URLSearchParams({ ...q, cursor: nextCursor ?? "" });
+	if (testMode) nextParams.set("mode", "test");
+	else nextParams.delete("mode");
 	return c.html(
-		<Page title="Interviews" user={me} current={LIST}>
-			<h1>Interviews</h1>
+		<Page title={testMode ? "Test interviews" : "Interviews"} user={me} current={LIST}>
+			{testMode ? <TestBanner liveHref={LIST} /> : null}
+			<h1>
+				{testMode ? (
+					<>
+						<TestBadge /> Test interviews
+					</>
+				) : (
+					"Interviews"
+				)}
+			</h1>
 			<p class="row">
-				<a class="button" href={`${LIST}/new`}>
-					New interview
+				<a class="button" href={`${LIST}/new${modeQuery}`}>
+					{testMode ? "New test interview" : "New interview"}
 				</a>
 				<a class="button secondary" href={`${LIST}/bulk`}>
 					Bulk invite from CSV
 				</a>
+				<a
+					class="button secondary"
+					id="mode-switch"
+					role="switch"
+					aria-checked={testMode ? "true" : "false"}
+					href={testMode ? LIST : `${LIST}?mode=test`}
+				>
+					{testMode ? "View live data" : "View test data"}
+				</a>
 			</p>
 			<form method="get" action={LIST} aria-label="Filter interviews">
+				{testMode ? <input type="hidden" name="mode" value="test" /> : null}
 				<div class="row">
 					<div>
 						<label for="f-status">Status</label>
@@ -124,7 +150,9 @@ interviewListPages.get("/", async (c) => {
 				</div>
 			</form>
 			<ErrorNotice error={error} />
-			<p class="muted">{total} interviews match.</p>
+			<p class="muted">
+				{total} {testMode ? "test" : "live"} interviews match.
+			</p>
 			<div class="table-wrap">
 				<table>
 					<caption class="muted" style="text-align:left">
@@ -156,7 +184,7 @@ interviewListPages.get("/", async (c) => {
 									) : null}
 								</td>
 								<td>{fmt(r.scheduledAt)}</td>
-								<td>{r.testMode ? "test" : "live"}</td>
+								<td>{r.testMode ? <TestBadge /> : "live"}</td>
 							</tr>
 						))}
 					</tbody>

@@ -30,7 +30,7 @@ const SCOPE_TEXT: Record<string, string> = {
 	"analytics:read": "Read usage and account analytics",
 };
 
-/** When a key was last used is not recorded by the API's hot path; the column says so. */
+/** "Last used" is written at most once per 5 minutes per key (src/accounts/key-usage.ts). */
 function KeysPage(props: {
 	me: DashboardUser;
 	keys: ApiKeyRow[];
@@ -70,7 +70,9 @@ function KeysPage(props: {
 							<th scope="col">Environment</th>
 							<th scope="col">Scopes</th>
 							<th scope="col">Created</th>
-							<th scope="col">Last used</th>
+							<th scope="col">
+								Last used <span class="muted">(to 5 min)</span>
+							</th>
 							<th scope="col">Expires</th>
 							<th scope="col">State</th>
 						</tr>
@@ -92,7 +94,9 @@ function KeysPage(props: {
 									<td>{k.environment}</td>
 									<td>{k.permissions.join(", ")}</td>
 									<td>{fmt(k.createdAt)}</td>
-									<td class="muted">not recorded</td>
+									<td data-last-used={k.lastUsedAt ?? "never"}>
+										{k.lastUsedAt === null ? <span class="muted">never</span> : fmt(k.lastUsedAt)}
+									</td>
 									<td>{k.expiresAt === null ? "never" : fmt(k.expiresAt)}</td>
 									<td>
 										{state}
@@ -194,6 +198,7 @@ keyPages.post("/", async (c) => {
 		expiresAt,
 		revokedAt: null,
 		createdAt: now,
+		lastUsedAt: null,
 	});
 	const keys = await listApiKeys(db, me.auth.accountId);
 	c.header("Cache-Control", "no-store");

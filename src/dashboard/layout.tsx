@@ -44,6 +44,8 @@ dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem}dl.f
 ol.timeline{padding-left:1.25rem}
 svg text{font:13px system-ui,sans-serif}
 .print-only{display:none}
+.badge-test{display:inline-block;padding:0 .5rem;border-radius:4px;background:#7a3e00;color:#fff;font-size:.85rem;font-weight:700;letter-spacing:.02em;vertical-align:middle}
+.test-banner{border:2px solid #7a3e00;background:#fff4e5;color:#4a2600;padding:.6rem 1rem;border-radius:6px;margin:.5rem 0 1rem;display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:center}
 @media (max-width:40rem){header.top form{margin-left:0}main{padding:.5rem}h1{font-size:1.35rem}}
 @media print{
  header.top,.no-print,button,.button,nav{display:none!important}
@@ -123,6 +125,28 @@ export function Page({ title, user, current, children }: PageProps) {
 				<script>{raw(SCRIPT)}</script>
 			</body>
 		</html>
+	);
+}
+
+/** The label of test-mode data (decisions.md, "Test keys and live data"): words, not only colour. */
+export function TestBadge() {
+	return (
+		<span class="badge-test" data-test-label>
+			Test
+		</span>
+	);
+}
+
+/** Shown above every page of test data, as Stripe's "Viewing test data" bar. */
+export function TestBanner({ liveHref, children }: { liveHref?: string; children?: Child }) {
+	return (
+		<div class="test-banner" role="note" aria-label="Test data" id="test-banner">
+			<TestBadge />
+			<span>
+				{children ?? "You are viewing test data: test interviews cost no credit and e-mail no one."}
+			</span>
+			{liveHref ? <a href={liveHref}>View live data</a> : null}
+		</div>
 	);
 }
 

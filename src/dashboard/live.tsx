@@ -15,7 +15,7 @@ export function LiveView({ id, csrf }: { id: string; csrf: string }) {
  .then(function(t){
   var ws=new WebSocket(t.url);
   ws.onopen=function(){state.textContent="Connected: following the interview.";};
-  ws.onclose=function(){state.textContent="The live connection closed. Reload the page to reconnect.";};
+  ws.onclose=function(e){state.textContent=e.code===4003?"The live view closed: "+e.reason+" Sign in again to follow the interview.":"The live connection closed. Reload the page to reconnect.";};
   ws.onmessage=function(m){try{var f=JSON.parse(m.data);var d=f.data||{};
    var text=f.type+(d.question&&d.question.text?": "+d.question.text:"")+(d.text?": "+d.text:"")+(d.status?" ("+d.status+")":"");
    add(text);}catch(e){}};

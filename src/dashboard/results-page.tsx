@@ -4,7 +4,7 @@ import { recordingLinks } from "../interviews/recordings/recordings";
 import { appUrl } from "../platform/http/urls";
 import { notFoundPage } from "./guard";
 import { owned } from "./interview-common";
-import { fmt, Page } from "./layout";
+import { fmt, Page, TestBadge, TestBanner } from "./layout";
 import type { DashBindings } from "./session";
 
 export const resultsPage = new Hono<DashBindings>();
@@ -172,7 +172,17 @@ resultsPage.get("/:id/results", async (c) => {
 	const recordings = await recordingLinks(c.env, state.id, appUrl(c as never), c.get("now"));
 	const name = state.candidateName ?? state.candidateEmail;
 	return c.html(
-		<Page title={`Results: ${name}`} user={me} current="/dashboard/interviews">
+		<Page
+			title={`${state.testMode ? "Test results" : "Results"}: ${name}`}
+			user={me}
+			current="/dashboard/interviews"
+		>
+			{state.testMode ? (
+				<TestBanner>
+					Test interview: these are mock results made by the test helper, not an assessment of a real
+					candidate.
+				</TestBanner>
+			) : null}
 			<p class="no-print">
 				<a href={`/dashboard/interviews/${state.id}`}>Back to the interview</a>{" "}
 				<button type="button" data-print="1">
@@ -180,6 +190,11 @@ resultsPage.get("/:id/results", async (c) => {
 				</button>
 			</p>
 			<h1>
+				{state.testMode ? (
+					<>
+						<TestBadge />{" "}
+					</>
+				) : null}
 				Interview results: {name}, {state.position}
 			</h1>
 			<p class="muted">

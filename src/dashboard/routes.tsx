@@ -1,9 +1,11 @@
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
+import type { AppBindings } from "../platform/http/context";
 import { accountPages } from "./account-pages";
 import { authRoutes } from "./auth-routes";
 import { csrf, ownerOnly } from "./guard";
 import { interviewPages } from "./interview-pages";
 import { keyPages } from "./key-pages";
+import { Page } from "./layout";
 import { resultsPage } from "./results-page";
 import { type DashBindings, requireUser } from "./session";
 import { webhookPages } from "./webhook-pages";
@@ -30,6 +32,40 @@ signedIn.route("/settings/api-keys", keyPages);
 signedIn.route("/settings/webhooks", webhookPages);
 signedIn.route("/", accountPages);
 dashboardRoutes.route("/", signedIn);
+
+/**
+ * An unknown path under `/dashboard`: a 404 page in the dashboard's layout, not the API's JSON
+ * envelope (the app's not-found handler sends these paths here). A visitor without a session was
+ * already sent to sign in by `requireUser`, like for any dashboard page.
+ */
+export function dashboardNotFound(c: Context<AppBindings>): Response | Promise<Response> {
+	const dash = c as unknown as Context<DashBindings>;
+	const user = dash.var.dashboard ?? null;
+	const path = new URL(c.req.url).pathname;
+	dash.status(404);
+	return dash.html(
+		<Page title="Page not found" user={user}>
+			<h1>Page not found</h1>
+			<p>
+				There is no dashboard page at <code>{path}</code>. It may have moved, or the link may be mistyped.
+			</p>
+			<ul>
+				<li>
+					<a href="/dashboard/interviews">Interviews</a>
+				</li>
+				<li>
+					<a href="/dashboard/account">Account</a>
+				</li>
+			</ul>
+		</Page>,
+		404,
+	);
+}
+
+/** Whether a path is the dashboard's (its unknown paths answer `dashboardNotFound`). */
+export function isDashboardPath(path: string): boolean {
+	return path === "/dashboard" || path.startsWith("/dashboard/");
+}
 
 /** `/settings/api-keys`: an expired key's `renewal_url`. */
 export const settingsRedirect = new Hono<DashBindings>();

@@ -4,22 +4,24 @@ import { findAccount } from "../accounts/accounts-repo";
 import type { AuthContext } from "../accounts/auth-context";
 import { effectiveLimits, type PlanId } from "../accounts/plans";
 import { SCOPES, type Scope } from "../accounts/scopes";
+import { closeLiveViews } from "../interviews/room/observer-tickets";
 import { getDb } from "../platform/db/client";
 import type { AppBindings } from "../platform/http/context";
 import { sha256Hex } from "../platform/lib/crypto";
 import { randomBase62 } from "../platform/lib/random";
+import { SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from "../platform/lib/session-policy";
 import {
 	deleteSession,
 	findSession,
 	insertSession,
+	listSessionHashes,
 	type SessionRow,
 	touchSession,
 	type UserRow,
 } from "./users-repo";
 
-/** A session ends after 12 hours without a request, and 7 days after sign-in whatever happens. */
-export const SESSION_IDLE_MS = 12 * 3_600_000;
-export const SESSION_ABSOLUTE_MS = 7 * 24 * 3_600_000;
+export { SESSION_ABSOLUTE_MS, SESSION_IDLE_MS };
+
 /** `lastSeenAt` is written at most this often, not on every page. */
 const TOUCH_EVERY_MS = 5 * 60_000;
 
@@ -82,7 +84,13 @@ export async function startSession(c: Context<AppBindings>, user: UserRow): Prom
 /** Signs out: the session row is deleted (the token stops working at once) and the cookie cleared. */
 export async function endSession(c: Context<AppBindings>): Promise<void> {
 	const token = getCookie(c, cookieName(c));
-	if (token) await deleteSession(getDb(c.env.DB), await hashToken(token));
+	if (token && token.length <= 100) {
+		const db = getDb(c.env.DB);
+		const hash = await hashToken(token);
+		await deleteSession(db, hash);
+		// The session's open live views close now (the rooms' close code 4003, "Signed out.").
+		await closeLiveViews(c.env, db, [hash]);
+	}
 	setCookie(c, cookieName(c), "", {
 		path: "/",
 		httpOnly: true,
@@ -104,6 +112,7 @@ export async function currentUser(c: Context<AppBindings>): Promise<DashboardUse
 	const { session, user } = found;
 	if (session.expiresAt <= now || session.lastSeenAt + SESSION_IDLE_MS <= now) {
 		await deleteSession(db, hash);
+		await closeLiveViews(c.env, db, [hash]);
 		return null;
 	}
 	const account = await findAccount(db, user.accountId);
@@ -127,6 +136,13 @@ export async function currentUser(c: Context<AppBindings>): Promise<DashboardUse
 		expiresAt: null,
 	};
 	return { user, session, auth };
+}
+
+/** A user removed: their sessions' live views close (the sessions themselves are deleted with the user). */
+export async function closeLiveViewsOfUser(env: Env, userId: string): Promise<void> {
+	const db = getDb(env.DB);
+	const rows = await listSessionHashes(db, userId);
+	await closeLiveViews(env, db, rows);
 }
 
 /** Same-origin paths only: `/dashboard/...`, never `//host` or a scheme. */

@@ -1,6 +1,13 @@
 import { and, count, desc, eq, gt, lt } from "drizzle-orm";
 import type { Db } from "../platform/db/client";
-import { invitations, observerTickets, sessions, signInFailures, users } from "../platform/db/schema";
+import {
+	invitations,
+	observerTickets,
+	sessions,
+	signInFailures,
+	userEmails,
+	users,
+} from "../platform/db/schema";
 
 export type UserRow = typeof users.$inferSelect;
 export type SessionRow = typeof sessions.$inferSelect;
@@ -33,6 +40,8 @@ export async function deleteUser(db: Db, accountId: string, id: string): Promise
 		db.delete(sessions).where(eq(sessions.userId, id)),
 		db.delete(invitations).where(eq(invitations.userId, id)),
 		db.delete(observerTickets).where(eq(observerTickets.userId, id)),
+		// An invitation not yet sent is not sent: its link would no longer work.
+		db.delete(userEmails).where(and(eq(userEmails.userId, id), eq(userEmails.status, "queued"))),
 		db.delete(users).where(and(eq(users.accountId, accountId), eq(users.id, id))),
 	]);
 }
@@ -56,6 +65,16 @@ export function findSession(db: Db, tokenHash: string) {
 
 export function touchSession(db: Db, tokenHash: string, now: number) {
 	return db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.tokenHash, tokenHash)).run();
+}
+
+export async function listSessionHashes(db: Db, userId: string): Promise<string[]> {
+	const rows = await db
+		.select({ hash: sessions.tokenHash })
+		.from(sessions)
+		.where(eq(sessions.userId, userId))
+		.limit(90)
+		.all();
+	return rows.map((r) => r.hash);
 }
 
 export function deleteSession(db: Db, tokenHash: string) {
@@ -83,8 +102,8 @@ export function clearFailures(db: Db, subject: string) {
 	return db.delete(signInFailures).where(eq(signInFailures.subject, subject)).run();
 }
 
-export function insertInvitation(db: Db, row: typeof invitations.$inferInsert) {
-	return db.insert(invitations).values(row).run();
+export function insertInvitationQuery(db: Db, row: typeof invitations.$inferInsert) {
+	return db.insert(invitations).values(row);
 }
 
 export function findInvitation(db: Db, tokenHash: string) {

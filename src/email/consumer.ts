@@ -14,6 +14,13 @@ import {
 import { buildMime } from "./mime";
 import { notifiedEvent } from "./notified-event";
 import { bindingSender, type EmailSender } from "./sender";
+import {
+	claimUserEmail,
+	getUserEmail,
+	markUserEmailSent,
+	recordUserEmailFailure,
+	withLink,
+} from "./user-email";
 
 /** Longer than any one send may take; a crashed consumer's claim expires after it. */
 export const SEND_LEASE_MS = 120_000;
@@ -56,14 +63,17 @@ export async function handleEmailBatch(
 	}
 }
 
-function messageIdOf(body: unknown): string | null {
+function referenceOf(body: unknown): { kind: "candidate_email" | "user_email"; id: string } | null {
 	if (typeof body !== "object" || body === null) return null;
 	const { kind, message_id } = body as Record<string, unknown>;
-	return kind === "candidate_email" && typeof message_id === "string" ? message_id : null;
+	if (typeof message_id !== "string") return null;
+	return kind === "candidate_email" || kind === "user_email" ? { kind, id: message_id } : null;
 }
 
 async function processMessage(message: Message, env: Env, deps: EmailConsumerDeps): Promise<void> {
-	const id = messageIdOf(message.body);
+	const ref = referenceOf(message.body);
+	if (ref?.kind === "user_email") return processUserEmail(message, ref.id, env, deps);
+	const id = ref?.id ?? null;
 	const db = getDb(env.DB);
 	const row = id ? await getCandidateEmail(db, id) : null;
 	if (!id || !row) {
@@ -135,6 +145,77 @@ async function processMessage(message: Message, env: Env, deps: EmailConsumerDep
 		insertEvent(db, event),
 	]);
 	await publishEvents(env, [event]);
+	message.ack();
+}
+
+/**
+ * A dashboard user's e-mail (an invitation): the same claim, lease, retries and final failure as a
+ * candidate notice, no calendar part and no event. The link is put in only here, in memory, and
+ * no log line carries the message's text.
+ */
+async function processUserEmail(
+	message: Message,
+	id: string,
+	env: Env,
+	deps: EmailConsumerDeps,
+): Promise<void> {
+	const db = getDb(env.DB);
+	const row = await getUserEmail(db, id);
+	if (row?.status !== "queued") {
+		if (!row)
+			console.warn(
+				JSON.stringify({ message: "unknown e-mail message dropped", queue_message_id: message.id }),
+			);
+		message.ack();
+		return;
+	}
+	const now = deps.now();
+	const claimed = await claimUserEmail(db, id, now, SEND_LEASE_MS);
+	if (!claimed) {
+		const waitMs = Math.max(1_000, (row.leaseUntil ?? now) - now);
+		message.retry({ delaySeconds: Math.ceil(waitMs / 1000) });
+		return;
+	}
+	const attempt = Math.max(claimed.attempts, message.attempts);
+	let providerMessageId: string | null;
+	try {
+		const body = await withLink(env, claimed);
+		const raw = buildMime({
+			from: claimed.sender,
+			fromName: claimed.senderName,
+			to: claimed.recipient,
+			toName: null,
+			subject: claimed.subject,
+			text: body.text,
+			html: body.html,
+			ics: null,
+			method: "REQUEST",
+			messageId: claimed.id,
+			date: now,
+		});
+		({ messageId: providerMessageId } = await deps.send({
+			from: claimed.sender,
+			to: claimed.recipient,
+			raw,
+		}));
+	} catch (error) {
+		const next = nextRetry(attempt, deps.retryDelays);
+		const reason = (error instanceof Error ? error.message : String(error)).slice(0, 500);
+		await recordUserEmailFailure(db, id, deps.now(), reason, !next.retry);
+		console.warn(
+			JSON.stringify({
+				message: "e-mail send failed",
+				email_id: id,
+				attempt,
+				final: !next.retry,
+				error: reason,
+			}),
+		);
+		if (next.retry) message.retry({ delaySeconds: next.delaySeconds });
+		else message.ack();
+		return;
+	}
+	await markUserEmailSent(db, id, deps.now(), providerMessageId);
 	message.ack();
 }
 

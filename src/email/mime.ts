@@ -9,7 +9,8 @@ export interface MimeInput {
 	subject: string;
 	text: string;
 	html: string;
-	ics: string;
+	/** The calendar attachment; a user's invitation has none. */
+	ics: string | null;
 	method: "REQUEST" | "CANCEL";
 	/** Our message id; the Message-ID header is derived from it, so a resend keeps it. */
 	messageId: string;
@@ -45,12 +46,13 @@ export function buildMime(input: MimeInput): string {
 	msg.setHeader("Date", new Date(input.date).toUTCString().replace("GMT", "+0000"));
 	msg.addMessage({ contentType: "text/plain", encoding: "base64", data: base64Lines(input.text) });
 	msg.addMessage({ contentType: "text/html", encoding: "base64", data: base64Lines(input.html) });
-	msg.addAttachment({
-		filename: input.method === "CANCEL" ? "cancel.ics" : "invite.ics",
-		contentType: `text/calendar; charset=UTF-8; method=${input.method}`,
-		encoding: "base64",
-		data: base64Lines(input.ics),
-	});
+	if (input.ics !== null)
+		msg.addAttachment({
+			filename: input.method === "CANCEL" ? "cancel.ics" : "invite.ics",
+			contentType: `text/calendar; charset=UTF-8; method=${input.method}`,
+			encoding: "base64",
+			data: base64Lines(input.ics),
+		});
 	return foldEncodedWords(msg.asRaw());
 }
 

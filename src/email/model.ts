@@ -57,7 +57,8 @@ export type QueueEmailResult =
 
 /** The body of a message on the `interview-emails` queue: a reference to the recorded e-mail. */
 export interface EmailQueueMessage {
-	kind: "candidate_email";
+	/** `candidate_emails` or `user_emails` (a dashboard user's invitation). */
+	kind: "candidate_email" | "user_email";
 	message_id: string;
 }
 

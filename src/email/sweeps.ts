@@ -3,6 +3,12 @@ import { chunks } from "../platform/lib/chunks";
 import { DEFAULT_RESEND_AFTER_S, resendAfterMs } from "../webhooks/resend";
 import { expireQueuedEmails, staleQueuedEmails, touchQueuedEmails } from "./email-repo";
 import { enqueueAgain } from "./queue-email";
+import {
+	expireQueuedUserEmails,
+	staleQueuedUserEmails,
+	touchQueuedUserEmails,
+	userEmailQueueMessages,
+} from "./user-email";
 
 /**
  * A queued e-mail untouched this long lost its queue message (or it was dead-lettered): longer
@@ -40,5 +46,23 @@ export async function sweepStaleEmails(env: Env, now: number): Promise<{ resent:
 		await enqueueAgain(env, ids);
 		for (const part of chunks(ids, 90)) await touchQueuedEmails(db, part, now);
 	}
-	return { resent: ids.length, givenUp };
+	// Dashboard users' invitations: the same rules, their own table.
+	const userGivenUp = await expireQueuedUserEmails(
+		db,
+		now - EMAIL_GIVE_UP_MS,
+		now,
+		"Not sent within 24 hours",
+	);
+	const userIds = await staleQueuedUserEmails(
+		db,
+		now - EMAIL_STALE_MS,
+		now - resendAfterMs(env),
+		now,
+		MAX_EMAILS_RESENT,
+	);
+	for (const part of chunks(userIds, 90)) {
+		await env.EMAIL_QUEUE.sendBatch(userEmailQueueMessages(part));
+		await touchQueuedUserEmails(db, part, now);
+	}
+	return { resent: ids.length + userIds.length, givenUp: givenUp + userGivenUp };
 }

@@ -178,23 +178,98 @@ describe("interviews pages", () => {
 		]) {
 			expect((await call("POST", "/v1/interviews", { key: a.test, body })).status).toBe(201);
 		}
-		const all = await owner.get("/dashboard/interviews?position=filter");
-		expect(all.text).toContain("2 interviews match.");
-		const ahead = await owner.get(`/dashboard/interviews?scheduled_from=${later.slice(0, 10)}`);
-		expect(ahead.text).toContain("1 interviews match.");
+		// Made with the test key: test-mode interviews, listed in the test data view.
+		const all = await owner.get("/dashboard/interviews?mode=test&position=filter");
+		expect(all.text).toContain("2 test interviews match.");
+		const ahead = await owner.get(`/dashboard/interviews?mode=test&scheduled_from=${later.slice(0, 10)}`);
+		expect(ahead.text).toContain("1 test interviews match.");
 		expect(ahead.text).toContain("Filter B");
 		expect(ahead.text).not.toContain("Filter A");
-		const first = await owner.get("/dashboard/interviews?position=filter&limit=1");
+		const first = await owner.get("/dashboard/interviews?mode=test&position=filter&limit=1");
 		const next = /href="([^"]*cursor=[^"]+)" rel="next"/
 			.exec(first.text)?.[1]
 			?.replaceAll("&amp;", "&") as string;
 		expect(next).toBeDefined();
+		expect(next).toContain("mode=test");
 		const second = await owner.get(next);
 		expect(second.text).toContain("Filter A");
+		expect(second.text).toContain('id="test-banner"');
 		expect(second.text).not.toContain('rel="next"');
 		const bad = await owner.get("/dashboard/interviews?status=sleeping");
 		expect(bad.status).toBe(200);
 		expect(bad.text).toContain("Some filters are not valid.");
+	});
+
+	it("shows live data by default and test data behind the switch, each page labelled", async () => {
+		const a = await dashboardAccount();
+		const owner = await signedIn(a.owner);
+		const live = await call("POST", "/v1/interviews", {
+			key: a.live,
+			body: validInterview({ position: "Mode Live" }),
+		});
+		expect(live.status).toBe(201);
+		const testIds: string[] = [];
+		for (const key of [a.test, a.live]) {
+			const made = await call("POST", "/v1/interviews", {
+				key,
+				body: validInterview({ position: "Mode Test", test_mode: true }),
+			});
+			expect(made.status).toBe(201);
+			testIds.push(made.body.data.id);
+		}
+		const liveList = await owner.get("/dashboard/interviews?position=mode");
+		expect(liveList.text).toContain("1 live interviews match.");
+		expect(liveList.text).toContain(live.body.data.id);
+		for (const id of testIds) expect(liveList.text).not.toContain(id);
+		expect(liveList.text).not.toContain('id="test-banner"');
+		expect(liveList.text).toContain('href="/dashboard/interviews?mode=test"');
+		expect(liveList.text).toContain("View test data");
+
+		const testList = await owner.get("/dashboard/interviews?mode=test&position=mode");
+		expect(testList.text).toContain("<title>Test interviews · Interview dashboard</title>");
+		expect(testList.text).toContain('id="test-banner"');
+		expect(testList.text).toContain("2 test interviews match.");
+		expect(testList.text).not.toContain(live.body.data.id);
+		for (const id of testIds) expect(testList.text).toContain(id);
+		// The filter form keeps the mode; the create link opens a test interview's form.
+		expect(testList.text).toContain('<input type="hidden" name="mode" value="test"/>');
+		expect(testList.text).toContain('href="/dashboard/interviews/new?mode=test"');
+
+		const form = await owner.get("/dashboard/interviews/new?mode=test");
+		expect(form.text).toContain('id="test-banner"');
+		expect(form.text).toMatch(/name="test_mode" type="checkbox" value="true" checked=""/);
+		expect((await owner.get("/dashboard/interviews/new")).text).not.toMatch(/name="test_mode"[^>]*checked/);
+		const token = await owner.csrf();
+		const created = await owner.post("/dashboard/interviews/new", {
+			_csrf: token,
+			candidate_email: "mode@example.com",
+			position: "Mode Form",
+			skills: "SQL",
+			duration_minutes: "30",
+			difficulty: "intermediate",
+			test_mode: "true",
+		});
+		expect(created.status).toBe(303);
+		const newId = /int_[0-9A-Za-z]{24}/.exec(created.headers.get("Location") ?? "")?.[0] as string;
+		expect((await call("GET", `/v1/interviews/${newId}`, { key: a.live })).body.data.test_mode).toBe(true);
+
+		const page = await owner.get(`/dashboard/interviews/${newId}`);
+		expect(page.status).toBe(200);
+		expect(page.text).toContain("<title>Test interview with mode@example.com · Interview dashboard</title>");
+		expect(page.text).toContain("data-test-label");
+		expect(page.text).toContain('href="/dashboard/interviews?mode=test"');
+		const livePage = await owner.get(`/dashboard/interviews/${live.body.data.id}`);
+		expect(livePage.text).not.toContain("data-test-label");
+
+		const done = await call("POST", `/v1/interviews/${testIds[0]}/test/advance`, {
+			key: a.test,
+			body: { to: "completed" },
+		});
+		expect(done.status).toBe(200);
+		const results = await owner.get(`/dashboard/interviews/${testIds[0]}/results`);
+		expect(results.status).toBe(200);
+		expect(results.text).toContain("data-test-label");
+		expect(results.text).toContain("mock results");
 	});
 
 	it("previews a CSV with a bad row and creates the good ones", async () => {
@@ -266,22 +341,33 @@ describe("team", () => {
 		const email = `member.${Date.now()}@example.com`;
 		const made = await owner.post("/dashboard/team", { _csrf: token, email, role: "member" });
 		expect(made.status).toBe(201);
-		const link = /(http:\/\/service\.test\/dashboard\/invitation\/[0-9A-Za-z]+)/.exec(
+		const link = /(http:\/\/service\.test\/dashboard\/invitation#[0-9A-Za-z]+)/.exec(
 			made.text,
 		)?.[1] as string;
-		const path = new URL(link).pathname;
+		const { pathname: path, hash } = new URL(link);
+		const invite = hash.slice(1);
 		const { Browser } = await import("../support/dashboard-helpers");
 		const invitee = new Browser();
 		expect((await invitee.get(path)).status).toBe(200);
-		const short = await invitee.post(path, { password: "short", confirm: "short" });
+		const short = await invitee.post(path, { token: invite, password: "short", confirm: "short" });
 		expect(short.status).toBe(422);
+		const wrong = await invitee.post(path, {
+			token: `${invite.slice(0, -1)}${invite.endsWith("x") ? "y" : "x"}`,
+			password: "a long enough secret",
+			confirm: "a long enough secret",
+		});
+		expect(wrong.status).toBe(404);
 		const set = await invitee.post(path, {
+			token: invite,
 			password: "a long enough secret",
 			confirm: "a long enough secret",
 		});
 		expect(set.status).toBe(303);
 		expect((await invitee.get("/dashboard/settings/api-keys")).status).toBe(403);
-		expect((await new Browser().get(path)).status).toBe(404);
+		expect(
+			(await new Browser().post(path, { token: invite, password: "x".repeat(12), confirm: "x".repeat(12) }))
+				.status,
+		).toBe(404);
 		const member = await signedIn({ email, password: "a long enough secret" });
 		expect((await member.get("/dashboard/interviews")).status).toBe(200);
 	});

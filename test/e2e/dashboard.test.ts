@@ -1,9 +1,10 @@
 // The dashboard in a real browser (headless Chromium) against the real local service: the demo
 // owner `npm start` creates signs in and uses every page. Screenshots go to test-output/screenshots.
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Browser, chromium, type Locator, type Page } from "playwright-core";
+import PostalMime from "postal-mime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
 	type RecordedRequest,
@@ -17,6 +18,8 @@ let service: Service;
 let browser: Browser;
 let page: Page;
 let rx: WebhookReceiver;
+/** The in-progress interview the live view follows (set by its test). */
+let liveId = "";
 
 /** Waits (at most `ms`) until the locator's text matches; fails with the text it last had. */
 async function see(locator: Locator, expected: string | RegExp, ms = 15_000): Promise<void> {
@@ -32,6 +35,11 @@ async function see(locator: Locator, expected: string | RegExp, ms = 15_000): Pr
 		if (Date.now() > deadline) throw new Error(`expected ${String(expected)} in: ${last.slice(0, 500)}`);
 		await new Promise((resolve) => setTimeout(resolve, 200));
 	}
+}
+
+/** The `.eml` files the local send_email simulation reported writing, in order. */
+function emailFiles(output: string): string[] {
+	return [...output.matchAll(/Email: (\S+\.eml)/g)].map((m) => m[1] as string);
 }
 
 async function shot(name: string) {
@@ -144,9 +152,25 @@ describe("the dashboard in a real browser", () => {
 		await page.getByRole("button", { name: "Send 4 invitations" }).click();
 		await see(page.getByRole("status"), "4 created, 1 refused");
 		await shot("bulk-outcome");
+		// The rows are test-mode: the live list does not show them, the test data view does.
 		await page.goto(`${service.baseUrl}/dashboard/interviews?position=Platform`);
-		await see(page.locator("main"), "4 interviews match.");
+		await see(page.locator("main"), "0 live interviews match.");
 		await shot("interviews");
+		await page.getByRole("switch", { name: "View test data" }).click();
+		await page.waitForURL(/\?mode=test$/);
+		await see(page.locator("#test-banner"), "You are viewing test data");
+		await page.getByLabel("Position contains").fill("Platform");
+		await page.getByRole("button", { name: "Filter" }).click();
+		await page.waitForURL(/mode=test/);
+		await see(page.locator("main"), "4 test interviews match.");
+		expect(await page.locator("tbody [data-test-label]").count()).toBe(4);
+		expect(await page.getByRole("link", { name: "New test interview" }).getAttribute("href")).toBe(
+			"/dashboard/interviews/new?mode=test",
+		);
+		await shot("interviews-test");
+		await page.getByRole("link", { name: "Bea One" }).click();
+		await see(page.locator("h1"), "Test");
+		expect(await page.locator("#test-banner").isVisible()).toBe(true);
 	});
 
 	it("adds a webhook endpoint, sends a test event, and redelivers it from the log", async () => {
@@ -213,6 +237,8 @@ describe("the dashboard in a real browser", () => {
 		await page.getByRole("link", { name: "View results" }).click();
 		await page.waitForURL(/\/results$/);
 		await see(page.locator("h1"), "Grace Hopper");
+		// A test-mode interview: its results page is labelled so.
+		expect(await page.locator("h1 [data-test-label]").textContent()).toBe("Test");
 		await see(page.locator("#recommendation"), /Hire|Maybe|No hire/);
 		expect(await page.getByRole("img", { name: "Score per skill, out of 100" }).isVisible()).toBe(true);
 		expect(await page.getByRole("heading", { name: "Transcript" }).isVisible()).toBe(true);
@@ -230,6 +256,7 @@ describe("the dashboard in a real browser", () => {
 			body: { candidate_email: "live@example.com", position: "Live Engineer", skills: ["SQL"] },
 		});
 		const id = created.body.data.id as string;
+		liveId = id;
 		await api(service, "POST", `/v1/interviews/${id}/test/advance`, {
 			key: service.keys.test,
 			body: { to: "in_progress" },
@@ -262,12 +289,63 @@ describe("the dashboard in a real browser", () => {
 		}
 	});
 
-	it("shows the team page and signs out", async () => {
+	it("answers an unknown dashboard path with a page, the API's with JSON", async () => {
+		const response = await page.goto(`${service.baseUrl}/dashboard/no-such-page`);
+		expect(response?.status()).toBe(404);
+		await see(page.locator("h1"), "Page not found");
+		expect(await page.getByRole("navigation", { name: "Main" }).isVisible()).toBe(true);
+		await shot("not-found");
+		const api = await fetch(`${service.baseUrl}/v1/no-such-route`, {
+			headers: { Authorization: `Bearer ${service.keys.live}` },
+		});
+		expect(api.status).toBe(404);
+		expect(((await api.json()) as { error: { code: string } }).error.code).toBe("NOT_FOUND");
+	});
+
+	it("shows the team page and signs out, which closes the session's open live view", async () => {
+		// A second tab of the same session follows the interview live.
+		const watcher = await page.context().newPage();
+		await watcher.goto(`${service.baseUrl}/dashboard/interviews/${liveId}`);
+		await see(watcher.locator("#live-state"), "Connected");
 		await page.goto(`${service.baseUrl}/dashboard/team`);
 		await see(page.locator("main"), service.owner.email);
+		// An invitation: e-mailed through the queue (the local send_email writes the message to a
+		// file and logs its path), the same link shown once; the invitee sets a password with it.
+		const sentBefore = emailFiles(service.output()).length;
+		await page.getByLabel("Email").fill("invitee@example.com");
+		await page.getByLabel("Role").selectOption("member");
+		await page.getByRole("button", { name: "Create invitation" }).click();
+		const shown = ((await page.locator("#invite-link").textContent()) ?? "").trim();
+		expect(shown).toMatch(/\/dashboard\/invitation#[0-9A-Za-z]{43}$/);
 		await shot("team");
+		const deadline = Date.now() + 30_000;
+		while (emailFiles(service.output()).length === sentBefore && Date.now() < deadline) {
+			await new Promise((resolve) => setTimeout(resolve, 300));
+		}
+		const files = emailFiles(service.output()).slice(sentBefore);
+		expect(files).toHaveLength(1);
+		const mail = await PostalMime.parse(readFileSync(files[0] as string), { attachmentEncoding: "utf8" });
+		expect(mail.to?.[0]?.address).toBe("invitee@example.com");
+		expect(mail.text).toContain(shown);
+		expect(mail.html).toContain(`href="${shown}"`);
+		// The token is in no log line of the service (the Worker's or wrangler's request lines).
+		expect(service.output()).not.toContain(new URL(shown).hash.slice(1));
+		const invitee = await browser.newContext();
+		const tab = await invitee.newPage();
+		await tab.goto(shown);
+		expect(new URL(tab.url()).hash).toBe("");
+		await tab.getByLabel("New password").fill("invitee long password");
+		await tab.getByLabel("Repeat the password").fill("invitee long password");
+		await tab.getByRole("button", { name: "Set password" }).click();
+		await tab.waitForURL(/\/dashboard\/interviews$/);
+		await see(tab.locator("header.top"), "invitee@example.com (member)");
+		await invitee.close();
 		await page.getByRole("button", { name: "Sign out" }).click();
 		await page.waitForURL(/\/dashboard\/login\?signed_out=1$/);
+		// The server closed the other tab's socket (4003) and the page says why.
+		await see(watcher.locator("#live-state"), "The live view closed: Signed out.");
+		await watcher.screenshot({ path: join(SHOTS, "dashboard-live-signed-out.png"), fullPage: true });
+		await watcher.close();
 		await page.goto(`${service.baseUrl}/dashboard/interviews`);
 		expect(new URL(page.url()).pathname).toBe("/dashboard/login");
 	});

@@ -46,7 +46,7 @@ describe("MIME message", () => {
 		expect(ics?.mimeType).toBe("text/calendar");
 		expect(ics?.method).toBe("REQUEST");
 		// The parser hands text attachments back with LF line ends.
-		expect(ics?.content).toBe(input.ics.replaceAll("\r\n", "\n"));
+		expect(ics?.content).toBe(String(input.ics).replaceAll("\r\n", "\n"));
 		expect(parseIcs(String(ics?.content)).method).toBe("REQUEST");
 	});
 

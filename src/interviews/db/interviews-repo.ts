@@ -102,6 +102,8 @@ export interface ListFilters {
 	createdBefore?: number;
 	scheduledAfter?: number;
 	scheduledBefore?: number;
+	/** Only test-mode (true) or only live (false) interviews; both when unset (the API's list). */
+	testMode?: boolean;
 }
 
 export interface ListCursor {
@@ -122,6 +124,7 @@ function filterConditions(accountId: string, environment: DataEnvironment, f: Li
 		f.createdBefore !== undefined ? lte(interviews.createdAt, f.createdBefore) : undefined,
 		f.scheduledAfter !== undefined ? gte(interviews.scheduledAt, f.scheduledAfter) : undefined,
 		f.scheduledBefore !== undefined ? lte(interviews.scheduledAt, f.scheduledBefore) : undefined,
+		f.testMode !== undefined ? eq(interviews.testMode, f.testMode) : undefined,
 	];
 	return conditions.filter((c): c is SQL => c !== undefined);
 }
@@ -173,7 +176,9 @@ export function countedByCounters(f: ListFilters): boolean {
 		f.createdAfter === undefined &&
 		f.createdBefore === undefined &&
 		f.scheduledAfter === undefined &&
-		f.scheduledBefore === undefined
+		f.scheduledBefore === undefined &&
+		// The counters do not tell test-mode interviews from live ones.
+		f.testMode === undefined
 	);
 }
 

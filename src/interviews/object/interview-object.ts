@@ -20,7 +20,12 @@ import { deleteMessages, hasInterviewStorage, loadState, migrateInterviewStorage
 import { Timers } from "./timers";
 
 // The room's close codes, as tests and docs/live-room.md name them.
-export { LINK_REPLACED_CLOSE, OBSERVER_KEY_CHECK_MS, OBSERVER_KEY_CLOSE } from "./room-hub";
+export {
+	LINK_REPLACED_CLOSE,
+	OBSERVER_KEY_CHECK_MS,
+	OBSERVER_KEY_CLOSE,
+	OBSERVER_SESSION_CLOSE,
+} from "./room-hub";
 
 /**
  * One interview: the authoritative state machine. Each command commits the new state and its
@@ -103,6 +108,14 @@ export class InterviewObject extends DurableObject<Env> {
 		await this.adoption.ensure();
 		if (!this.state) return { ok: false };
 		return { ok: await this.recordings.reserve(bytes) };
+	}
+
+	/**
+	 * The dashboard session `sessionHash` ended: its live views of this interview close with
+	 * `OBSERVER_SESSION_CLOSE`. Only open connections are touched; nothing is adopted or stored.
+	 */
+	async closeObserverSession(sessionHash: string): Promise<{ closed: number }> {
+		return { closed: this.room.closeSession(sessionHash, "Signed out.") };
 	}
 
 	/** Opens the interview if it is still a seed in D1 (the wake message, the housekeeping sweep). */

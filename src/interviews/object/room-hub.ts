@@ -3,6 +3,7 @@ import { getDb } from "../../platform/db/client";
 import { constantTimeEqual } from "../../platform/lib/crypto";
 import type { InterviewState } from "../core/model";
 import { joinRefusal, parseClientFrame, upgradeRefusal } from "../room/frames";
+import { liveSessionHashes } from "../room/observer-tickets";
 import type { OutgoingMessage } from "../room/protocol";
 import { roomView } from "../room/view";
 import type { CommandResult, Rejected } from "./command-result";
@@ -12,7 +13,9 @@ import { messagesAfter, SeqCounter, saveMessages } from "./storage";
 export const LINK_REPLACED_CLOSE = 4001;
 /** Close code of an observer connection whose API key was revoked or expired. */
 export const OBSERVER_KEY_CLOSE = 4002;
-/** How often observers' keys are looked up again in D1 while their connections last. */
+/** Close code of a dashboard live view whose session ended (sign-out, removal, expiry). */
+export const OBSERVER_SESSION_CLOSE = 4003;
+/** How often observers' keys (and live views' sessions) are looked up again in D1 while their connections last. */
 export const OBSERVER_KEY_CHECK_MS = 30_000;
 
 type Role = "candidate" | "observer";
@@ -56,6 +59,8 @@ export class RoomHub {
 	private readonly sockets = new Map<WebSocket, Role>();
 	/** Each observer connection's API key, checked again while it lasts (`checkObserverKeys`). */
 	private readonly observerKeys = new Map<WebSocket, ObserverKey>();
+	/** Each dashboard live view's session (the hash `observer_tickets` names), checked the same way. */
+	private readonly observerSessions = new Map<WebSocket, string>();
 	/** When the observers' keys were last looked up in D1, and the lookup in flight. */
 	private observerKeysCheckedAt = 0;
 	private observerKeysCheck: Promise<void> | null = null;
@@ -103,6 +108,8 @@ export class RoomHub {
 			const expires = request.headers.get("X-Room-Key-Expires");
 			this.observerKeys.set(server, { id: keyId, expiresAt: expires ? Number(expires) : null });
 		}
+		const sessionHash = request.headers.get("X-Room-Session");
+		if (role === "observer" && sessionHash) this.observerSessions.set(server, sessionHash);
 		server.addEventListener("message", (event) => {
 			this.message(server, event.data).catch((error: unknown) => {
 				console.error(
@@ -133,7 +140,7 @@ export class RoomHub {
 		if (msg.type === "resync") {
 			// An observer's key is checked first when its check is due: history is not replayed to a
 			// revoked key.
-			if (this.observerKeys.has(ws)) await this.checkObserverKeys(now);
+			if (this.observerKeys.has(ws) || this.observerSessions.has(ws)) await this.checkObserverKeys(now);
 			if (!this.sockets.has(ws)) return;
 			for (const payload of messagesAfter(this.storage.sql, msg.after_seq)) ws.send(payload);
 			return;
@@ -166,7 +173,8 @@ export class RoomHub {
 			return { seq, payload: JSON.stringify({ ...message, seq }) };
 		});
 		saveMessages(this.storage.sql, numbered);
-		if (this.observerKeys.size > 0) void this.checkObserverKeys(this.deps.clock());
+		if (this.observerKeys.size > 0 || this.observerSessions.size > 0)
+			void this.checkObserverKeys(this.deps.clock());
 		for (const ws of this.sockets.keys()) {
 			for (const { payload } of numbered) {
 				try {
@@ -186,6 +194,20 @@ export class RoomHub {
 		for (const [ws, role] of this.sockets) {
 			if (role === "candidate") this.drop(ws, LINK_REPLACED_CLOSE, "The join link was replaced.");
 		}
+	}
+
+	/**
+	 * The dashboard session `sessionHash` ended (sign-out, the user removed): its live views close
+	 * at once. Returns how many connections were closed.
+	 */
+	closeSession(sessionHash: string, reason: string): number {
+		let closed = 0;
+		for (const [ws, hash] of this.observerSessions) {
+			if (hash !== sessionHash) continue;
+			this.drop(ws, OBSERVER_SESSION_CLOSE, reason);
+			closed++;
+		}
+		return closed;
 	}
 
 	/** After the storage was deleted (the purge): the sequence starts again. */
@@ -219,15 +241,21 @@ export class RoomHub {
 				this.drop(ws, OBSERVER_KEY_CLOSE, "The API key expired.");
 		}
 		if (this.observerKeysCheck) return this.observerKeysCheck;
-		if (this.observerKeys.size === 0 || now - this.observerKeysCheckedAt < OBSERVER_KEY_CHECK_MS) {
+		const watching = this.observerKeys.size + this.observerSessions.size;
+		if (watching === 0 || now - this.observerKeysCheckedAt < OBSERVER_KEY_CHECK_MS) {
 			return Promise.resolve();
 		}
 		this.observerKeysCheckedAt = now;
+		const db = getDb(this.deps.env.DB);
 		const ids = [...new Set([...this.observerKeys.values()].map((key) => key.id))];
-		this.observerKeysCheck = usableKeyIds(getDb(this.deps.env.DB), ids, now)
-			.then((usable) => {
+		const hashes = [...new Set(this.observerSessions.values())];
+		this.observerKeysCheck = Promise.all([usableKeyIds(db, ids, now), liveSessionHashes(db, hashes, now)])
+			.then(([usable, live]) => {
 				for (const [ws, key] of this.observerKeys) {
 					if (!usable.has(key.id)) this.drop(ws, OBSERVER_KEY_CLOSE, "The API key is no longer valid.");
+				}
+				for (const [ws, hash] of this.observerSessions) {
+					if (!live.has(hash)) this.drop(ws, OBSERVER_SESSION_CLOSE, "The dashboard session ended.");
 				}
 			})
 			.catch((error: unknown) => {
@@ -260,6 +288,7 @@ export class RoomHub {
 	private forget(ws: WebSocket): void {
 		this.sockets.delete(ws);
 		this.observerKeys.delete(ws);
+		this.observerSessions.delete(ws);
 	}
 
 	/** The peer closed: answered with a close (1005/1006 are not codes one may send). */

@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import { assertScope, resolveApiKey } from "../../accounts/auth";
+import { recordKeyUse } from "../../accounts/key-usage";
 import { getDb } from "../../platform/db/client";
 import type { AppBindings } from "../../platform/http/context";
 import { errorBody, ok } from "../../platform/http/envelope";
@@ -111,10 +112,13 @@ roomRoutes.get("/interview/:id", async (c) => {
 	headers.delete("X-Room-Environment");
 	headers.delete("X-Room-Key");
 	headers.delete("X-Room-Key-Expires");
+	headers.delete("X-Room-Session");
 	headers.set("X-Request-Id", c.get("requestId"));
 	if (token.startsWith("svc_")) {
 		const auth = await resolveApiKey(c, token);
 		assertScope(auth, "interviews:read");
+		// An observer's connection is a use of its key (throttled as the API's: key-usage.ts).
+		recordKeyUse(c, auth.keyId, c.get("now"));
 		headers.set("X-Room-Role", "observer");
 		headers.set("X-Room-Account", auth.accountId);
 		headers.set("X-Room-Environment", auth.dataEnvironment);
@@ -128,6 +132,8 @@ roomRoutes.get("/interview/:id", async (c) => {
 		headers.set("X-Room-Role", "observer");
 		headers.set("X-Room-Account", grant.accountId);
 		headers.set("X-Room-Environment", "production");
+		// Sign-out closes the connection; the object also checks that the session still lasts.
+		if (grant.sessionHash) headers.set("X-Room-Session", grant.sessionHash);
 	} else {
 		headers.set("X-Room-Role", "candidate");
 	}

@@ -69,10 +69,21 @@ export const signInFailures = sqliteTable(
  * Short-lived single-interview observer tickets for the dashboard's live view: the browser
  * holds one of these, never an API key. Only the SHA-256 of the ticket is kept.
  */
-export const observerTickets = sqliteTable("observer_tickets", {
-	ticketHash: text("ticket_hash").primaryKey(),
-	userId: text("user_id").notNull(),
-	accountId: text("account_id").notNull(),
-	interviewId: text("interview_id").notNull(),
-	expiresAt: integer("expires_at").notNull(),
-});
+export const observerTickets = sqliteTable(
+	"observer_tickets",
+	{
+		ticketHash: text("ticket_hash").primaryKey(),
+		userId: text("user_id").notNull(),
+		accountId: text("account_id").notNull(),
+		interviewId: text("interview_id").notNull(),
+		expiresAt: integer("expires_at").notNull(),
+		/** The SHA-256 of the session the ticket was issued to (its `sessions.token_hash`). */
+		sessionHash: text("session_hash"),
+		/**
+		 * Set when the ticket opened its connection: the row then records a live view of that session,
+		 * which sign-out closes (src/interviews/room/observer-tickets.ts), until the session ends.
+		 */
+		usedAt: integer("used_at"),
+	},
+	(t) => [index("observer_tickets_session_idx").on(t.sessionHash)],
+);

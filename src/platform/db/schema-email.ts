@@ -49,3 +49,45 @@ export const candidateEmails = sqliteTable(
 		index("candidate_emails_final_idx").on(t.updatedAt).where(sql`${t.status} <> 'queued'`),
 	],
 );
+
+export const USER_EMAIL_TEMPLATES = ["user_invitation"] as const;
+export type UserEmailTemplate = (typeof USER_EMAIL_TEMPLATES)[number];
+
+/**
+ * E-mails to dashboard users (an owner's or the admin API's invitation), recorded before they
+ * are queued, with the same lifecycle columns as `candidate_emails` (the consumer, the resend
+ * sweep and retention treat both alike). The text and HTML are stored with the placeholder
+ * `LINK_PLACEHOLDER` where the invitation link goes: the link's token is never stored, only its
+ * SHA-256 (in `invitations`); the consumer derives it again from `ADMIN_TOKEN` and the row's id
+ * when it sends (`src/email/user-email.ts`).
+ */
+export const userEmails = sqliteTable(
+	"user_emails",
+	{
+		id: text("id").primaryKey(),
+		accountId: text("account_id").notNull(),
+		userId: text("user_id").notNull(),
+		template: text("template", { enum: USER_EMAIL_TEMPLATES }).notNull(),
+		sender: text("sender").notNull(),
+		senderName: text("sender_name").notNull(),
+		recipient: text("recipient").notNull(),
+		subject: text("subject").notNull(),
+		text: text("text").notNull(),
+		html: text("html").notNull(),
+		/** Everything of the link but its token: `{app_url}/dashboard/invitation#`. */
+		linkBase: text("link_base").notNull(),
+		status: text("status", { enum: CANDIDATE_EMAIL_STATUSES }).notNull(),
+		attempts: integer("attempts").notNull(),
+		lastError: text("last_error"),
+		leaseUntil: integer("lease_until"),
+		providerMessageId: text("provider_message_id"),
+		createdAt: integer("created_at").notNull(),
+		updatedAt: integer("updated_at").notNull(),
+		sentAt: integer("sent_at"),
+	},
+	(t) => [
+		index("user_emails_user_idx").on(t.userId, t.createdAt),
+		index("user_emails_status_idx").on(t.status, t.createdAt),
+		index("user_emails_final_idx").on(t.updatedAt).where(sql`${t.status} <> 'queued'`),
+	],
+);

@@ -34,6 +34,8 @@ export const apiKeys = sqliteTable(
 		expiresAt: integer("expires_at"),
 		revokedAt: integer("revoked_at"),
 		createdAt: integer("created_at").notNull(),
+		/** The last request with the key, written at most once per 5 minutes (src/accounts/key-usage.ts). */
+		lastUsedAt: integer("last_used_at"),
 	},
 	(t) => [
 		uniqueIndex("api_keys_key_hash_idx").on(t.keyHash),
