@@ -160,6 +160,28 @@ async function main() {
 			path: "/v1/interviews?status=scheduled&limit=100",
 			headers: auth,
 		});
+		// The dashboard's two busiest pages, signed in as an owner of the bench account: the list
+		// (its test data, the 10,000 interviews above) and a completed interview's results.
+		log("Signing in to the dashboard...");
+		const cookie = await dashboardSession(service, account.id);
+		const [finished] = await bulk(1, 90_000, null);
+		await call(service, "POST", `/v1/interviews/${finished.id}/test/advance`, {
+			key,
+			body: { to: "completed" },
+		});
+		for (const path of ["/dashboard/interviews?mode=test", `/dashboard/interviews/${finished.id}/results`]) {
+			const page = await fetch(`${service.baseUrl}${path}`, { headers: { cookie }, redirect: "manual" });
+			if (page.status !== 200) throw new Error(`${path} answered ${page.status}, not the page`);
+			await page.arrayBuffer();
+		}
+		await run("dash_list", "GET /dashboard/interviews?mode=test (page)", {
+			path: "/dashboard/interviews?mode=test",
+			headers: { cookie },
+		});
+		await run("dash_results", "GET /dashboard/interviews/{id}/results (page)", {
+			path: `/dashboard/interviews/${finished.id}/results`,
+			headers: { cookie },
+		});
 		await run("post", "POST /v1/interviews", {
 			method: "POST",
 			path: "/v1/interviews",
@@ -317,6 +339,24 @@ async function main() {
 		writeFileSync(path, spliceGenerated(readFileSync(path, "utf8"), generatedSection(results)));
 		log("docs/performance.md updated.");
 	}
+}
+
+/** A signed-in dashboard session of a new owner of the account: its Cookie header. */
+async function dashboardSession(service, accountId) {
+	const user = await call(service, "POST", `/admin/accounts/${accountId}/users`, {
+		key: service.adminToken,
+		body: { email: `bench-owner-${Date.now()}@example.com`, role: "owner" },
+	});
+	const response = await fetch(`${service.baseUrl}/dashboard/login`, {
+		method: "POST",
+		redirect: "manual",
+		headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: service.baseUrl },
+		body: new URLSearchParams({ email: user.data.email, password: user.data.password }),
+	});
+	const cookies = response.headers.getSetCookie().map((c) => c.split(";")[0]);
+	if (response.status !== 303 || cookies.length === 0)
+		throw new Error(`dashboard sign-in failed: ${response.status} ${await response.text()}`);
+	return cookies.join("; ");
 }
 
 /** A bench account on the enterprise plan, its limits and credits raised through the admin API. */

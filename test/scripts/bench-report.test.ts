@@ -42,12 +42,16 @@ function results(over: Partial<Record<string, LoadResult>> = {}): BenchResults {
 	return {
 		cases: [
 			entry("health", load()),
-			entry("get", over.get ?? load({ rps: 70, p99: 80 })),
-			entry("post", over.post ?? load({ rps: 40 })),
+			entry("get", over.get ?? load({ rps: 85, p99: 80 })),
+			entry("post", over.post ?? load({ rps: 60 })),
 			entry("post_1", load({ p50: 30 })),
-			entry("bulk", over.bulk ?? load({ p50: 300 })),
-			entry("list_10k", load({ p50: 20 })),
-			entry("list_100k", over.list_100k ?? load({ p50: 26 })),
+			entry("bulk", over.bulk ?? load({ p50: 150 })),
+			entry("list_10k", over.list_10k ?? load({ rps: 60, p50: 20 })),
+			entry("list_100k", over.list_100k ?? load({ rps: 60, p50: 26 })),
+			entry("patch", over.patch ?? load({ rps: 50 })),
+			entry("delete", over.delete ?? load({ rps: 40, p50: 30 })),
+			entry("dash_list", over.dash_list ?? load({ rps: 50 })),
+			entry("dash_results", over.dash_results ?? load({ rps: 50 })),
 		],
 		baselines: [],
 		websocket: {
@@ -55,8 +59,19 @@ function results(over: Partial<Record<string, LoadResult>> = {}): BenchResults {
 			interviews: 30,
 			answers: 300,
 			perSecond: 50,
-			p50: 10,
+			p50: 6,
 			p99: 30,
+			errors: 0,
+			missing: 0,
+			baseline: load(),
+		},
+		socketio: {
+			clients: 10,
+			interviews: 30,
+			answers: 300,
+			perSecond: 40,
+			p50: 9,
+			p99: 40,
 			errors: 0,
 			missing: 0,
 			baseline: load(),
@@ -64,7 +79,7 @@ function results(over: Partial<Record<string, LoadResult>> = {}): BenchResults {
 		webhooks: {
 			endpoints: 10,
 			events: 200,
-			perSecond: 20,
+			perSecond: 50,
 			p50: 500,
 			p99: 900,
 			missing: 0,
@@ -133,10 +148,18 @@ describe("the benchmark's targets", () => {
 			["get_rps", true],
 			["get_p99", true],
 			["post_rps", true],
-			["bulk_latency", true],
+			["list_10k_rps", true],
+			["list_100k_rps", true],
 			["list_growth", true],
+			["patch_rps", true],
+			["delete_rps", true],
+			["delete_p50", true],
+			["bulk_latency", true],
 			["ws_p50", true],
+			["socketio_p50", true],
 			["webhooks_rate", true],
+			["dash_list_rps", true],
+			["dash_results_rps", true],
 			["no_errors", true],
 		]);
 	});
@@ -144,20 +167,41 @@ describe("the benchmark's targets", () => {
 	it("fail just past their bounds, and on any error or 5xx", () => {
 		const targets = evaluateTargets(
 			results({
-				get: load({ rps: 69, p99: 81 }),
-				post: load({ rps: 39 }),
-				bulk: load({ p50: 301 }),
-				list_100k: load({ p50: 26.1, status5xx: 1 }),
+				get: load({ rps: 84, p99: 81 }),
+				post: load({ rps: 59 }),
+				bulk: load({ p50: 151 }),
+				list_10k: load({ rps: 59, p50: 20 }),
+				list_100k: load({ rps: 60, p50: 26.1, status5xx: 1 }),
+				patch: load({ rps: 49 }),
+				delete: load({ rps: 39, p50: 31 }),
+				dash_list: load({ rps: 49 }),
+				dash_results: load({ rps: 49 }),
 			}),
 		);
 		expect(targets.filter((t) => !t.pass).map((t) => t.id)).toEqual([
 			"get_rps",
 			"get_p99",
 			"post_rps",
-			"bulk_latency",
+			"list_10k_rps",
 			"list_growth",
+			"patch_rps",
+			"delete_rps",
+			"delete_p50",
+			"bulk_latency",
+			"dash_list_rps",
+			"dash_results_rps",
 			"no_errors",
 		]);
+	});
+
+	it("hold the live room and webhooks to their bounds too", () => {
+		const run = results();
+		if (!run.websocket || !run.socketio || !run.webhooks) throw new Error("the fixture has every run");
+		run.websocket.p50 = 6.1;
+		run.socketio.p50 = 9.2;
+		run.webhooks.perSecond = 49;
+		const failed = evaluateTargets(run).filter((t) => !t.pass);
+		expect(failed.map((t) => t.id)).toEqual(["ws_p50", "socketio_p50", "webhooks_rate"]);
 	});
 
 	it("count a failed WebSocket round trip of the warm-up as an error", () => {
@@ -174,17 +218,17 @@ describe("the benchmark's targets", () => {
 		partial.cases = partial.cases.filter((c) => c.id !== "list_100k");
 		delete partial.websocket;
 		const failed = evaluateTargets(partial).filter((t) => !t.pass);
-		expect(failed.map((t) => t.id)).toEqual(["list_growth", "ws_p50"]);
+		expect(failed.map((t) => t.id)).toEqual(["list_100k_rps", "list_growth", "ws_p50", "socketio_p50"]);
 	});
 });
 
 describe("the bench's report", () => {
 	it("prints one row per case plus the WebSocket and webhook rows", () => {
 		const rows = tableRows(results());
-		expect(rows).toHaveLength(9);
-		expect(rows[1]).toMatchObject({ rps: "70", vsRps: "0.70x", vsP99: "2.00x" });
+		expect(rows).toHaveLength(14);
+		expect(rows[1]).toMatchObject({ rps: "85", vsRps: "0.85x", vsP99: "2.00x" });
 		const table = consoleTable(rows).split("\n");
-		expect(table).toHaveLength(11);
+		expect(table).toHaveLength(16);
 		expect(new Set(table.map((line) => line.length)).size).toBe(1);
 	});
 
@@ -202,9 +246,9 @@ describe("the bench's report", () => {
 			baseline: load(),
 		};
 		const rows = tableRows(run);
-		expect(rows).toHaveLength(10);
-		expect(rows[8]).toMatchObject({ p50: "15.0", vsP50: "1.50x", errors: "1" });
-		expect(rows[8]?.name).toContain("p50 1.50x the WebSocket's");
+		expect(rows).toHaveLength(14);
+		expect(rows[12]).toMatchObject({ p50: "15.0", vsP50: "1.50x", errors: "1" });
+		expect(rows[12]?.name).toContain("p50 2.50x the WebSocket's");
 		expect(evaluateTargets(run).find((t) => t.id === "no_errors")?.value).toBe(1);
 	});
 
