@@ -1,9 +1,9 @@
-import { env } from "cloudflare:workers";
+import { env, exports } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import { KeyUseThrottle, LAST_USED_WINDOW_MS } from "../../src/accounts/key-usage";
 import { hashApiKey } from "../../src/accounts/keys";
 import { dashboardAccount, signedIn } from "../support/dashboard-helpers";
-import { call, validInterview } from "../support/helpers";
+import { BASE, call, validInterview } from "../support/helpers";
 import { connect } from "../support/room-helpers";
 
 vi.setConfig({ testTimeout: 30_000 });
@@ -102,6 +102,33 @@ describe("a key's last use", () => {
 			(row) => row.last_used_at !== null,
 		);
 		expect(written.last_used_at).not.toBeNull();
+	});
+
+	it("is written when the key opens an observer namespace over Socket.IO", async () => {
+		const a = await dashboardAccount();
+		const created = await call("POST", "/v1/interviews", { key: a.test, body: validInterview() });
+		expect(created.status).toBe(201);
+		const observerKey = await a.key("live", { permissions: ["interviews:read"] });
+		expect((await lastUsedOf(observerKey)).last_used_at).toBeNull();
+		// Engine.IO over long-polling, as socket.io-client starts: handshake, then the namespace.
+		const engine = `${BASE}/socket.io/?EIO=4&transport=polling`;
+		const opened = await (await exports.default.fetch(engine)).text();
+		const sid = JSON.parse(opened.slice(1)).sid as string;
+		const nsp = `/interview/${created.body.data.id}/`;
+		const sent = await exports.default.fetch(`${engine}&sid=${sid}`, {
+			method: "POST",
+			body: `40${nsp},${JSON.stringify({ token: observerKey })}`,
+		});
+		expect(sent.status).toBe(200);
+		await sent.text();
+		const answer = await (await exports.default.fetch(`${engine}&sid=${sid}`)).text();
+		expect(answer).toMatch(new RegExp(`^40${nsp},\\{"sid":`));
+		const written = await eventually(
+			() => lastUsedOf(observerKey),
+			(row) => row.last_used_at !== null,
+		);
+		expect(written.last_used_at).not.toBeNull();
+		await (await exports.default.fetch(`${engine}&sid=${sid}`, { method: "POST", body: "1" })).text();
 	});
 
 	it("is not written for a refused key", async () => {
