@@ -507,9 +507,9 @@ describe("SIGKILL and restart on the same state", () => {
 		const tries: string[] = [];
 		// A bulk of 100 is admitted in one D1 batch and written in the next, the larger one. One
 		// bulk answered without a kill measures how long a bulk takes; then each try kills at a
-		// different fraction of that time, to land while the write is running (a transaction the
-		// kill aborts, after the admission's committed). Up to five tries to leave admissions
-		// without interviews.
+		// different point early in that time, to land while the write is running (a transaction
+		// the kill aborts, after the admission's committed). Up to eight tries to leave
+		// admissions without interviews.
 		const bulkOf = (position: string, tag: string) =>
 			fetch(`${service.baseUrl}/v1/interviews/bulk`, {
 				method: "POST",
@@ -531,18 +531,20 @@ describe("SIGKILL and restart on the same state", () => {
 			bulkMs = Date.now() - timed;
 			created += 100;
 		}
-		// Admission and write come early; the rest of a bulk's time sends what it owes (e-mails,
-		// webhook deliveries, wake messages).
-		const fractions = [0.04, 0.08, 0.12, 0.16, 0.2, 0.02];
-		while (attempts < fractions.length && orphaned === 0) {
-			const fraction = fractions[attempts] as number;
+		// Admission and write come early (the rest of a bulk's time sends what it owes: e-mails,
+		// webhook deliveries, wake messages). A search for the moment: a kill before the admission
+		// (nothing taken) moves the next one later, a kill after the write (all created) earlier.
+		let early = 0;
+		let late = bulkMs * 0.4;
+		while (attempts < 8 && orphaned === 0) {
 			attempts++;
+			const delay = (early + late) / 2;
 			const position = `Admission ${attempts} ${Date.now()}`;
 			const before = await credits(service);
 			const bulk = bulkOf(position, String(attempts))
 				.then((r) => r.status)
 				.catch(() => null);
-			await new Promise((resolve) => setTimeout(resolve, bulkMs * fraction));
+			await new Promise((resolve) => setTimeout(resolve, delay));
 			await restart();
 			const status = await bulk;
 			const listed = await api(
@@ -555,8 +557,10 @@ describe("SIGKILL and restart on the same state", () => {
 			const taken = before - (await credits(service));
 			created += made;
 			orphaned += taken - made;
+			if (taken === 0) early = delay;
+			else if (made === taken) late = delay;
 			tries.push(
-				`${Math.round(bulkMs * fraction)} ms: ${status ?? "no answer"}, ${made} created, ${taken - made} held without one`,
+				`${Math.round(delay)} ms: ${status ?? "no answer"}, ${made} created, ${taken - made} held without one`,
 			);
 		}
 		const restartedAt = Date.now();
@@ -589,6 +593,8 @@ describe("SIGKILL and restart on the same state", () => {
 			}
 		}
 		console.log(`mid-create: the orphan sweep gave back ${released} admissions`);
+		// The kill did leave admissions without interviews, and the sweep gave them back.
+		expect(orphaned).toBeGreaterThan(0);
 		expect(released).toBeGreaterThanOrEqual(orphaned);
 		expect((await profile(service)).usage.concurrent_interviews_in_progress).toBe(0);
 	});
