@@ -215,7 +215,7 @@ describe("SIGKILL and restart on the same state", () => {
 			// Polling the delivery log every 2 s must not meet the rate limit.
 			// Several bulks of 100 must stay within the month's quota.
 			body: {
-				credits_delta: 1_000,
+				credits_delta: 10_000,
 				limits: { requests_per_minute: 100_000, monthly_interviews: 100_000 },
 			},
 		});
@@ -507,8 +507,8 @@ describe("SIGKILL and restart on the same state", () => {
 		const tries: string[] = [];
 		// A bulk of 100 is admitted in one D1 batch and written in the next, the larger one. One
 		// bulk answered without a kill measures how long a bulk takes; then each try kills at a
-		// different point early in that time, to land while the write is running (a transaction
-		// the kill aborts, after the admission's committed). Up to eight tries to leave
+		// different point early in that time, to land while a write is running (a transaction
+		// the kill aborts, after the admission's committed). Up to ten tries to leave
 		// admissions without interviews.
 		const bulkOf = (position: string, tag: string) =>
 			fetch(`${service.baseUrl}/v1/interviews/bulk`, {
@@ -532,21 +532,32 @@ describe("SIGKILL and restart on the same state", () => {
 			created += 100;
 		}
 		// Admission and write come early (the rest of a bulk's time sends what it owes: e-mails,
-		// webhook deliveries, wake messages). A search for the moment: a kill before the admission
-		// (nothing taken) moves the next one later, a kill after the write (all created) earlier.
+		// webhook deliveries, wake messages). Each try sends three bulks at once, whose admissions
+		// and writes D1 runs one batch at a time, so admissions are held without interviews for
+		// longer than one bulk's write. A search for the moment: a kill before any admission
+		// (nothing taken) moves the next one later, a kill after every write (all created)
+		// earlier; timing varies between tries, so a range that has closed opens again.
 		let early = 0;
-		let late = bulkMs * 0.4;
-		while (attempts < 8 && orphaned === 0) {
+		let late = bulkMs * 0.6;
+		while (attempts < 10 && orphaned === 0) {
 			attempts++;
+			if (late - early < 40) {
+				early = Math.max(0, early - 80);
+				late += 80;
+			}
 			const delay = (early + late) / 2;
 			const position = `Admission ${attempts} ${Date.now()}`;
 			const before = await credits(service);
-			const bulk = bulkOf(position, String(attempts))
-				.then((r) => r.status)
-				.catch(() => null);
+			const bulk = Promise.all(
+				[1, 2, 3].map((k) =>
+					bulkOf(position, `${attempts}-${k}`)
+						.then((r) => r.status)
+						.catch(() => null),
+				),
+			);
 			await new Promise((resolve) => setTimeout(resolve, delay));
 			await restart();
-			const status = await bulk;
+			const status = (await bulk).map((s) => s ?? "no answer").join("/");
 			const listed = await api(
 				service,
 				"GET",
@@ -559,9 +570,7 @@ describe("SIGKILL and restart on the same state", () => {
 			orphaned += taken - made;
 			if (taken === 0) early = delay;
 			else if (made === taken) late = delay;
-			tries.push(
-				`${Math.round(delay)} ms: ${status ?? "no answer"}, ${made} created, ${taken - made} held without one`,
-			);
+			tries.push(`${Math.round(delay)} ms: ${status}, ${made} created, ${taken - made} held without one`);
 		}
 		const restartedAt = Date.now();
 		console.log(
