@@ -508,7 +508,7 @@ describe("SIGKILL and restart on the same state", () => {
 		// A bulk of 100 is admitted in one D1 batch and written in the next, the larger one. One
 		// bulk answered without a kill measures how long a bulk takes; then each try kills at a
 		// different point early in that time, to land while a write is running (a transaction
-		// the kill aborts, after the admission's committed). Up to ten tries to leave
+		// the kill aborts, after the admission's committed). Up to 14 tries to leave
 		// admissions without interviews.
 		const bulkOf = (position: string, tag: string) =>
 			fetch(`${service.baseUrl}/v1/interviews/bulk`, {
@@ -539,7 +539,7 @@ describe("SIGKILL and restart on the same state", () => {
 		// earlier; timing varies between tries, so a range that has closed opens again.
 		let early = 0;
 		let late = bulkMs * 0.6;
-		while (attempts < 10 && orphaned === 0) {
+		while (attempts < 14 && orphaned === 0) {
 			attempts++;
 			if (late - early < 40) {
 				early = Math.max(0, early - 80);
