@@ -11,12 +11,11 @@ import {
 } from "./interviews/sweeps";
 import { resendDueDeliveries } from "./webhooks/resend";
 import { purgeFinalDeliveries } from "./webhooks/retention";
-import { sweepAbandonedDeliveries, sweepUnsentDeliveries } from "./webhooks/sweeps";
+import { sweepAbandonedDeliveries } from "./webhooks/sweeps";
 
 export interface HousekeepingReport {
 	emailsResent: number;
 	emailsGivenUp: number;
-	deliveriesResent: number;
 	deliveriesAbandoned: number;
 	orphanAdmissionsReleased: number;
 	devInterviewsPurged: number;
@@ -27,7 +26,10 @@ export interface HousekeepingReport {
 	/** Seeds of creations that owe a notice nobody sent, opened so that it is sent now. */
 	unsettledSeedsWoken: number;
 	wakeMessagesSent: number;
-	/** Pending deliveries due and untouched for `DELIVERY_RESEND_AFTER_S`, handed over again. */
+	/**
+	 * Pending deliveries due and untouched for `DELIVERY_RESEND_AFTER_S` (never sent, or their
+	 * queue message lost), handed over again.
+	 */
 	dueDeliveriesResent: number;
 	/** Rows past their retention (docs/retention.md): final deliveries, events, settled e-mails. */
 	deliveriesExpired: number;
@@ -41,38 +43,24 @@ export interface HousekeepingReport {
  * without stopping the others.
  */
 export async function runHousekeeping(env: Env, scheduledTime: number): Promise<HousekeepingReport> {
-	const [
-		emails,
-		deliveries,
-		abandoned,
-		orphans,
-		dev,
-		leftovers,
-		keys,
-		seeds,
-		unsettled,
-		wakes,
-		due,
-		...retention
-	] = await Promise.allSettled([
-		sweepStaleEmails(env, scheduledTime),
-		sweepUnsentDeliveries(env, scheduledTime),
-		sweepAbandonedDeliveries(env, scheduledTime),
-		sweepOrphanAdmissions(env, scheduledTime),
-		sweepDevInterviews(env, scheduledTime),
-		sweepDevLeftovers(env, scheduledTime),
-		sweepIdempotencyKeys(env, scheduledTime),
-		sweepOverdueSeeds(env, scheduledTime),
-		sweepUnsettledSeeds(env, scheduledTime),
-		sweepUpcomingWakes(env, scheduledTime),
-		resendDueDeliveries(env, scheduledTime),
-		purgeFinalDeliveries(env, scheduledTime),
-		purgeOldEvents(env, scheduledTime),
-		purgeSettledEmails(env, scheduledTime),
-	]);
+	const [emails, abandoned, orphans, dev, leftovers, keys, seeds, unsettled, wakes, due, ...retention] =
+		await Promise.allSettled([
+			sweepStaleEmails(env, scheduledTime),
+			sweepAbandonedDeliveries(env, scheduledTime),
+			sweepOrphanAdmissions(env, scheduledTime),
+			sweepDevInterviews(env, scheduledTime),
+			sweepDevLeftovers(env, scheduledTime),
+			sweepIdempotencyKeys(env, scheduledTime),
+			sweepOverdueSeeds(env, scheduledTime),
+			sweepUnsettledSeeds(env, scheduledTime),
+			sweepUpcomingWakes(env, scheduledTime),
+			resendDueDeliveries(env, scheduledTime),
+			purgeFinalDeliveries(env, scheduledTime),
+			purgeOldEvents(env, scheduledTime),
+			purgeSettledEmails(env, scheduledTime),
+		]);
 	for (const outcome of [
 		emails,
-		deliveries,
 		abandoned,
 		orphans,
 		dev,
@@ -91,7 +79,6 @@ export async function runHousekeeping(env: Env, scheduledTime: number): Promise<
 	return {
 		emailsResent: emails.status === "fulfilled" ? emails.value.resent : 0,
 		emailsGivenUp: emails.status === "fulfilled" ? emails.value.givenUp : 0,
-		deliveriesResent: deliveries.status === "fulfilled" ? deliveries.value : 0,
 		deliveriesAbandoned: abandoned.status === "fulfilled" ? abandoned.value : 0,
 		orphanAdmissionsReleased: orphans.status === "fulfilled" ? orphans.value : 0,
 		devInterviewsPurged: dev.status === "fulfilled" ? dev.value : 0,

@@ -107,7 +107,10 @@ export async function monthlyInterviewsUsed(db: Db, accountId: string, period: s
 	return Number(row?.n ?? 0);
 }
 
-/** An admission this old without its interview was left by a creation that failed and could not give it back. */
+/**
+ * An admission this old without its interview was left by a creation that failed and could not
+ * give it back (the default of `ADMISSION_ORPHAN_AFTER_S`).
+ */
 export const ORPHAN_ADMISSION_AFTER_MS = 10 * 60_000;
 /** Where the first sweep starts: admissions older than this when it first runs are not examined. */
 const ORPHAN_SWEEP_FIRST_LOOKBACK_MS = 24 * 60 * 60_000;
@@ -116,8 +119,8 @@ const ORPHAN_SWEEP = "orphan_admissions";
 /**
  * Gives back the credit and the monthly count of admissions whose interview was never created:
  * a creation's D1 batch failed and so did giving them back, or the Worker stopped between the
- * two. An admission is an orphan when no interview row has its id ten minutes after it was made
- * (creation writes the row in the batch right after admitting). Each call looks at up to `rows`
+ * two. An admission is an orphan when no interview row has its id `afterMs` (ten minutes by
+ * default) after it was made (creation writes the row in the batch right after admitting). Each call looks at up to `rows`
  * admissions made since the previous call's mark, once each, and moves the mark in the same D1
  * transaction. Returns how many were given back and whether it reached the present.
  */
@@ -125,9 +128,10 @@ export async function releaseOrphanAdmissions(
 	db: Db,
 	now: number,
 	rows: number,
+	afterMs: number = ORPHAN_ADMISSION_AFTER_MS,
 ): Promise<{ released: number; done: boolean }> {
 	const d1 = db.$client;
-	const upTo = now - ORPHAN_ADMISSION_AFTER_MS;
+	const upTo = now - afterMs;
 	const mark = await d1
 		.prepare("SELECT until FROM sweep_marks WHERE name = ?1")
 		.bind(ORPHAN_SWEEP)

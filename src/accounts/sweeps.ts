@@ -1,6 +1,6 @@
 import { getDb } from "../platform/db/client";
 import { RETENTION_DEFAULT_DAYS, retentionMs } from "../platform/lib/settings";
-import { releaseOrphanAdmissions } from "./quota-repo";
+import { ORPHAN_ADMISSION_AFTER_MS, releaseOrphanAdmissions } from "./quota-repo";
 import { deleteDevLeftovers } from "./sandbox-purge-repo";
 
 /** Dev (sandbox) data lives this long by default (decisions.md); `DEV_DATA_RETENTION_DAYS` sets it. */
@@ -14,12 +14,24 @@ const MAX_ORPHAN_SWEEP_STEPS = 10;
 const LEFTOVER_BATCH = 500;
 const MAX_LEFTOVER_BATCHES = 10;
 
+/**
+ * `ADMISSION_ORPHAN_AFTER_S` in milliseconds: how long an admission may stay without its interview
+ * before the sweep gives it back. Whole seconds from 10 to 86,400; anything else is the default
+ * (ten minutes), so a typo cannot make the sweep release the admissions of creations under way.
+ */
+export function orphanAdmissionAfterMs(env: { ADMISSION_ORPHAN_AFTER_S?: string }): number {
+	const raw = env.ADMISSION_ORPHAN_AFTER_S?.trim() ?? "";
+	const seconds = /^\d{1,6}$/.test(raw) ? Number(raw) : Number.NaN;
+	return seconds >= 10 && seconds <= 86_400 ? seconds * 1000 : ORPHAN_ADMISSION_AFTER_MS;
+}
+
 /** Gives back admissions whose interview was never created (see `releaseOrphanAdmissions`). */
 export async function sweepOrphanAdmissions(env: Env, now: number): Promise<number> {
 	const db = getDb(env.DB);
+	const afterMs = orphanAdmissionAfterMs(env);
 	let released = 0;
 	for (let step = 0; step < MAX_ORPHAN_SWEEP_STEPS; step++) {
-		const result = await releaseOrphanAdmissions(db, now, ORPHAN_SWEEP_ROWS);
+		const result = await releaseOrphanAdmissions(db, now, ORPHAN_SWEEP_ROWS, afterMs);
 		released += result.released;
 		if (result.done) break;
 	}

@@ -97,17 +97,6 @@ export async function pendingDeliveriesOf(db: Db, eventIds: readonly string[]): 
 }
 
 /**
- * Deliveries of any kind still unsent at `before` (their sender failed between recording and
- * sending and nothing retried it), oldest first, for the housekeeping resend.
- */
-export function staleUnsentDeliveries(db: Db, before: number, limit: number) {
-	return unsentOf(db, lt(webhookDeliveries.createdAt, before))
-		.orderBy(asc(webhookDeliveries.createdAt))
-		.limit(limit)
-		.all();
-}
-
-/**
  * Pending deliveries (not test events, which their request sends) that are due and untouched
  * since `before`: never attempted, or whose next attempt was due by then, and whose row nothing
  * changed since (no attempt, no hand-over). Their queue message was lost (a process killed after

@@ -14,11 +14,7 @@ import { UNSETTLED_AFTER_MS } from "../../src/interviews/sweeps";
 import { runHousekeeping } from "../../src/scheduled";
 import type { DeliveryMessage } from "../../src/webhooks/message";
 import { resendAfterMs, resendDueDeliveries } from "../../src/webhooks/resend";
-import {
-	DELIVERY_ABANDONED_MS,
-	DELIVERY_UNSENT_STALE_MS,
-	TEST_DELIVERY_ABANDONED_MS,
-} from "../../src/webhooks/sweeps";
+import { DELIVERY_ABANDONED_MS, TEST_DELIVERY_ABANDONED_MS } from "../../src/webhooks/sweeps";
 import worker from "../../src/worker";
 import { BASE, call, newAccount } from "../support/helpers";
 import { createInterview, startInterview, stubOf } from "../support/lifecycle-helpers";
@@ -236,7 +232,10 @@ describe("the orphan-admission sweep", () => {
 	});
 });
 
-describe("the resend of unsent webhook deliveries", () => {
+describe("the resend of deliveries recorded and never sent", () => {
+	// There is no separate sweep for these (it once waited 15 minutes): a delivery recorded and
+	// never handed to the queue is pending, due and untouched, so the resend of due deliveries
+	// (`DELIVERY_RESEND_AFTER_S`) hands it over.
 	it("sends deliveries recorded long ago and never sent, and leaves recent ones to their sender", async () => {
 		const account = await newAccount();
 		const endpoint = await createWebhook(account.live, {
@@ -247,18 +246,21 @@ describe("the resend of unsent webhook deliveries", () => {
 		await createInterview(account.live);
 		const [old, recent] = await deliveriesOf(endpoint.id);
 		const now = Date.now();
-		// As if their senders had failed between recording the events and sending.
+		// As if their senders had failed between recording the events and sending: as recorded.
 		await env.DB.prepare(
-			"UPDATE webhook_deliveries SET enqueued_at = NULL, created_at = CASE id WHEN ?1 THEN ?2 ELSE ?3 END WHERE endpoint_id = ?4",
+			`UPDATE webhook_deliveries SET enqueued_at = NULL, outcome = 'pending', attempt_count = 0,
+			 next_attempt_at = NULL, completed_at = NULL,
+			 created_at = CASE id WHEN ?1 THEN ?2 ELSE ?3 END, updated_at = CASE id WHEN ?1 THEN ?2 ELSE ?3 END
+			 WHERE endpoint_id = ?4`,
 		)
-			.bind(old!.id, now - DELIVERY_UNSENT_STALE_MS - 60_000, now - 60_000, endpoint.id)
+			.bind(old!.id, now - resendAfterMs(env) - 60_000, now - 60_000, endpoint.id)
 			.run();
 
 		const report = await runHousekeeping(env, now);
-		expect(report.deliveriesResent).toBeGreaterThanOrEqual(1);
+		expect(report.dueDeliveriesResent).toBeGreaterThanOrEqual(1);
 		expect((await deliveryRow(old!.id))?.enqueued_at).toBe(now);
 		expect((await deliveryRow(recent!.id))?.enqueued_at).toBeNull();
-		// Sent once: the next run finds nothing more of this endpoint's.
+		// Sent once per period: the next run within it finds nothing more of this endpoint's.
 		await runHousekeeping(env, now + 60_000);
 		expect((await deliveryRow(old!.id))?.enqueued_at).toBe(now);
 	});
@@ -273,13 +275,18 @@ describe("the resend of unsent webhook deliveries", () => {
 		expect(sent.status).toBe(200);
 		const id = sent.body.data.id as string;
 		const now = Date.now();
-		// As if the request had stopped before recording its attempt: pending, and long ago.
-		await env.DB.prepare("UPDATE webhook_deliveries SET outcome = 'pending', created_at = ? WHERE id = ?")
-			.bind(now - DELIVERY_UNSENT_STALE_MS - 60_000, id)
+		// As if the request had stopped before recording its attempt: pending, long ago, and
+		// even as if never handed over.
+		const long = now - resendAfterMs(env) - 60_000;
+		await env.DB.prepare(
+			"UPDATE webhook_deliveries SET outcome = 'pending', enqueued_at = NULL, created_at = ?1, updated_at = ?1 WHERE id = ?2",
+		)
+			.bind(long, id)
 			.run();
 		await runHousekeeping(env, now);
 		const row = await deliveryRow(id);
-		expect(row?.enqueued_at).not.toBe(now);
+		expect(row?.enqueued_at).toBeNull();
+		expect(row?.updated_at).toBe(long);
 		expect(row?.attempt_count).toBe(1);
 	});
 });
