@@ -5,7 +5,7 @@ import { retentionMs } from "../platform/lib/settings";
 import { sendOwedWakes } from "./creation/wake";
 import { markSeedsDue, overdueSeeds, seedsOwingNotice } from "./db/seeds-repo";
 import { deleteRecordings } from "./recordings/recordings";
-import { interviewStub } from "./stub";
+import { forgetInterview, interviewStub } from "./stub";
 
 /** Interviews per D1 batch: keeps every statement far below D1's 100 bound parameters. */
 const PURGE_BATCH = 50;
@@ -90,6 +90,7 @@ export async function sweepDevInterviews(env: Env, now: number): Promise<number>
 		);
 		const done = ids.filter((_, i) => outcomes[i]?.status === "fulfilled");
 		await deleteDevInterviewRows(db, done);
+		for (const id of done) forgetInterview(id);
 		purged += done.length;
 		if (done.length < ids.length) {
 			console.error(JSON.stringify({ message: "dev purge incomplete", failed: ids.length - done.length }));
