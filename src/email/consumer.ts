@@ -122,20 +122,9 @@ async function processMessage(message: Message, env: Env, deps: EmailConsumerDep
 			raw,
 		}));
 	} catch (error) {
-		const next = nextRetry(attempt, deps.retryDelays);
-		const reason = (error instanceof Error ? error.message : String(error)).slice(0, 500);
-		await recordCandidateEmailFailure(db, id, deps.now(), reason, !next.retry);
-		console.warn(
-			JSON.stringify({
-				message: "e-mail send failed",
-				email_id: id,
-				attempt,
-				final: !next.retry,
-				error: reason,
-			}),
+		await sendFailed(message, deps, attempt, id, error, (reason, final) =>
+			recordCandidateEmailFailure(db, id, deps.now(), reason, final),
 		);
-		if (next.retry) message.retry({ delaySeconds: next.delaySeconds });
-		else message.ack();
 		return;
 	}
 	const sentAt = deps.now();
@@ -199,24 +188,41 @@ async function processUserEmail(
 			raw,
 		}));
 	} catch (error) {
-		const next = nextRetry(attempt, deps.retryDelays);
-		const reason = (error instanceof Error ? error.message : String(error)).slice(0, 500);
-		await recordUserEmailFailure(db, id, deps.now(), reason, !next.retry);
-		console.warn(
-			JSON.stringify({
-				message: "e-mail send failed",
-				email_id: id,
-				attempt,
-				final: !next.retry,
-				error: reason,
-			}),
+		await sendFailed(message, deps, attempt, id, error, (reason, final) =>
+			recordUserEmailFailure(db, id, deps.now(), reason, final),
 		);
-		if (next.retry) message.retry({ delaySeconds: next.delaySeconds });
-		else message.ack();
 		return;
 	}
 	await markUserEmailSent(db, id, deps.now(), providerMessageId);
 	message.ack();
+}
+
+/**
+ * A send that failed, for either kind of e-mail: the failure recorded on its row (final when no
+ * retry is left), a log line, and the message retried after its backoff or acknowledged.
+ */
+async function sendFailed(
+	message: Message,
+	deps: EmailConsumerDeps,
+	attempt: number,
+	id: string,
+	error: unknown,
+	record: (reason: string, final: boolean) => Promise<unknown>,
+): Promise<void> {
+	const next = nextRetry(attempt, deps.retryDelays);
+	const reason = (error instanceof Error ? error.message : String(error)).slice(0, 500);
+	await record(reason, !next.retry);
+	console.warn(
+		JSON.stringify({
+			message: "e-mail send failed",
+			email_id: id,
+			attempt,
+			final: !next.retry,
+			error: reason,
+		}),
+	);
+	if (next.retry) message.retry({ delaySeconds: next.delaySeconds });
+	else message.ack();
 }
 
 async function recordNotified(env: Env, row: CandidateEmailRow, sentAt: number): Promise<void> {
