@@ -1,7 +1,7 @@
 import { iso, isoOrNull } from "../../platform/lib/time";
 import type { InterviewState } from "../core/model";
 import { REFUND_REASON } from "../core/transitions/cancel";
-import type { InterviewRow } from "../db/interviews-repo";
+import type { InterviewListRow } from "../db/interviews-repo";
 import type { RecordingLink } from "../recordings/recordings";
 
 export interface InterviewUrls {
@@ -118,7 +118,7 @@ export function fullView(state: InterviewState, urls: InterviewUrls, options: Fu
 }
 
 /** A list item, from the D1 projection. */
-export function listItemView(row: InterviewRow, includeResults: boolean) {
+export function listItemView(row: InterviewListRow, includeResults: boolean) {
 	return {
 		id: row.id,
 		status: row.status,

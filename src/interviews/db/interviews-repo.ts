@@ -168,7 +168,7 @@ export async function ownedInterviewIds(
 	return found;
 }
 
-/** Filters that the per-status counters answer: none but the status. */
+/** Filters that the counters answer: none but the status and test mode. */
 export function countedByCounters(f: ListFilters): boolean {
 	return (
 		f.candidateEmail === undefined &&
@@ -176,9 +176,7 @@ export function countedByCounters(f: ListFilters): boolean {
 		f.createdAfter === undefined &&
 		f.createdBefore === undefined &&
 		f.scheduledAfter === undefined &&
-		f.scheduledBefore === undefined &&
-		// The counters do not tell test-mode interviews from live ones.
-		f.testMode === undefined
+		f.scheduledBefore === undefined
 	);
 }
 
@@ -202,9 +200,26 @@ function totalQuery(db: Db, accountId: string, environment: DataEnvironment, f: 
 				eq(interviewCounts.accountId, accountId),
 				eq(interviewCounts.environment, environment),
 				f.status ? eq(interviewCounts.status, f.status) : undefined,
+				f.testMode === undefined ? undefined : eq(interviewCounts.testMode, f.testMode),
 			),
 		);
 }
+
+/** The columns a list shows (the API's list items and the dashboard's table), and no others. */
+const LIST_COLUMNS = {
+	id: interviews.id,
+	status: interviews.status,
+	candidateEmail: interviews.candidateEmail,
+	candidateName: interviews.candidateName,
+	position: interviews.position,
+	skills: interviews.skills,
+	scheduledAt: interviews.scheduledAt,
+	createdAt: interviews.createdAt,
+	testMode: interviews.testMode,
+	overallScore: interviews.overallScore,
+	recommendation: interviews.recommendation,
+};
+export type InterviewListRow = Pick<InterviewRow, keyof typeof LIST_COLUMNS>;
 
 /**
  * One page of interviews, newest first (created_at, then id, both descending), and the count of
@@ -217,7 +232,7 @@ export async function listInterviews(
 	filters: ListFilters,
 	limit: number,
 	cursor: ListCursor | null,
-): Promise<{ rows: InterviewRow[]; total: number }> {
+): Promise<{ rows: InterviewListRow[]; total: number }> {
 	const base = filterConditions(accountId, environment, filters);
 	const page = cursor
 		? [
@@ -230,7 +245,7 @@ export async function listInterviews(
 		: base;
 	const [rows, totals] = await db.batch([
 		db
-			.select()
+			.select(LIST_COLUMNS)
 			.from(interviews)
 			.where(and(...page))
 			.orderBy(desc(interviews.createdAt), desc(interviews.id))

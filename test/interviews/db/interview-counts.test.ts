@@ -1,6 +1,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { DEV_DATA_TTL_MS } from "../../../src/accounts/sweeps";
+import { listInterviews } from "../../../src/interviews/db/interviews-repo";
+import { getDb } from "../../../src/platform/db/client";
 import { runHousekeeping } from "../../../src/scheduled";
 import { call, newAccount, type TestAccount, validInterview } from "../../support/helpers";
 
@@ -104,6 +106,44 @@ describe("interview counters kept with the projection", () => {
 		await env.DB.prepare("DELETE FROM interviews WHERE id = ?").bind(id).run();
 		await expectCountersExact(account);
 		expect(await totalCount(account.test)).toBe(0);
+	});
+
+	it("tell test-mode interviews from live ones, as the dashboard's two views count them", async () => {
+		const account = await newAccount();
+		const live = [await create(account.live), await create(account.live)];
+		const test = [await create(account.test), await create(account.test), await create(account.test)];
+		await advance(account.test, test[0] as string, "completed");
+		expect((await call("DELETE", `/v1/interviews/${live[0]}`, { key: account.live })).status).toBe(200);
+		// A row whose test mode changes straight in D1 moves between the two counters.
+		await env.DB.prepare("UPDATE interviews SET test_mode = 1 WHERE id = ?").bind(live[1]).run();
+		const rows = async (testMode: boolean, status?: string) => {
+			const row = await env.DB.prepare(
+				`SELECT count(*) AS n FROM interviews WHERE account_id = ? AND environment = 'production' AND test_mode = ?${status ? " AND status = ?" : ""}`,
+			)
+				.bind(...[account.id, testMode ? 1 : 0, ...(status ? [status] : [])])
+				.first<{ n: number }>();
+			return row?.n ?? 0;
+		};
+		for (const testMode of [true, false]) {
+			for (const status of [undefined, ...STATUSES]) {
+				const { total } = await listInterviews(
+					getDb(env.DB),
+					account.id,
+					"production",
+					{ status, testMode },
+					1,
+					null,
+				);
+				expect(total).toBe(await rows(testMode, status));
+			}
+		}
+		expect(
+			(await listInterviews(getDb(env.DB), account.id, "production", { testMode: true }, 1, null)).total,
+		).toBe(4);
+		expect(
+			(await listInterviews(getDb(env.DB), account.id, "production", { testMode: false }, 1, null)).total,
+		).toBe(1);
+		await expectCountersExact(account);
 	});
 
 	it("leave totals with other filters to counting rows", async () => {
