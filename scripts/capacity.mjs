@@ -174,10 +174,11 @@ function summary(c) {
 		.map(([name, n]) => `${name}×${n}`)
 		.join(" ");
 	const doCalls = Object.values(c.durableObjectCalls).reduce((a, b) => a + b, 0);
-	const single = c.d1Statements - c.d1BatchedStatements;
+	// Statements run: those run alone (a round trip each) and those inside batches (one round
+	// trip per batch). Preparing a statement is not running it (a query builder may prepare twice).
 	return {
-		d1Statements: c.d1Statements,
-		d1RoundTrips: c.d1Batches + single,
+		d1Statements: c.d1Executions + c.d1BatchedStatements,
+		d1RoundTrips: c.d1Batches + c.d1Executions,
 		doCalls,
 		calls: calls || "-",
 	};
@@ -194,6 +195,7 @@ function difference(now, then) {
 		d1Statements: now.d1Statements - then.d1Statements,
 		d1Batches: now.d1Batches - then.d1Batches,
 		d1BatchedStatements: now.d1BatchedStatements - then.d1BatchedStatements,
+		d1Executions: now.d1Executions - then.d1Executions,
 		durableObjectCalls: calls,
 	});
 }

@@ -1,5 +1,5 @@
 import { drizzle } from "drizzle-orm/d1";
-import { countD1Batch, countD1Statement } from "../lib/call-counts";
+import { callCountsOn, countD1Batch, countD1Execution, countD1Statement } from "../lib/call-counts";
 import * as schema from "./schema";
 
 /** Production D1 refuses statements with more than this many bound parameters. */
@@ -35,6 +35,30 @@ function knownCount(query: string): number {
 	return n;
 }
 
+const RUNS = new Set(["run", "all", "first", "raw"]);
+/** Counted statements (development counters only) and the statements they wrap, for `batch`. */
+const unwrapped = new WeakMap<D1PreparedStatement, D1PreparedStatement>();
+
+/** A statement whose runs (not its preparation) are counted: a round trip each. */
+function countedStatement(statement: D1PreparedStatement): D1PreparedStatement {
+	const proxy = new Proxy(statement, {
+		get(target, prop) {
+			const value = Reflect.get(target, prop, target);
+			if (typeof value !== "function") return value;
+			if (prop === "bind") return (...args: unknown[]) => countedStatement(value.apply(target, args));
+			if (typeof prop === "string" && RUNS.has(prop)) {
+				return (...args: unknown[]) => {
+					countD1Execution();
+					return value.apply(target, args);
+				};
+			}
+			return value.bind(target);
+		},
+	});
+	unwrapped.set(proxy, statement);
+	return proxy;
+}
+
 /**
  * Wraps D1 so that a statement over production's parameter limit fails here too: local SQLite
  * allows far more, and would otherwise hide the problem until deployment.
@@ -51,13 +75,14 @@ export function guardD1(database: D1Database): D1Database {
 						);
 					}
 					countD1Statement();
-					return target.prepare(query);
+					const statement = target.prepare(query);
+					return callCountsOn() ? countedStatement(statement) : statement;
 				};
 			}
 			if (prop === "batch") {
 				return (statements: D1PreparedStatement[]) => {
 					countD1Batch(statements.length);
-					return target.batch(statements);
+					return target.batch(statements.map((s) => unwrapped.get(s) ?? s));
 				};
 			}
 			const value = Reflect.get(target, prop, target);

@@ -16,6 +16,8 @@ export interface CallCounts {
 	d1Batches: number;
 	/** Statements sent inside batches. */
 	d1BatchedStatements: number;
+	/** Statements run alone (one round trip each). Round trips = `d1Batches + d1Executions`. */
+	d1Executions: number;
 	/** Durable Object calls by binding and method (`ACCOUNT.admit`). */
 	durableObjectCalls: Record<string, number>;
 }
@@ -24,7 +26,7 @@ let enabled = false;
 let counts: CallCounts = fresh();
 
 function fresh(): CallCounts {
-	return { d1Statements: 0, d1Batches: 0, d1BatchedStatements: 0, durableObjectCalls: {} };
+	return { d1Statements: 0, d1Batches: 0, d1BatchedStatements: 0, d1Executions: 0, durableObjectCalls: {} };
 }
 
 /** Turns counting on for this isolate when the environment asks for it; says whether it is on. */
@@ -35,6 +37,15 @@ export function callCountsWanted(env: { ENVIRONMENT?: string; DEV_CALL_COUNTS?: 
 
 export function countD1Statement(): void {
 	if (enabled) counts.d1Statements++;
+}
+
+/** Whether this isolate counts (then the D1 guard also wraps statements to count their runs). */
+export function callCountsOn(): boolean {
+	return enabled;
+}
+
+export function countD1Execution(): void {
+	if (enabled) counts.d1Executions++;
 }
 
 export function countD1Batch(statements: number): void {
