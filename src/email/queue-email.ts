@@ -43,6 +43,11 @@ function shorten(reason: string | null | undefined): string | null {
 	return text.length > MAX_REASON_CHARS ? `${text.slice(0, MAX_REASON_CHARS - 1)}…` : text;
 }
 
+/** Whether a notice is ever sent: test-mode interviews and dev keys' sandbox send none. */
+export function noticeIsSent(input: Pick<CandidateEmailRequest, "testMode" | "environment">): boolean {
+	return !input.testMode && input.environment !== "dev";
+}
+
 /**
  * Records a candidate notice, rendered (subject, text, HTML, `.ics`), in D1 and hands a
  * reference to the `interview-emails` queue, whose consumer sends it. Call it after the change
@@ -57,15 +62,12 @@ export async function queueCandidateEmail(
 	input: CandidateEmailRequest,
 	now: number = Date.now(),
 ): Promise<QueueEmailResult> {
-	if (input.testMode) return { status: "skipped", reason: "test_mode" };
-	if (input.environment === "dev") return { status: "skipped", reason: "dev_environment" };
+	if (!noticeIsSent(input))
+		return { status: "skipped", reason: input.testMode ? "test_mode" : "dev_environment" };
 	const parsed = request.safeParse(input);
 	if (!parsed.success) return { status: "invalid", issues: issueFields(parsed.error.issues) };
 	const req = parsed.data;
 	const db = getDb(env.DB);
-
-	const existing = await getCandidateEmail(db, req.messageId);
-	if (existing) return requeueIfUnsent(env, existing.id, existing.status);
 
 	// Free text as callers sent it, without control characters: no part has a place for them.
 	const details: NoticeDetails = printableDetails({
@@ -107,7 +109,8 @@ export async function queueCandidateEmail(
 		updatedAt: now,
 	});
 	if (!inserted) {
-		// A concurrent call with the same id won the insert.
+		// A retry, or a concurrent call with the same id, recorded it first: rendering it again was
+		// wasted, but the first call (the common case) costs one statement instead of two.
 		const row = await getCandidateEmail(db, req.messageId);
 		return requeueIfUnsent(env, req.messageId, row?.status ?? "queued");
 	}

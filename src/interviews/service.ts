@@ -239,13 +239,14 @@ export async function commandInterview(
 	command: Command,
 	now: number,
 ): Promise<Extract<CommandResult, { status: "ok" }>> {
-	if (!(await isKnownInterview(env, id))) throw notFound(id);
 	// A cancel or update of an interview whose object was never opened is decided against its
-	// seed row in D1 (null: no seed to decide against; the object decides, as before).
+	// seed row in D1 (null: no seed to decide against; the object decides, as before). A seed
+	// exists only for a created interview, so finding one is the check that the id is known.
 	const seeded =
 		command.type === "cancel" || command.type === "update"
 			? await commandSeed(env, id, command, now, owner(auth))
 			: null;
+	if (!seeded && !(await isKnownInterview(env, id))) throw notFound(id);
 	const result = seeded ?? (await interviewStub(env, id).execute(command, now, owner(auth)));
 	if (result.status !== "ok") throw transitionError(id, result.error);
 	return result;

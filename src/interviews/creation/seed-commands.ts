@@ -1,3 +1,4 @@
+import { noticeIsSent } from "../../email/queue-email";
 import { getDb } from "../../platform/db/client";
 import { runOne } from "../../platform/db/templates";
 import { runRecordingEvents } from "../../webhooks/deliveries-repo";
@@ -128,7 +129,10 @@ export function changedSeed(
 	}
 	const timerList = [...timers].map(([name, dueAt]) => ({ name, dueAt }));
 	const settledWakeAt = timerList.reduce((earliest, t) => Math.min(earliest, t.dueAt), NEVER);
-	const owesBeyondD1 = items.some((item) => item.kind === "notify" || item.kind === "release_slot");
+	// A notice that is never sent (test mode, dev sandbox) owes nothing beyond D1.
+	const owesBeyondD1 = items.some(
+		(item) => (item.kind === "notify" && noticeIsSent(item.request)) || item.kind === "release_slot",
+	);
 	return {
 		seed: {
 			state: next,

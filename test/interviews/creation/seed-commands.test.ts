@@ -1,4 +1,4 @@
-import { runInDurableObject } from "cloudflare:test";
+import { createExecutionContext, runInDurableObject, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { NEVER, SEED_SETTLE_MS } from "../../../src/interviews/creation/seed-commands";
@@ -7,7 +7,9 @@ import { interviewStub } from "../../../src/interviews/stub";
 import { sweepOverdueSeeds } from "../../../src/interviews/sweeps";
 import { getDb } from "../../../src/platform/db/client";
 import { runBatch } from "../../../src/platform/db/templates";
-import { call, newAccount, withTableRenamed } from "../../support/helpers";
+import { callCountsWanted, readCallCounts } from "../../../src/platform/lib/call-counts";
+import worker from "../../../src/worker";
+import { BASE, call, newAccount, withTableRenamed } from "../../support/helpers";
 import { createInterview, eventsOf, ledgerOf, projectionOf, stubOf } from "../../support/lifecycle-helpers";
 
 const HOUR = 60 * 60_000;
@@ -250,5 +252,49 @@ describe("cancel and update of an interview whose object was never opened", () =
 		expect(await adopted(id)).toBe(true);
 		expect((await emailsOf(id)).filter((e) => e.template === "cancellation")).toHaveLength(1);
 		expect((await eventsOf(id)).filter((e) => e.type === "interview.cancelled")).toHaveLength(1);
+	});
+
+	it("a change that owes nothing beyond D1 (a test-mode interview's notice is never sent) is the seed's read and one batch", async () => {
+		const account = await newAccount();
+		const [patched, cancelled, live] = [
+			await createInterview(account.test),
+			await createInterview(account.test),
+			await createInterview(account.live),
+		];
+		// The Worker with the development counters on (src/platform/lib/call-counts.ts).
+		const counting = { ...env, DEV_CALL_COUNTS: "1" } as Env;
+		const send = async (method: string, id: string, key: string, body?: unknown) => {
+			const ctx = createExecutionContext();
+			readCallCounts(true);
+			const res = await worker.fetch(
+				new Request(`${BASE}/v1/interviews/${id}`, {
+					method,
+					headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" },
+					...(body ? { body: JSON.stringify(body) } : {}),
+				}),
+				counting,
+				ctx,
+			);
+			await waitOnExecutionContext(ctx);
+			const counts = readCallCounts(true);
+			expect(res.status).toBe(200);
+			// Round trips: each batch, and each statement run alone.
+			return counts.d1Batches + counts.d1Executions;
+		};
+		try {
+			// The keys' first use (their lookup, their last use recorded) is not the change's.
+			for (const key of [account.test, account.live]) await call("GET", "/v1/interviews?limit=1", { key });
+			const later = new Date(Date.now() + 3 * 24 * HOUR).toISOString();
+			expect(await send("PATCH", patched.id, account.test, { scheduled_at: later })).toBe(2);
+			expect(await send("DELETE", cancelled.id, account.test)).toBe(2);
+			// A live cancel owes its notice: the e-mail is recorded, and the seed's wake put back after.
+			expect(await send("DELETE", live.id, account.live)).toBeGreaterThan(2);
+		} finally {
+			callCountsWanted({});
+		}
+		expect((await seedRow(patched.id))?.wake_at).toBeLessThan(NEVER);
+		expect((await seedRow(cancelled.id))?.wake_at).toBe(NEVER);
+		expect((await seedRow(live.id))?.wake_at).toBe(NEVER);
+		expect(await adopted(cancelled.id)).toBe(false);
 	});
 });
