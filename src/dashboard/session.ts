@@ -1,6 +1,5 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
-import { findAccount } from "../accounts/accounts-repo";
 import type { AuthContext } from "../accounts/auth-context";
 import { effectiveLimits, type PlanId } from "../accounts/plans";
 import { SCOPES, type Scope } from "../accounts/scopes";
@@ -106,17 +105,16 @@ export async function currentUser(c: Context<AppBindings>): Promise<DashboardUse
 	if (!token || token.length > 100) return null;
 	const db = getDb(c.env.DB);
 	const hash = await hashToken(token);
+	// With its user and account: a session of an account that no longer exists is not found.
 	const found = await findSession(db, hash);
 	if (!found) return null;
 	const now = c.get("now");
-	const { session, user } = found;
+	const { session, user, account } = found;
 	if (session.expiresAt <= now || session.lastSeenAt + SESSION_IDLE_MS <= now) {
 		await deleteSession(db, hash);
 		await closeLiveViews(c.env, db, [hash]);
 		return null;
 	}
-	const account = await findAccount(db, user.accountId);
-	if (!account) return null;
 	if (now - session.lastSeenAt > TOUCH_EVERY_MS) await touchSession(db, hash, now);
 	const plan = account.plan as PlanId;
 	const auth: AuthContext = {

@@ -1,6 +1,7 @@
 import { and, count, desc, eq, gt, lt } from "drizzle-orm";
 import type { Db } from "../platform/db/client";
 import {
+	accounts,
 	invitations,
 	observerTickets,
 	sessions,
@@ -54,11 +55,13 @@ export function insertSession(db: Db, row: SessionRow) {
 	return db.insert(sessions).values(row).run();
 }
 
+/** A session with its user and the user's account: one round trip for every dashboard request. */
 export function findSession(db: Db, tokenHash: string) {
 	return db
-		.select({ session: sessions, user: users })
+		.select({ session: sessions, user: users, account: accounts })
 		.from(sessions)
 		.innerJoin(users, eq(users.id, sessions.userId))
+		.innerJoin(accounts, eq(accounts.id, users.accountId))
 		.where(eq(sessions.tokenHash, tokenHash))
 		.get();
 }
