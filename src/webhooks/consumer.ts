@@ -41,10 +41,17 @@ export function consumerConfig(env: Env, overrides: Partial<ConsumerConfig> = {}
 type Verdict = NextStep | { action: "drop" };
 
 /**
- * The `interview-webhooks` consumer: one attempt per message, all messages of a batch at once
- * (each bounded by the timeout). A failed attempt is retried through `message.retry` with the
- * schedule's delay; after the last attempt the delivery is failed and the message is retried once
- * more so that the queue dead-letters it (`max_retries = 5`).
+ * Attempts in flight at once within one batch: a Worker invocation keeps at most six outgoing
+ * connections open and queues the rest, so a seventh fetch would spend its timeout waiting for a
+ * connection. Each attempt's timeout starts when its request does.
+ */
+export const ATTEMPTS_IN_FLIGHT = 6;
+
+/**
+ * The `interview-webhooks` consumer: one attempt per message, up to `ATTEMPTS_IN_FLIGHT` of a
+ * batch at once (each bounded by the timeout). A failed attempt is retried through
+ * `message.retry` with the schedule's delay; after the last attempt the delivery is failed and the
+ * message is retried once more so that the queue dead-letters it (`max_retries = 5`).
  */
 export async function consumeWebhookBatch(
 	batch: MessageBatch,
@@ -52,7 +59,15 @@ export async function consumeWebhookBatch(
 	overrides: Partial<ConsumerConfig> = {},
 ): Promise<void> {
 	const config = consumerConfig(env, overrides);
-	await Promise.all(batch.messages.map((message) => consumeMessage(message, env, config)));
+	const messages = [...batch.messages];
+	let next = 0;
+	const lane = async () => {
+		while (next < messages.length) {
+			const message = messages[next++] as Message;
+			await consumeMessage(message, env, config);
+		}
+	};
+	await Promise.all(Array.from({ length: Math.min(ATTEMPTS_IN_FLIGHT, messages.length) }, lane));
 }
 
 async function consumeMessage(message: Message, env: Env, config: ConsumerConfig): Promise<void> {

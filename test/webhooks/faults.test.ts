@@ -1,5 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { ATTEMPTS_IN_FLIGHT } from "../../src/webhooks/consumer";
 import { call, newAccount, validInterview } from "../support/helpers";
 import { receiver } from "../support/receiver-client";
 import type { Mode } from "../support/webhook-receiver";
@@ -10,6 +11,7 @@ import {
 	deliveryRow,
 	type PendingDelivery,
 	runConsumer,
+	runConsumerWith,
 } from "../support/webhooks";
 
 const rx = receiver();
@@ -137,5 +139,33 @@ describe("webhook fault matrix", () => {
 		const [request] = await rx.requests(name);
 		expect(request?.status).toBe(302);
 		expect((await rx.trapped()).filter((t) => t.path.endsWith(name))).toEqual([]);
+	});
+});
+
+describe("attempts of one batch", () => {
+	it(`keep at most ${ATTEMPTS_IN_FLIGHT} requests in flight, so that no attempt spends its timeout waiting for a connection`, async () => {
+		const account = await newAccount();
+		const name = routeName("in-flight");
+		const url = await rx.route(name, { secret: account.webhookSecret, fallback: "hang" });
+		const endpoint = await createWebhook(account.live, { url, events: ["interview.scheduled"] });
+		const count = ATTEMPTS_IN_FLIGHT * 2;
+		const created = await call("POST", "/v1/interviews/bulk", {
+			key: account.live,
+			body: { interviews: Array.from({ length: count }, () => validInterview()) },
+		});
+		expect(created.status).toBe(200);
+		const deliveries = await deliveriesOf(endpoint.id);
+		expect(deliveries).toHaveLength(count);
+		const timeoutMs = 600;
+		await runConsumerWith(deliveries, { timeoutMs });
+		const arrivals = (await rx.requests(name)).map((r) => r.receivedAt).sort((a, b) => a - b);
+		expect(arrivals).toHaveLength(count);
+		// The first lane-full hangs until its timeout; only then do the others start.
+		const first = arrivals[0] as number;
+		expect(arrivals.filter((t) => t < first + timeoutMs / 2)).toHaveLength(ATTEMPTS_IN_FLIGHT);
+		expect(arrivals[ATTEMPTS_IN_FLIGHT] as number).toBeGreaterThanOrEqual(first + timeoutMs - 50);
+		const log = await attemptsOf(endpoint.id);
+		expect(log).toHaveLength(count);
+		expect(log.every((a) => a.error_type === "timeout")).toBe(true);
 	});
 });
