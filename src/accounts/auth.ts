@@ -1,7 +1,8 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { Context, MiddlewareHandler } from "hono";
 import { getDb } from "../platform/db/client";
 import { accounts, apiKeys } from "../platform/db/schema";
+import { runJoined, Template } from "../platform/db/templates";
 import type { AppBindings } from "../platform/http/context";
 import { AppError } from "../platform/http/errors";
 import { appUrl } from "../platform/http/urls";
@@ -73,19 +74,26 @@ export async function resolveApiKey(c: Context<AppBindings>, token: string): Pro
 	return lookupApiKey(c, token, await hashApiKey(token));
 }
 
+/** A key and its account by the key's hash: the statement is built once per isolate. */
+const keyByHash = new Template<{ hash: string }>((db) =>
+	db
+		.select({ key: apiKeys, account: accounts })
+		.from(apiKeys)
+		.innerJoin(accounts, eq(accounts.id, apiKeys.accountId))
+		.where(eq(apiKeys.keyHash, sql.placeholder("hash"))),
+);
+interface KeyWithAccount {
+	key: typeof apiKeys.$inferSelect;
+	account: typeof accounts.$inferSelect;
+}
+
 /** The D1 lookup of a well-formed key by its hash. */
 export async function lookupApiKey(
 	c: Context<AppBindings>,
 	token: string,
 	hash: string,
 ): Promise<AuthContext> {
-	const db = getDb(c.env.DB);
-	const row = await db
-		.select({ key: apiKeys, account: accounts })
-		.from(apiKeys)
-		.innerJoin(accounts, eq(accounts.id, apiKeys.accountId))
-		.where(eq(apiKeys.keyHash, hash))
-		.get();
+	const [row] = (await runJoined(keyByHash.bind(getDb(c.env.DB), { hash }))) as KeyWithAccount[];
 	// The index finds the row by hash; the comparison itself is constant-time.
 	if (!row || !constantTimeEqual(row.key.keyHash, hash) || row.key.revokedAt !== null) {
 		throw invalidKey(token);

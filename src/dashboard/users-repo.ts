@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gt, lt } from "drizzle-orm";
+import { and, count, desc, eq, gt, lt, sql } from "drizzle-orm";
 import type { Db } from "../platform/db/client";
 import {
 	accounts,
@@ -9,6 +9,7 @@ import {
 	userEmails,
 	users,
 } from "../platform/db/schema";
+import { runJoined, Template } from "../platform/db/templates";
 
 export type UserRow = typeof users.$inferSelect;
 export type SessionRow = typeof sessions.$inferSelect;
@@ -55,15 +56,27 @@ export function insertSession(db: Db, row: SessionRow) {
 	return db.insert(sessions).values(row).run();
 }
 
-/** A session with its user and the user's account: one round trip for every dashboard request. */
-export function findSession(db: Db, tokenHash: string) {
-	return db
+/** A session with its user and the user's account: built once per isolate, bound per request. */
+const sessionByHash = new Template<{ tokenHash: string }>((db) =>
+	db
 		.select({ session: sessions, user: users, account: accounts })
 		.from(sessions)
 		.innerJoin(users, eq(users.id, sessions.userId))
 		.innerJoin(accounts, eq(accounts.id, users.accountId))
-		.where(eq(sessions.tokenHash, tokenHash))
-		.get();
+		.where(eq(sessions.tokenHash, sql.placeholder("tokenHash"))),
+);
+
+/** A session with its user and the user's account: one round trip for every dashboard request. */
+export async function findSession(
+	db: Db,
+	tokenHash: string,
+): Promise<{ session: SessionRow; user: UserRow; account: typeof accounts.$inferSelect } | undefined> {
+	const [row] = (await runJoined(sessionByHash.bind(db, { tokenHash }))) as {
+		session: SessionRow;
+		user: UserRow;
+		account: typeof accounts.$inferSelect;
+	}[];
+	return row;
 }
 
 export function touchSession(db: Db, tokenHash: string, now: number) {

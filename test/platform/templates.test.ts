@@ -1,11 +1,19 @@
 import { env } from "cloudflare:workers";
 import { and, eq, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/sqlite-core";
 import { describe, expect, it } from "vitest";
 import { EVENTS_PER_STATEMENT, type EventRecord, insertEvents } from "../../src/events/events-repo";
 import { insertSeeds, readSeed } from "../../src/interviews/db/seeds-repo";
 import { getDb } from "../../src/platform/db/client";
 import { webhookEndpoints } from "../../src/platform/db/schema";
-import { boundQuery, RowsTemplate, runBatch, runOne, Template } from "../../src/platform/db/templates";
+import {
+	boundQuery,
+	RowsTemplate,
+	runBatch,
+	runJoined,
+	runOne,
+	Template,
+} from "../../src/platform/db/templates";
 import { randomBase62 } from "../../src/platform/lib/random";
 import { interviewState } from "../fixtures";
 
@@ -197,5 +205,49 @@ describe("statements built once and bound per use", () => {
 			),
 		]);
 		expect(await runOne(template.bind(db, { n: 41 }))).toEqual([{ n: 42 }]);
+	});
+
+	it("reads a join of tables with columns of the same name without merging them", async () => {
+		const db = getDb(env.DB);
+		const accountId = fresh("acc");
+		const [first, second] = [fresh("wh"), fresh("wh")];
+		await runBatch(
+			db,
+			[first, second].map((id, i) =>
+				boundQuery(
+					db,
+					db.insert(webhookEndpoints).values({
+						id,
+						accountId,
+						environment: "production",
+						url: `https://hooks.example.com/${i}`,
+						events: ["*"],
+						active: i === 0,
+						createdAt: 10 + i,
+						updatedAt: 10 + i,
+					}),
+				),
+			),
+		);
+		const other = alias(webhookEndpoints, "other");
+		const pair = new Template<{ id: string }>((d) =>
+			d
+				.select({ one: webhookEndpoints, two: other })
+				.from(webhookEndpoints)
+				.innerJoin(other, eq(other.accountId, webhookEndpoints.accountId))
+				.where(
+					and(eq(webhookEndpoints.id, sql.placeholder("id")), sql`${other.id} <> ${webhookEndpoints.id}`),
+				),
+		);
+		const [row] = (await runJoined(pair.bind(db, { id: first }))) as {
+			one: typeof webhookEndpoints.$inferSelect;
+			two: typeof webhookEndpoints.$inferSelect;
+		}[];
+		expect([row?.one.id, row?.one.active, row?.one.events]).toEqual([first, true, ["*"]]);
+		expect([row?.two.id, row?.two.active, row?.two.url]).toEqual([
+			second,
+			false,
+			"https://hooks.example.com/1",
+		]);
 	});
 });

@@ -18,6 +18,11 @@ export interface Bound {
 	read(result: D1Result): unknown;
 }
 
+/** A template's statement, which can also read rows fetched as arrays (see `runJoined`). */
+export interface BoundTemplate extends Bound {
+	readRows(rows: unknown[][]): unknown;
+}
+
 /**
  * Where one bound parameter's value comes from, worked out once when the SQL is built: a
  * constant of the query, or a named placeholder's value with its column's encoder, if any.
@@ -44,7 +49,7 @@ export class Template<V extends Record<string, unknown>> {
 
 	constructor(private readonly build: (db: Db) => Preparable) {}
 
-	bind(db: Db, values: V): Bound {
+	bind(db: Db, values: V): BoundTemplate {
 		return this.bindEach(db, (name) => {
 			if (!(name in values)) throw new Error(`No value for placeholder "${name}".`);
 			return values[name];
@@ -52,7 +57,7 @@ export class Template<V extends Record<string, unknown>> {
 	}
 
 	/** Binds with each placeholder's value read by name (`lookup` throws for a missing one). */
-	bindEach(db: Db, lookup: (name: string) => unknown): Bound {
+	bindEach(db: Db, lookup: (name: string) => unknown): BoundTemplate {
 		this.compiled ??= compile(this.build(db));
 		const { sql: text, slots, prepared } = this.compiled;
 		const args = new Array<unknown>(slots.length);
@@ -66,7 +71,11 @@ export class Template<V extends Record<string, unknown>> {
 			args[i] = value === null || value === undefined ? null : slot.encode ? slot.encode(value) : value;
 		}
 		const bound = db.$client.prepare(text).bind(...args);
-		return { statement: bound, read: (result) => prepared.mapResult(result, true) };
+		return {
+			statement: bound,
+			read: (result) => prepared.mapResult(result, true),
+			readRows: (rows) => prepared.mapResult(rows, false),
+		};
 	}
 }
 
@@ -126,6 +135,14 @@ export function boundQuery(db: Db, query: Preparable): Bound {
 export async function runBatch(db: Db, items: readonly Bound[]): Promise<unknown[]> {
 	const results = await db.$client.batch(items.map((item) => item.statement));
 	return results.map((result, i) => (items[i] as Bound).read(result));
+}
+
+/**
+ * Runs one select of several joined tables on its own: its rows are fetched as arrays, since
+ * objects keyed by column name would merge the tables' columns of the same name (`id`, ...).
+ */
+export async function runJoined(item: BoundTemplate): Promise<unknown> {
+	return item.readRows(await item.statement.raw());
 }
 
 /** Runs one statement on its own. */
