@@ -29,7 +29,19 @@ function clausesOf(sentences: Sentence[]): Clause[] {
 	return out;
 }
 
+const groupCache = new Map<string, string[][]>();
+
 function groupsOf(pattern: string): string[][] {
+	let groups = groupCache.get(pattern);
+	if (!groups) {
+		if (groupCache.size >= 5_000) groupCache.clear();
+		groups = parseGroups(pattern);
+		groupCache.set(pattern, groups);
+	}
+	return groups;
+}
+
+function parseGroups(pattern: string): string[][] {
 	return pattern
 		.split("&")
 		.map((g) =>
@@ -162,8 +174,16 @@ export function isKeywordList(text: string): boolean {
 
 /** Keywords that already appear in the question earn nothing: restating the question is not an answer. */
 function usableKeywords(question: PlannedQuestion, keywords: string[]): string[] {
-	return keywords.filter((k) => findKeyword(question.text, k) === null);
+	const key = `${question.text}\u0000${keywords.join("\u0000")}`;
+	let usable = usableCache.get(key);
+	if (!usable) {
+		if (usableCache.size >= 5_000) usableCache.clear();
+		usable = keywords.filter((k) => findKeyword(question.text, k) === null);
+		usableCache.set(key, usable);
+	}
+	return usable;
 }
+const usableCache = new Map<string, string[]>();
 
 /** The sentence holding the character offset states ignorance ("I have never used B-trees"). */
 function ignorantAround(text: string, hit: KeywordHit): boolean {
@@ -245,14 +265,23 @@ const GENERIC_NOUNS = new Set([
  * or shows at least half of the rubric's concepts. A story that merely reuses a rubric word in
  * another sense ("a table of contents") is not.
  */
+const questionNouns = new Map<string, Set<string>>();
+
 export function onTopic(question: PlannedQuestion, text: string, matched: number): boolean {
 	if (matched >= Math.max(3, Math.ceil(question.concepts.length * 0.6))) return true;
-	const nouns = analyse(question.text)
-		.flatMap((s) => s.tokens)
-		.filter((t) => t.noun && t.word.length > 2 && !GENERIC_NOUNS.has(t.root))
-		.map((t) => t.root);
-	const answer = analyse(text).flatMap((s) => s.tokens);
-	return answer.some((t) => nouns.includes(t.root) || nouns.includes(t.word));
+	let nouns = questionNouns.get(question.text);
+	if (!nouns) {
+		if (questionNouns.size >= 5_000) questionNouns.clear();
+		nouns = new Set(
+			analyse(question.text)
+				.flatMap((s) => s.tokens)
+				.filter((t) => t.noun && t.word.length > 2 && !GENERIC_NOUNS.has(t.root))
+				.map((t) => t.root),
+		);
+		questionNouns.set(question.text, nouns);
+	}
+	const found = nouns;
+	return analyse(text).some((s) => s.tokens.some((t) => found.has(t.root) || found.has(t.word)));
 }
 
 export interface ClaimAnalysis {
