@@ -13,6 +13,9 @@
  *                              (or the key in EVAL_API_KEY, kept off the command line)
  *   --limit <n>                at most n questions per skill with --base
  *   --json <file>              also write every per-answer record as JSON
+ *
+ * With the tune split and no --data, eval/tune2 (a second answer set for the tune questions) is
+ * reported as its own block after the default set.
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -57,6 +60,9 @@ const fileSchema = z.object({
 export type EvalFile = z.infer<typeof fileSchema>;
 export type EvalQuestion = EvalFile["questions"][number];
 export type Kind = (typeof KINDS)[number];
+
+/** A second set of answers to the tune questions, reported as its own block (eval/tune2/README.md). */
+export const TUNE2_DIR = "eval/tune2";
 
 /** Response time used for every answer: well within the budget, so timing never decides. */
 export const RESPONSE_SECONDS = 45;
@@ -110,6 +116,8 @@ export interface Scored {
 	flags: string[];
 	misconceptions: string[];
 	source: string;
+	/** Which answer set, when not the default one ("tune2"). */
+	set?: string;
 }
 
 export interface InterviewRun {
@@ -354,6 +362,13 @@ async function main() {
 				interviews.filter((r) => r.split === split),
 			),
 		);
+	// The second tune set (eval/tune2, tune questions only) is its own block, beside the default set's tune split.
+	const second = TUNE2_DIR;
+	if (!values.data && splits.includes("tune") && existsSync(second)) {
+		const extra = await evaluate(interviewer, loadSet(second), ["tune"]);
+		console.log(report(`tune2 (${second})`, extra.scored, extra.interviews));
+		scored.push(...extra.scored.map((s) => ({ ...s, set: "tune2" })));
+	}
 	if (values.json) writeFileSync(values.json, JSON.stringify(scored, null, 1));
 }
 
