@@ -13,6 +13,8 @@
  *                              (or the key in EVAL_API_KEY, kept off the command line)
  *   --limit <n>                at most n questions per skill with --base
  *   --json <file>              also write every per-answer record as JSON
+ *   --without-misconceptions   leave the bank's misconception lists out (an ablation: how the
+ *                              general mechanisms alone judge wrong claims no list anticipated)
  *
  * With the tune split and no --data, eval/tune2 (a second answer set for the tune questions) is
  * reported as its own block after the default set.
@@ -79,6 +81,13 @@ export function loadSet(dir: string): EvalFile[] {
 		});
 }
 
+/**
+ * `--without-misconceptions`: the bank's per-question misconception lists are left out, so the
+ * figures show how answers fare on the general mechanisms alone (links, their direction, the
+ * caps), as wrong claims no list anticipated would.
+ */
+export const ablation = { withoutMisconceptions: false };
+
 /** The bank question as the planner hands it out (selectQuestion's shape), at a given position. */
 export function planned(bankId: string, index = 0, total = 1): PlannedQuestion {
 	for (const bank of BANKS) {
@@ -96,7 +105,7 @@ export function planned(bankId: string, index = 0, total = 1): PlannedQuestion {
 			category: bank.category,
 			concepts: q.concepts,
 			follow_ups: q.follow_ups,
-			misconceptions: q.misconceptions,
+			misconceptions: ablation.withoutMisconceptions ? [] : q.misconceptions,
 			links: q.links,
 			time_budget_seconds: BUDGET_SECONDS,
 			expected_words: EXPECTED_WORDS[q.difficulty],
@@ -323,8 +332,10 @@ async function main() {
 			key: { type: "string" },
 			limit: { type: "string" },
 			json: { type: "string" },
+			"without-misconceptions": { type: "boolean", default: false },
 		},
 	});
+	ablation.withoutMisconceptions = values["without-misconceptions"] ?? false;
 	const dir = values.data ?? (existsSync("eval/data") ? "eval/data" : "eval/samples");
 	const files = loadSet(dir);
 	const splits =

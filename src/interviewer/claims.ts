@@ -3,7 +3,7 @@
  * which causes and effects it links, which misconceptions it states, whether it contradicts
  * itself and whether it is a bare list of terms. Pure and deterministic (docs/interviewer.md).
  */
-import { CAUSAL, CONTRAST, IGNORANCE_PHRASES, REPORTED } from "./claim-words";
+import { ABSOLUTES, ANTONYMS, CAUSAL, CONTRAST, IGNORANCE_PHRASES, REPORTED } from "./claim-words";
 import { analyse, findAny, type Sentence, type Token } from "./language";
 import { collapseSpaces, countPhrases, findKeyword, type KeywordHit, snippetAround, wordList } from "./text";
 import type { ConceptMatch, ExpectedLink, FoundMisconception, Misconception, PlannedQuestion } from "./types";
@@ -117,33 +117,208 @@ function hasCausal(tokens: Token[], from = 0, to = tokens.length): boolean {
 	return findAny(tokens, CAUSAL, from, to) !== null;
 }
 
-/**
- * Expected links the answer makes: a cause and an effect phrase in one sentence with a causal
- * word, or a cause in one sentence and the effect in the next when the next opens with one
- * ("So ...", "This means ..."). Negation does not undo a link: "does not block, because" explains.
- */
-export function findLinks(text: string, links: readonly ExpectedLink[]): LinkFinding[] {
-	if (links.length === 0) return [];
-	const sentences = analyse(text);
-	const out: LinkFinding[] = [];
-	for (const link of links) {
-		for (const [i, s] of sentences.entries()) {
-			const cause = findAny(s.tokens, link.cause);
-			if (!cause) continue;
-			const effect = findAny(s.tokens, link.effect);
-			if (effect && effect.at !== cause.at && hasCausal(s.tokens)) {
-				out.push({ concept: link.concept, snippet: collapseSpaces(s.text).slice(0, 200) });
-				break;
-			}
-			const next = sentences[i + 1];
-			const nextEffect = next ? findAny(next.tokens, link.effect) : null;
-			if (next && nextEffect && hasCausal(next.tokens, 0, Math.min(3, next.tokens.length))) {
-				out.push({ concept: link.concept, snippet: collapseSpaces(`${s.text} ${next.text}`).slice(0, 200) });
-				break;
-			}
+let opposites: Map<string, readonly string[]> | null = null;
+
+/** The other side of a polar word or phrase (claim-words.ts ANTONYMS), or null. */
+function oppositeOf(alternative: string): readonly string[] | null {
+	if (!opposites) {
+		opposites = new Map();
+		for (const [a, b] of ANTONYMS) {
+			for (const w of a) opposites.set(w, [...(opposites.get(w) ?? []), ...b]);
+			for (const w of b) opposites.set(w, [...(opposites.get(w) ?? []), ...a]);
 		}
 	}
-	return out;
+	return opposites.get(alternative.toLowerCase()) ?? null;
+}
+
+interface EffectPattern {
+	/** The pattern as matched (markers removed). */
+	pattern: string;
+	/** Its direction group's alternatives (the group marked `^`), or null when the effect has no direction. */
+	direction: string[] | null;
+	/** The pattern with its direction turned round ("^slow & write" -> "fast|quick ... & write"), or null. */
+	inverted: string | null;
+	invertedDirection: string[] | null;
+	/** A leading `>`: the cause must come before the direction word ("promises run before timers"). */
+	ordered: boolean;
+}
+
+const effectCache = new Map<string, EffectPattern>();
+
+/**
+ * An effect pattern names a direction when one of its groups is marked `^` ("^slow|expensive &
+ * write"): its opposite is that group's antonyms (claim-words.ts ANTONYMS).
+ */
+function effectPattern(raw: string): EffectPattern {
+	let entry = effectCache.get(raw);
+	if (!entry) {
+		const ordered = raw.trimStart().startsWith(">");
+		const body = ordered ? raw.trimStart().slice(1) : raw;
+		let direction: string[] | null = null;
+		let invertedDirection: string[] | null = null;
+		const plain: string[] = [];
+		const turned: string[] = [];
+		for (const group of groupsOf(body)) {
+			if (direction === null && group[0]?.startsWith("^")) {
+				direction = group.map((a) => a.replace(/^\^/, ""));
+				invertedDirection = [...new Set(direction.flatMap((a) => oppositeOf(a) ?? []))];
+				plain.push(direction.join("|"));
+				turned.push(invertedDirection.join("|"));
+			} else {
+				plain.push(group.join("|"));
+				turned.push(group.join("|"));
+			}
+		}
+		entry = {
+			pattern: plain.join(" & "),
+			direction,
+			inverted: invertedDirection?.length ? turned.join(" & ") : null,
+			invertedDirection: invertedDirection?.length ? invertedDirection : null,
+			ordered,
+		};
+		if (effectCache.size >= 5_000) effectCache.clear();
+		effectCache.set(raw, entry);
+	}
+	return entry;
+}
+
+function sentenceClause(sentence: number, s: Sentence): Clause {
+	return { sentence, from: 0, to: s.tokens.length };
+}
+
+/** First span of any of the patterns in the clause. */
+function spanOfAny(
+	tokens: Token[],
+	clause: Clause,
+	patterns: readonly string[],
+): { from: number; to: number } | null {
+	let best: { from: number; to: number } | null = null;
+	for (const p of patterns) {
+		const span = spanOf(tokens, clause, p);
+		if (span && (best === null || span.from < best.from)) best = span;
+	}
+	return best;
+}
+
+export interface LinkJudgement {
+	/** Links made: cause and effect joined, in the expected direction. */
+	made: LinkFinding[];
+	/** Links stated the wrong way round ("indexes make writes faster"): claims, as misconceptions. */
+	inverted: MisconceptionFinding[];
+}
+
+type Reading = "made" | "inverted" | null;
+
+/**
+ * How a clause states a directional effect: in the expected direction, inverted (the opposite
+ * direction, the expected one denied, or, for an ordered link, the cause after the direction
+ * word: "timers run before promises"), or not at all.
+ */
+function directionIn(
+	tokens: Token[],
+	clause: Clause,
+	e: EffectPattern,
+	cause: { from: number; to: number } | null,
+): Reading {
+	let reading: Reading = null;
+	for (const [pattern, words, expected] of [
+		[e.pattern, e.direction, true],
+		[e.inverted, e.invertedDirection, false],
+	] as const) {
+		if (!pattern || !words) continue;
+		const span = spanOf(tokens, clause, pattern);
+		if (!span || (cause && span.from === cause.from && span.to === cause.to)) continue;
+		let straight = expected !== negated(tokens, clause, span);
+		if (e.ordered && cause) {
+			const at = findAny(tokens, words, clause.from, clause.to)?.at ?? -1;
+			if (at >= 0 && cause.from > at) straight = !straight;
+		}
+		if (!straight) return "inverted";
+		reading = "made";
+	}
+	return reading;
+}
+
+/**
+ * Expected links the answer makes: a cause and an effect pattern in one sentence with a causal
+ * word, or a cause in one sentence and the effect in the next when the next opens with one
+ * ("So ...", "This means ..."). Negation does not undo a link ("does not block, because"
+ * explains), except for a link whose effect names a direction (`^`): there, cause and effect in
+ * one clause make the link without a causal word, and the opposite direction, or the expected
+ * one denied, states it inverted, which is judged a misconception. Cause and effect entries are
+ * patterns: groups joined by `&` (alternatives by `|`), by lemma.
+ */
+export function judgeLinks(text: string, links: readonly ExpectedLink[]): LinkJudgement {
+	const made: LinkFinding[] = [];
+	const inverted: MisconceptionFinding[] = [];
+	if (links.length === 0) return { made, inverted };
+	const sentences = analyse(text);
+	const clauses = clausesOf(sentences);
+	for (const link of links) {
+		const effects = link.effect.map(effectPattern);
+		let madeAt: string | null = null;
+		let invertedAt: string | null = null;
+		for (const [i, s] of sentences.entries()) {
+			const cause = spanOfAny(s.tokens, sentenceClause(i, s), link.cause);
+			if (!cause) continue;
+			const quote = collapseSpaces(s.text).slice(0, 200);
+			const isReported = reported(s);
+			const causal = hasCausal(s.tokens);
+			for (const clause of clauses) {
+				if (clause.sentence !== i) continue;
+				const here = spanOfAny(s.tokens, clause, link.cause);
+				for (const e of effects) {
+					if (e.direction !== null) {
+						if (!here || isReported) continue;
+						const reading = directionIn(s.tokens, clause, e, here);
+						if (reading === "inverted") invertedAt ??= quote;
+						else if (reading === "made") madeAt ??= quote;
+						continue;
+					}
+					// A denied effect ("closures can't cause leaks", "retries aren't needed") is not an explanation of it.
+					const span = spanOf(s.tokens, clause, e.pattern);
+					if (span && span.from !== cause.from && causal && !negated(s.tokens, clause, span))
+						madeAt ??= quote;
+				}
+			}
+			const next = sentences[i + 1];
+			if (madeAt === null && next && hasCausal(next.tokens, 0, Math.min(3, next.tokens.length))) {
+				const whole = sentenceClause(i + 1, next);
+				if (
+					effects.some((e) => {
+						if (e.direction !== null) return false;
+						const span = spanOf(next.tokens, whole, e.pattern);
+						return span !== null && !negated(next.tokens, whole, span);
+					})
+				)
+					madeAt = collapseSpaces(`${s.text} ${next.text}`).slice(0, 200);
+			}
+		}
+		if (madeAt !== null && invertedAt === null) made.push({ concept: link.concept, snippet: madeAt });
+		if (invertedAt !== null)
+			inverted.push({
+				claim: link.wrong ?? `${link.concept}: stated the wrong way round`,
+				quote: invertedAt,
+				contradicted: madeAt !== null,
+			});
+	}
+	return { made, inverted };
+}
+
+/** Expected links the answer makes (see judgeLinks). */
+export function findLinks(text: string, links: readonly ExpectedLink[]): LinkFinding[] {
+	return judgeLinks(text, links).made;
+}
+
+/**
+ * Sentences that make a sweeping claim or deny one: "always", "never", "no cost", "the best" ...
+ * (claim-words.ts ABSOLUTES) or a negation. Confident wrong answers are mostly made of them
+ * ("X is always faster", "Y is not needed"); explanations qualify and link instead.
+ */
+export function sweepingSentences(text: string): number {
+	return analyse(text).filter(
+		(s) => s.tokens.some((t) => t.negative) || findAny(s.tokens, ABSOLUTES) !== null,
+	).length;
 }
 
 /** Sentences that explain the question's subject: a verb, a causal word and one of the rubric's words. */
@@ -297,6 +472,9 @@ export interface ClaimAnalysis {
 	onTopic: boolean;
 	/** Sentences with a verb and a causal word. */
 	explaining: number;
+	/** Sentences with a sweeping word (always, never, no cost ...) or a negation. */
+	sweeping: number;
+	sentences: number;
 	words: number;
 }
 
@@ -304,7 +482,9 @@ export interface ClaimAnalysis {
 export function analyseClaims(question: PlannedQuestion, text: string): ClaimAnalysis {
 	const words = wordList(text).length;
 	const { matched, missed } = matchConcepts(question, text);
-	const links = findLinks(text, question.links ?? []);
+	const rubric = question.concepts.flatMap((c) => usableKeywords(question, c.keywords));
+	const judged = judgeLinks(text, question.links ?? []);
+	const links = judged.made;
 	const paraphrased: string[] = [];
 	for (const link of links) {
 		if (matched.some((m) => m.concept === link.concept)) continue;
@@ -320,17 +500,16 @@ export function analyseClaims(question: PlannedQuestion, text: string): ClaimAna
 		missed,
 		paraphrased,
 		links,
-		misconceptions: findMisconceptions(text, question.misconceptions ?? []),
+		misconceptions: [
+			...findMisconceptions(text, question.misconceptions ?? []),
+			...judged.inverted.filter((m) => !(question.misconceptions ?? []).some((x) => x.claim === m.claim)),
+		],
 		keywordList: words > 0 && isKeywordList(text),
 		onTopic: words > 0 && onTopic(question, text, matched.length),
 		ignorance: words < 40 && countPhrases(text, IGNORANCE_PHRASES) > 0,
-		explaining:
-			words > 0
-				? explainingSentences(
-						text,
-						question.concepts.flatMap((c) => usableKeywords(question, c.keywords)),
-					)
-				: 0,
+		explaining: words > 0 ? explainingSentences(text, rubric) : 0,
+		sweeping: words > 0 ? sweepingSentences(text) : 0,
+		sentences: analyse(text).length,
 		words,
 	};
 }

@@ -7,6 +7,7 @@
  * Pure and deterministic: the same text always gives the same analysis, whatever the caches hold.
  */
 import nlp from "compromise/two";
+import { SYNONYMS } from "./claim-words";
 
 {
 	const world = (nlp as unknown as { world(): { hooks: string[] } }).world();
@@ -167,11 +168,27 @@ export function phrase(text: string): PhraseWord[] {
 		out = tokens.map((t, i) => {
 			const keys = new Set([t.word, t.root]);
 			if (t.word.endsWith("s") && t.word.length > 3) keys.add(t.word.slice(0, -1));
+			for (const k of [...keys]) for (const synonym of synonymsOf(k)) keys.add(synonym);
 			return { word: t.word, root: t.root, stem: stem && i === tokens.length - 1, keys: [...keys] };
 		});
 		phrases.set(text, out);
 	}
 	return out;
+}
+
+let synonymIndex: Map<string, string[]> | null = null;
+
+/** Words and roots that mean the same as a rubric word (claim-words.ts SYNONYMS), built once. */
+function synonymsOf(key: string): readonly string[] {
+	if (!synonymIndex) {
+		synonymIndex = new Map();
+		for (const group of SYNONYMS) {
+			const single = group.filter((w) => !w.includes(" "));
+			const forms = [...new Set(single.flatMap((w) => [w, infoOf(w).root]))];
+			for (const f of forms) synonymIndex.set(f, [...(synonymIndex.get(f) ?? []), ...forms]);
+		}
+	}
+	return synonymIndex.get(key) ?? [];
 }
 
 /** The forms under which a token is indexed: as written, its root, without a plural ending. */

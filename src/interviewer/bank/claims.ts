@@ -39,18 +39,6 @@ export const CLAIMS: Record<string, { misconceptions?: Misconception[]; links?: 
 				"no downside",
 			),
 		],
-		links: [
-			l(
-				"faster reads at the cost of writes",
-				["index", "every index", "each index"],
-				["slower write", "write slower", "insert", "update", "maintain", "kept up to date", "more expensive"],
-			),
-			l(
-				"B-tree structure",
-				["sorted", "ordered", "tree"],
-				["lookup", "find", "range", "fewer page", "few level", "instead of reading"],
-			),
-		],
 	},
 	"sql-s1": {
 		misconceptions: [
@@ -171,8 +159,9 @@ export const CLAIMS: Record<string, { misconceptions?: Misconception[]; links?: 
 		links: [
 			l(
 				"ordering: microtasks drain first",
-				["microtask", "promise", "promise reaction"],
-				["before the next", "before", "first", "drain", "emptied"],
+				["microtask", "promise", "promise reaction", "then callback", "queuemicrotask"],
+				[">^before|first|earlier & settimeout|timer|macrotask|next task|task|render", "drain|emptied|empty"],
+				"a resolved promise's callback runs before setTimeout(0)",
 			),
 			l(
 				"single-threaded call stack",

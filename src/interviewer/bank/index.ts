@@ -10,6 +10,7 @@ import { javascript, python, typescript } from "./languages-dynamic";
 import { csharp, java } from "./languages-jvm";
 import { go, rust } from "./languages-systems";
 import { leadership, teamwork } from "./leadership";
+import { LINKS } from "./links";
 import { mongodb, redis } from "./nosql";
 import { behavioural, communication } from "./people";
 import { security, testing } from "./quality";
@@ -53,7 +54,11 @@ const SKILL_BANKS: readonly SkillBank[] = [
 /** The banks with each question's claim rubric (bank/claims.ts) attached. */
 export const BANKS: readonly SkillBank[] = SKILL_BANKS.map((bank) => ({
 	...bank,
-	questions: bank.questions.map((q) => ({ ...q, ...CLAIMS[q.id] })),
+	questions: bank.questions.map((q) => {
+		const claims = CLAIMS[q.id];
+		const links = [...(claims?.links ?? []), ...(LINKS[q.id] ?? [])];
+		return { ...q, ...claims, ...(links.length > 0 ? { links } : {}) };
+	}),
 }));
 
 export function bankByKey(key: string): SkillBank | null {
