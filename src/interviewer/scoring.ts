@@ -96,7 +96,7 @@ export interface Judgement {
 }
 
 /** Content caps (docs/interviewer.md): a bare list of terms scores as weak ... */
-export const KEYWORD_LIST_CAP = 0.2;
+export const KEYWORD_LIST_CAP = 0.12;
 /** ... and a stated misconception keeps the answer below a partial one. */
 export const MISCONCEPTION_CAP = 0.25;
 /** ... and one concept named without any explained link stays under 10. */

@@ -13,6 +13,7 @@ import { leadership, teamwork } from "./leadership";
 import { LINKS } from "./links";
 import { mongodb, redis } from "./nosql";
 import { behavioural, communication } from "./people";
+import { PLAIN_WORDS } from "./plain-words";
 import { security, testing } from "./quality";
 import type { SkillBank } from "./types";
 
@@ -57,7 +58,9 @@ export const BANKS: readonly SkillBank[] = SKILL_BANKS.map((bank) => ({
 	questions: bank.questions.map((q) => {
 		const claims = CLAIMS[q.id];
 		const links = [...(claims?.links ?? []), ...(LINKS[q.id] ?? [])];
-		return { ...q, ...claims, ...(links.length > 0 ? { links } : {}) };
+		const plain = PLAIN_WORDS[q.id] ?? {};
+		const concepts = q.concepts.map((c) => ({ ...c, keywords: [...c.keywords, ...(plain[c.name] ?? [])] }));
+		return { ...q, concepts, ...claims, ...(links.length > 0 ? { links } : {}) };
 	}),
 }));
 

@@ -170,7 +170,7 @@ export const LINKS: Record<string, ExpectedLink[]> = {
 			"service control policies limit permissions, they do not grant them",
 		),
 		l(
-			"account isolation",
+			"organisations and guardrails",
 			[
 				"account per",
 				"separate account",
@@ -313,7 +313,7 @@ export const LINKS: Record<string, ExpectedLink[]> = {
 			],
 		),
 		l(
-			"lazy evaluation",
+			"lazy evaluation and memory",
 			["generator", "yield"],
 			["^lazily|lazy|on demand|one at a time & value|item|line|element|result"],
 			"a generator produces values lazily, not all at once",
