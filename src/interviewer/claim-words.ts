@@ -81,6 +81,10 @@ export const REPORTED = [
 	"contrary to",
 	"it is a trap",
 	"pitfall",
+	"worse when",
+	"anti pattern",
+	"antipattern",
+	"bad idea",
 ] as const;
 
 export const IGNORANCE_PHRASES = [

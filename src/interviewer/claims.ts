@@ -71,6 +71,16 @@ function negated(tokens: Token[], clause: Clause, span: { from: number; to: numb
 	return false;
 }
 
+/** How far before a directional effect a negation still denies it ("do not make writes faster"). */
+const NEGATION_REACH = 4;
+
+/** A negation right before or inside the span (a directional effect's own denial, not the clause's). */
+function negatedNear(tokens: Token[], clause: Clause, span: { from: number; to: number }): boolean {
+	for (let i = Math.max(clause.from, span.from - NEGATION_REACH); i < span.to; i++)
+		if (tokens[i]?.negative) return true;
+	return false;
+}
+
 function reported(sentence: Sentence): boolean {
 	return countPhrases(sentence.text, REPORTED) > 0;
 }
@@ -228,7 +238,7 @@ function directionIn(
 		if (!pattern || !words) continue;
 		const span = spanOf(tokens, clause, pattern);
 		if (!span || (cause && span.from === cause.from && span.to === cause.to)) continue;
-		let straight = expected !== negated(tokens, clause, span);
+		let straight = expected !== negatedNear(tokens, clause, span);
 		if (e.ordered && cause) {
 			const at = findAny(tokens, words, clause.from, clause.to)?.at ?? -1;
 			if (at >= 0 && cause.from > at) straight = !straight;

@@ -323,7 +323,7 @@ export const CLAIMS: Record<string, { misconceptions?: Misconception[]; links?: 
 		misconceptions: [
 			m("collections are not one JSON text file parsed per query", "json & text file|file & parse"),
 			m("documents in a collection may have different fields", "document & must & same field|identical"),
-			m("MongoDB has no enforced foreign keys", "foreign key & enforce"),
+			m("MongoDB has no enforced foreign keys", "mongodb|mongo|collection & enforce & foreign key"),
 			m("single-document updates are atomic", "~update & atomic", "single document & not atomic"),
 		],
 	},

@@ -11,6 +11,7 @@ import { csharp, java } from "./languages-jvm";
 import { go, rust } from "./languages-systems";
 import { leadership, teamwork } from "./leadership";
 import { LINKS } from "./links";
+import { MORE_MISCONCEPTIONS } from "./misconceptions";
 import { mongodb, redis } from "./nosql";
 import { behavioural, communication } from "./people";
 import { PLAIN_WORDS } from "./plain-words";
@@ -60,7 +61,14 @@ export const BANKS: readonly SkillBank[] = SKILL_BANKS.map((bank) => ({
 		const links = [...(claims?.links ?? []), ...(LINKS[q.id] ?? [])];
 		const plain = PLAIN_WORDS[q.id] ?? {};
 		const concepts = q.concepts.map((c) => ({ ...c, keywords: [...c.keywords, ...(plain[c.name] ?? [])] }));
-		return { ...q, concepts, ...claims, ...(links.length > 0 ? { links } : {}) };
+		const misconceptions = [...(claims?.misconceptions ?? []), ...(MORE_MISCONCEPTIONS[q.id] ?? [])];
+		return {
+			...q,
+			concepts,
+			...claims,
+			...(misconceptions.length > 0 ? { misconceptions } : {}),
+			...(links.length > 0 ? { links } : {}),
+		};
 	}),
 }));
 
