@@ -196,6 +196,13 @@ function sentenceClause(sentence: number, s: Sentence): Clause {
 	return { sentence, from: 0, to: s.tokens.length };
 }
 
+/** A rubric pattern in words, for a model's prompt: "^slow|costly & write" -> "slow or costly + write". */
+export function describePattern(pattern: string): string {
+	return groupsOf(pattern.replace(/^\s*>/, ""))
+		.map((g) => g.map((a) => a.replace(/^\^/, "").replace(/\*$/, "")).join(" or "))
+		.join(" + ");
+}
+
 /** First span of any of the patterns in the clause. */
 function spanOfAny(
 	tokens: Token[],
