@@ -16,10 +16,21 @@ const items = files.flatMap((f) =>
 const iv = new OfflineInterviewer();
 let c = 0;
 const rounds = Number(process.argv[2] ?? 5);
-for (let round = 0; round < rounds; round++) {
+/** Answers of about sixty words (40 to 80 with the added sentence), the size the budget is set for. */
+const sixty = items.filter((it) => {
+	const n = it.text.split(/\s+/).length + 12;
+	return n >= 40 && n <= 80;
+});
+function run(list: typeof items): number {
 	const t0 = performance.now();
-	for (const it of items)
+	for (const it of list)
 		iv.scoreAnswer(planned(it.id), `${it.text} In case ${++c} I would look at the slow query log first.`, 30);
-	const ms = (performance.now() - t0) / items.length;
-	console.log(`round ${round}: ${items.length} answers, ${ms.toFixed(3)} ms/answer`);
+	return (performance.now() - t0) / list.length;
+}
+for (let round = 0; round < rounds; round++) {
+	const all = run(items);
+	const mid = run(sixty);
+	console.log(
+		`round ${round}: ${all.toFixed(3)} ms/answer over ${items.length} answers; ${mid.toFixed(3)} ms/answer over the ${sixty.length} of 40-80 words`,
+	);
 }

@@ -81,6 +81,16 @@ function negatedNear(tokens: Token[], clause: Clause, span: { from: number; to: 
 	return false;
 }
 
+/**
+ * A negation just before an effect ("can't cause leaks", "is never needed"); one inside the
+ * matched words belongs to the rubric's own phrase ("rather than keys", "no long-lived keys").
+ */
+function deniedBefore(tokens: Token[], clause: Clause, span: { from: number; to: number }): boolean {
+	for (let i = Math.max(clause.from, span.from - NEGATION_REACH); i < span.from; i++)
+		if (tokens[i]?.negative) return true;
+	return false;
+}
+
 function reported(sentence: Sentence): boolean {
 	return countPhrases(sentence.text, REPORTED) > 0;
 }
@@ -294,7 +304,7 @@ export function judgeLinks(text: string, links: readonly ExpectedLink[]): LinkJu
 					}
 					// A denied effect ("closures can't cause leaks", "retries aren't needed") is not an explanation of it.
 					const span = spanOf(s.tokens, clause, e.pattern);
-					if (span && span.from !== cause.from && causal && !negated(s.tokens, clause, span))
+					if (span && span.from !== cause.from && causal && !deniedBefore(s.tokens, clause, span))
 						madeAt ??= quote;
 				}
 			}
@@ -305,7 +315,7 @@ export function judgeLinks(text: string, links: readonly ExpectedLink[]): LinkJu
 					effects.some((e) => {
 						if (e.direction !== null) return false;
 						const span = spanOf(next.tokens, whole, e.pattern);
-						return span !== null && !negated(next.tokens, whole, span);
+						return span !== null && !deniedBefore(next.tokens, whole, span);
 					})
 				)
 					madeAt = collapseSpaces(`${s.text} ${next.text}`).slice(0, 200);

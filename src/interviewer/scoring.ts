@@ -116,9 +116,16 @@ export function unsupported(question: PlannedQuestion, claims: ClaimAnalysis): b
 	return (question.links?.length ?? 0) > 0 && claims.links.length === 0 && claims.matched.length >= 2;
 }
 
-/** Most of the answer's sentences make sweeping claims or deny something (see OVERCLAIM_AT). */
-export function overclaims(claims: ClaimAnalysis): boolean {
-	return claims.sentences >= 3 && claims.sweeping / claims.sentences >= OVERCLAIM_AT;
+/**
+ * Most of the answer's sentences make sweeping claims or deny something (see OVERCLAIM_AT), and
+ * it does not make every expected link that would explain them.
+ */
+export function overclaims(question: PlannedQuestion, claims: ClaimAnalysis): boolean {
+	return (
+		claims.sentences >= 3 &&
+		claims.sweeping / claims.sentences >= OVERCLAIM_AT &&
+		claims.links.length < Math.max(LINKS_FOR_FULL_EXPLANATION, question.links?.length ?? 0)
+	);
 }
 
 /** Share of the score that style and timing can take away from what content earned. */
@@ -150,7 +157,7 @@ export function contentOf(
 	if (claims.ignorance) content /= 2;
 	if (claims.keywordList) content = Math.min(content, KEYWORD_LIST_CAP);
 	if (unsupported(question, claims)) content = Math.min(content, UNSUPPORTED_CAP);
-	if (overclaims(claims)) content *= OVERCLAIM_FACTOR;
+	if (overclaims(question, claims)) content *= OVERCLAIM_FACTOR;
 	const wrong = claims.misconceptions.length;
 	if (wrong > 0) content = Math.min(content * 0.5, MISCONCEPTION_CAP) * 0.8 ** (wrong - 1);
 	return { coverage, explanation: Math.min(1, explanation), content };
@@ -183,7 +190,7 @@ export function reviewOf(
 		flags.push("unsupported");
 		confidence -= 0.1;
 	}
-	if (overclaims(claims)) {
+	if (overclaims(question, claims)) {
 		flags.push("overclaim");
 		confidence -= 0.15;
 	}
