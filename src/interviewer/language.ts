@@ -92,7 +92,11 @@ const WORD = /[a-z0-9][a-z0-9#%.'+]*/g;
 
 function tokensOfText(text: string): Token[] {
 	const out: Token[] = [];
-	for (const m of text.toLowerCase().matchAll(WORD)) {
+	// Typographic apostrophes ("don’t", as phones and word processors write it) read as plain ones.
+	for (const m of text
+		.toLowerCase()
+		.replace(/[\u2018\u2019\u02bc]/g, "'")
+		.matchAll(WORD)) {
 		let word = m[0].replace(/[.']+$/, "");
 		if (word.endsWith("'s")) word = word.slice(0, -2);
 		if (!word) continue;

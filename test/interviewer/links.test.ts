@@ -100,6 +100,12 @@ describe("paraphrases and inflections", () => {
 		expect(findAny(s?.tokens ?? [], ["slow"])).toBeNull();
 	});
 
+	it("reads a negation written with a typographic apostrophe", () => {
+		const [s] = analyse("Indexes don\u2019t make writes faster.");
+		expect(s?.tokens.some((t) => t.negative)).toBe(true);
+		expect(s?.tokens.map((t) => t.word)).toContain("do");
+	});
+
 	it("credits a concept explained in plain words, without the bank's keywords", () => {
 		const q = bankQuestion("aws-j1");
 		const text =
