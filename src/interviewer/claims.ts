@@ -54,11 +54,16 @@ function parseGroups(pattern: string): string[][] {
 }
 
 /** Where every group of the pattern occurs in the clause: the span, or null. */
-function spanOf(tokens: Token[], clause: Clause, pattern: string): { from: number; to: number } | null {
+function spanOf(
+	tokens: Token[],
+	clause: Clause,
+	pattern: string,
+	synonyms = true,
+): { from: number; to: number } | null {
 	let from = Number.POSITIVE_INFINITY;
 	let to = -1;
 	for (const group of groupsOf(pattern)) {
-		const hit = findAny(tokens, group, clause.from, clause.to);
+		const hit = findAny(tokens, group, clause.from, clause.to, synonyms);
 		if (!hit) return null;
 		from = Math.min(from, hit.at);
 		to = Math.max(to, hit.at + hit.length);
@@ -70,6 +75,9 @@ function negated(tokens: Token[], clause: Clause, span: { from: number; to: numb
 	for (let i = clause.from; i < span.to; i++) if (tokens[i]?.negative) return true;
 	return false;
 }
+
+/** Most words a directional effect's groups may spread over ("before the next setTimeout"). */
+const DIRECTION_SPAN = 6;
 
 /** How far before a directional effect a negation still denies it ("do not make writes faster"). */
 const NEGATION_REACH = 4;
@@ -117,7 +125,7 @@ export function findMisconceptions(
 			for (const raw of m.patterns) {
 				// A leading `~` marks a claim that is itself a denial ("S3 cannot serve files").
 				const denial = raw.startsWith("~");
-				const span = spanOf(sentence.tokens, clause, denial ? raw.slice(1) : raw);
+				const span = spanOf(sentence.tokens, clause, denial ? raw.slice(1) : raw, false);
 				if (!span) continue;
 				if (negated(sentence.tokens, clause, span) !== denial || reported(sentence)) denied = true;
 				else asserted ??= collapseSpaces(sentence.text).slice(0, 200);
@@ -255,6 +263,8 @@ function directionIn(
 		if (!pattern || !words) continue;
 		const span = spanOf(tokens, clause, pattern);
 		if (!span || (cause && span.from === cause.from && span.to === cause.to)) continue;
+		// The direction word and what it is about, close together ("run before timers"), not across the clause.
+		if (span.to - span.from > DIRECTION_SPAN) continue;
 		let straight = expected !== negatedNear(tokens, clause, span);
 		if (e.ordered && cause) {
 			const at = findAny(tokens, words, clause.from, clause.to)?.at ?? -1;
@@ -293,11 +303,11 @@ export function judgeLinks(text: string, links: readonly ExpectedLink[]): LinkJu
 			const causal = hasCausal(s.tokens);
 			for (const clause of clauses) {
 				if (clause.sentence !== i) continue;
-				const here = spanOfAny(s.tokens, clause, link.cause);
 				for (const e of effects) {
 					if (e.direction !== null) {
-						if (!here || isReported) continue;
-						const reading = directionIn(s.tokens, clause, e, here);
+						if (isReported) continue;
+						const here = spanOfAny(s.tokens, clause, link.cause);
+						const reading = here ? directionIn(s.tokens, clause, e, here) : null;
 						if (reading === "inverted") invertedAt ??= quote;
 						else if (reading === "made") madeAt ??= quote;
 						continue;
@@ -344,7 +354,8 @@ export function findLinks(text: string, links: readonly ExpectedLink[]): LinkFin
  */
 export function sweepingSentences(text: string): number {
 	return analyse(text).filter(
-		(s) => s.tokens.some((t) => t.negative) || findAny(s.tokens, ABSOLUTES) !== null,
+		(s) =>
+			findAny(s.tokens, ABSOLUTES) !== null || (s.tokens.some((t) => t.negative) && !hasCausal(s.tokens)),
 	).length;
 }
 

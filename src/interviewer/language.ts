@@ -113,6 +113,13 @@ function tokensOfText(text: string): Token[] {
 		const info = infoOf(word);
 		out.push({ word, root: info.root, negative: info.negative, verb: info.verb, noun: info.noun });
 	}
+	// "rather than X" and "instead of X" deny X as "not X" does.
+	for (let i = 0; i + 1 < out.length; i++) {
+		const t = out[i] as Token;
+		const next = out[i + 1]?.word;
+		if ((t.word === "rather" && next === "than") || (t.word === "instead" && next === "of"))
+			t.negative = true;
+	}
 	return out;
 }
 
@@ -122,7 +129,7 @@ const ABBREVIATIONS = /(?:^|\s)(?:e\.g|i\.e|etc|vs|cf|approx|mr|mrs|ms|dr)\.$/i;
 function splitSentences(text: string): string[] {
 	const out: string[] = [];
 	let start = 0;
-	const boundary = /[.!?]+(?=\s|$)|\n+/g;
+	const boundary = /[.!?;]+(?=\s|$)|\n+/g;
 	for (const m of text.matchAll(boundary)) {
 		const end = (m.index ?? 0) + m[0].length;
 		if (m[0][0] === "." && ABBREVIATIONS.test(text.slice(Math.max(start, end - 8), end))) continue;
@@ -162,9 +169,14 @@ export interface PhraseWord {
 const phrases = new Map<string, PhraseWord[]>();
 const MAX_CACHED_PHRASES = 5_000;
 
-/** A rubric phrase as words with their roots (compiled once per isolate). */
-export function phrase(text: string): PhraseWord[] {
-	let out = phrases.get(text);
+/**
+ * A rubric phrase as words with their roots (compiled once per isolate); with `synonyms`, each
+ * word also matches its synonyms (claim-words.ts SYNONYMS). Misconception patterns are matched
+ * without them: a wrong claim is named precisely, and a synonym there finds it where it is not.
+ */
+export function phrase(text: string, synonyms = true): PhraseWord[] {
+	const key = synonyms ? text : `\u0000${text}`;
+	let out = phrases.get(key);
 	if (!out) {
 		if (phrases.size >= MAX_CACHED_PHRASES) phrases.clear();
 		const stem = text.trim().endsWith("*");
@@ -172,10 +184,10 @@ export function phrase(text: string): PhraseWord[] {
 		out = tokens.map((t, i) => {
 			const keys = new Set([t.word, t.root]);
 			if (t.word.endsWith("s") && t.word.length > 3) keys.add(t.word.slice(0, -1));
-			for (const k of [...keys]) for (const synonym of synonymsOf(k)) keys.add(synonym);
+			if (synonyms) for (const k of [...keys]) for (const synonym of synonymsOf(k)) keys.add(synonym);
 			return { word: t.word, root: t.root, stem: stem && i === tokens.length - 1, keys: [...keys] };
 		});
-		phrases.set(text, out);
+		phrases.set(key, out);
 	}
 	return out;
 }
@@ -267,10 +279,11 @@ export function findAny(
 	alternatives: readonly string[],
 	from = 0,
 	to = tokens.length,
+	synonyms = true,
 ): { at: number; length: number } | null {
 	let best: { at: number; length: number } | null = null;
 	for (const alt of alternatives) {
-		const words = phrase(alt);
+		const words = phrase(alt, synonyms);
 		const at = findPhrase(tokens, words, from, to);
 		if (at >= 0 && (best === null || at < best.at)) best = { at, length: words.length };
 	}

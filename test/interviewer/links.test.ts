@@ -178,3 +178,38 @@ describe("the evaluated questions' rubric", () => {
 								expect(polar.has(alt.trim()), `${q.id}: ${alt}`).toBe(true);
 	});
 });
+
+describe("correct explanations that qualify and deny", () => {
+	// Written for this test from the subjects' facts; correct answers often say what does NOT happen.
+	const CORRECT: Array<[string, string]> = [
+		[
+			"javascript-i1",
+			"JavaScript runs on a single thread with one call stack. Microtasks such as promise callbacks run before the next macrotask like a setTimeout callback, because the engine drains the whole microtask queue after each task. await does not block the thread; the rest of the async function is queued as a microtask.",
+		],
+		[
+			"react-j1",
+			"Props are passed down from the parent and are read-only for the child; state is owned by the component. Calling the state setter schedules a re-render with the new value, so the value does not change immediately. Mutating state directly does not trigger a re-render, so you create a new object or array. Changing a ref does not re-render either.",
+		],
+		[
+			"sql-s1",
+			"A transaction is all or nothing: atomicity, consistency, isolation, durability. Read committed prevents dirty reads; repeatable read also prevents non-repeatable reads; serializable prevents write skew and phantoms, usually through MVCC snapshots with conflict checks rather than running transactions one at a time. Serialization failures and deadlocks mean the application must retry.",
+		],
+		[
+			"system-design-i1",
+			"POST /links creates a short code and GET /{code} answers with a 302 redirect to the long URL. Codes come from a counter encoded in base62, so they are short and unique with no collisions; hashing the URL instead needs collision handling. A key-value store maps code to URL, and since reads dominate, a Redis cache in front serves popular links.",
+		],
+	];
+
+	for (const [id, text] of CORRECT)
+		it(`finds no misconception, inversion or overclaim in a correct answer to ${id}`, async () => {
+			const score = await interviewer.scoreAnswer(bankQuestion(id), text, 45);
+			expect(score.misconceptions).toEqual([]);
+			expect(score.review_flags).not.toContain("overclaim");
+			expect(score.score).toBeGreaterThan(45);
+		});
+
+	it("reads 'rather than' and 'instead of' as denials", () => {
+		const [s] = analyse("It uses snapshots rather than locks, instead of waiting.");
+		expect(s?.tokens.filter((t) => t.negative).map((t) => t.word)).toEqual(["rather", "instead"]);
+	});
+});

@@ -145,10 +145,6 @@ export const CLAIMS: Record<string, { misconceptions?: Misconception[]; links?: 
 	"javascript-i1": {
 		misconceptions: [
 			m(
-				"a resolved promise's callback runs before setTimeout(0)",
-				"settimeout & run|fire|execute & before & promise",
-			),
-			m(
 				"JavaScript runs callbacks on one thread, not a thread pool",
 				"callback & own thread|separate thread",
 				"event loop & thread pool",
@@ -160,7 +156,7 @@ export const CLAIMS: Record<string, { misconceptions?: Misconception[]; links?: 
 			l(
 				"ordering: microtasks drain first",
 				["microtask", "promise", "promise reaction", "then callback", "queuemicrotask"],
-				[">^before|first|earlier & settimeout|timer|macrotask|next task|task|render", "drain|emptied|empty"],
+				[">^before|first|earlier & settimeout|timer|macrotask|next task", "drain|emptied|empty"],
 				"a resolved promise's callback runs before setTimeout(0)",
 			),
 			l(
