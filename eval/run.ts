@@ -13,6 +13,11 @@
  *                              (or the key in EVAL_API_KEY, kept off the command line)
  *   --limit <n>                at most n questions per skill with --base
  *   --json <file>              also write every per-answer record as JSON
+ *   --without-misconceptions   leave the bank's misconception lists out (an ablation: how the
+ *                              general mechanisms alone judge wrong claims no list anticipated)
+ *
+ * With the tune split and no --data, eval/tune2 (a second answer set for the tune questions) is
+ * reported as its own block after the default set.
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -58,6 +63,9 @@ export type EvalFile = z.infer<typeof fileSchema>;
 export type EvalQuestion = EvalFile["questions"][number];
 export type Kind = (typeof KINDS)[number];
 
+/** A second set of answers to the tune questions, reported as its own block (eval/tune2/README.md). */
+export const TUNE2_DIR = "eval/tune2";
+
 /** Response time used for every answer: well within the budget, so timing never decides. */
 export const RESPONSE_SECONDS = 45;
 export const BUDGET_SECONDS = 300;
@@ -72,6 +80,13 @@ export function loadSet(dir: string): EvalFile[] {
 			return parsed.data;
 		});
 }
+
+/**
+ * `--without-misconceptions`: the bank's per-question misconception lists are left out, so the
+ * figures show how answers fare on the general mechanisms alone (links, their direction, the
+ * caps), as wrong claims no list anticipated would.
+ */
+export const ablation = { withoutMisconceptions: false };
 
 /** The bank question as the planner hands it out (selectQuestion's shape), at a given position. */
 export function planned(bankId: string, index = 0, total = 1): PlannedQuestion {
@@ -90,7 +105,7 @@ export function planned(bankId: string, index = 0, total = 1): PlannedQuestion {
 			category: bank.category,
 			concepts: q.concepts,
 			follow_ups: q.follow_ups,
-			misconceptions: q.misconceptions,
+			misconceptions: ablation.withoutMisconceptions ? [] : q.misconceptions,
 			links: q.links,
 			time_budget_seconds: BUDGET_SECONDS,
 			expected_words: EXPECTED_WORDS[q.difficulty],
@@ -110,6 +125,8 @@ export interface Scored {
 	flags: string[];
 	misconceptions: string[];
 	source: string;
+	/** Which answer set, when not the default one ("tune2"). */
+	set?: string;
 }
 
 export interface InterviewRun {
@@ -315,8 +332,10 @@ async function main() {
 			key: { type: "string" },
 			limit: { type: "string" },
 			json: { type: "string" },
+			"without-misconceptions": { type: "boolean", default: false },
 		},
 	});
+	ablation.withoutMisconceptions = values["without-misconceptions"] ?? false;
 	const dir = values.data ?? (existsSync("eval/data") ? "eval/data" : "eval/samples");
 	const files = loadSet(dir);
 	const splits =
@@ -354,6 +373,13 @@ async function main() {
 				interviews.filter((r) => r.split === split),
 			),
 		);
+	// The second tune set (eval/tune2, tune questions only) is its own block, beside the default set's tune split.
+	const second = TUNE2_DIR;
+	if (!values.data && splits.includes("tune") && existsSync(second)) {
+		const extra = await evaluate(interviewer, loadSet(second), ["tune"]);
+		console.log(report(`tune2 (${second})`, extra.scored, extra.interviews));
+		scored.push(...extra.scored.map((s) => ({ ...s, set: "tune2" })));
+	}
 	if (values.json) writeFileSync(values.json, JSON.stringify(scored, null, 1));
 }
 

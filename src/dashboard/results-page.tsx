@@ -159,6 +159,8 @@ const REVIEW_FLAG: Record<string, string> = {
 	no_answer: "A question was not answered",
 	scorer_fallback: "The model could not score an answer; the offline scorer did",
 	signals_disagree: "The scores and the claims found point different ways",
+	overclaim: "An answer makes sweeping claims without explaining how",
+	unsupported: "An answer uses the vocabulary without explaining the expected causes and effects",
 };
 
 const RECOMMENDATION: Record<string, string> = { hire: "Hire", maybe: "Maybe", no_hire: "No hire" };

@@ -114,14 +114,19 @@ function citeMatches(score: AnswerScore): string {
 	return `said "${score.matched[0]?.snippet ?? score.excerpt}"`;
 }
 
-/** The rubric judged the answer correct: no misconception, not a bare list of terms, on topic. */
+/**
+ * The rubric judged the answer correct: no misconception, not a bare list of terms, on topic, and
+ * neither vocabulary without an expected link nor mostly sweeping claims.
+ */
 export function judgedCorrect(score: AnswerScore): boolean {
 	const flags = score.review_flags ?? [];
 	return (
 		(score.misconceptions ?? []).length === 0 &&
 		!flags.includes("keyword_list") &&
 		!flags.includes("off_topic") &&
-		!flags.includes("contradiction")
+		!flags.includes("contradiction") &&
+		!flags.includes("unsupported") &&
+		!flags.includes("overclaim")
 	);
 }
 

@@ -81,6 +81,10 @@ export const REPORTED = [
 	"contrary to",
 	"it is a trap",
 	"pitfall",
+	"worse when",
+	"anti pattern",
+	"antipattern",
+	"bad idea",
 ] as const;
 
 export const IGNORANCE_PHRASES = [
@@ -97,4 +101,123 @@ export const IGNORANCE_PHRASES = [
 	"can't remember",
 	"cannot remember",
 	"don't remember",
+] as const;
+
+/**
+ * Opposite directions of an effect, by root (claims.ts): an expected link whose effect names one
+ * side ("slow & write") is stated inverted when the answer puts the other side there ("writes
+ * get faster") or denies it ("indexes do not slow writes"). Each entry reads both ways.
+ */
+export const ANTONYMS: ReadonlyArray<readonly [readonly string[], readonly string[]]> = [
+	[
+		["slow", "slower", "slowdown", "expensive", "costly"],
+		["fast", "faster", "quick", "quicker", "cheap", "cheaper", "free", "speed up", "no cost"],
+	],
+	[
+		["more", "increase", "grow", "higher"],
+		["less", "fewer", "decrease", "reduce", "shrink", "lower"],
+	],
+	[
+		["before", "first", "earlier"],
+		["after", "last", "later"],
+	],
+	[["always"], ["never"]],
+	[
+		["sorted", "ordered", "in order"],
+		["unsorted", "unordered", "random"],
+	],
+	[["stateful"], ["stateless"]],
+	[
+		["block", "stall", "freeze", "wait"],
+		["never block", "run in parallel", "parallel"],
+	],
+	[
+		["same", "shared", "share"],
+		["separate", "own", "different", "copy", "copied"],
+	],
+	[
+		["prevent", "stop", "forbid", "disallow"],
+		["allow", "permit"],
+	],
+	[
+		["safe", "safer"],
+		["unsafe", "risky", "dangerous"],
+	],
+	[
+		["immutable", "read only", "cannot change"],
+		["mutable", "modify", "change"],
+	],
+	[
+		["lazily", "lazy", "on demand", "one at a time"],
+		["eagerly", "all at once", "whole list"],
+	],
+	[
+		["unique", "no duplicate"],
+		["duplicate", "duplicates"],
+	],
+];
+
+/**
+ * Words that mean the same for matching a rubric phrase (language.ts): a rubric word that is one
+ * of them also matches the others, by root. Kept small and unambiguous inside the domain.
+ */
+export const SYNONYMS: ReadonlyArray<readonly string[]> = [
+	["fast", "quick", "speedy", "rapid"],
+	["slow", "sluggish"],
+	["find", "locate", "look up", "lookup", "search"],
+	["store", "save", "persist"],
+	["remove", "delete", "drop", "detach", "clear"],
+	["change", "modify", "alter", "mutate", "update"],
+	["error", "failure", "fault"],
+	["fail", "break", "crash"],
+	["user", "customer", "visitor"],
+	["server", "backend"],
+	["split", "divide", "partition", "spread", "distribute"],
+	["check", "verify", "validate", "confirm"],
+	["retry", "try again", "reattempt", "resend"],
+	["expensive", "costly"],
+	["cheap", "inexpensive"],
+	["big", "large", "huge"],
+	["small", "tiny", "little"],
+	["start", "begin", "launch"],
+	["stop", "halt", "cancel"],
+	["wait", "pause"],
+	["goal", "objective", "aim"],
+	["measure", "profile"],
+	["priority", "prioritise", "prioritize", "rank"],
+	["responsibility", "ownership"],
+];
+
+/**
+ * Sweeping words: a confident wrong answer leans on them ("always", "never", "no cost"); several
+ * in the sentences about the subject, with few expected links made, mark an overclaim.
+ */
+export const ABSOLUTES = [
+	"always",
+	"never",
+	"everything",
+	"all at once",
+	"no cost",
+	"no downside",
+	"free",
+	"guarantee",
+	"impossible",
+	"can never",
+	"no need",
+	"not necessary",
+	"forever",
+	"completely",
+	"entirely",
+	"just",
+	"simply",
+	"the best",
+	"the fastest",
+	"the safest",
+	"the right choice",
+	"all you need",
+	"perfectly",
+	"cosmetic",
+	"useless",
+	"not worth",
+	"worst",
 ] as const;

@@ -3,7 +3,7 @@
  * which causes and effects it links, which misconceptions it states, whether it contradicts
  * itself and whether it is a bare list of terms. Pure and deterministic (docs/interviewer.md).
  */
-import { CAUSAL, CONTRAST, IGNORANCE_PHRASES, REPORTED } from "./claim-words";
+import { ABSOLUTES, ANTONYMS, CAUSAL, CONTRAST, IGNORANCE_PHRASES, REPORTED } from "./claim-words";
 import { analyse, findAny, type Sentence, type Token } from "./language";
 import { collapseSpaces, countPhrases, findKeyword, type KeywordHit, snippetAround, wordList } from "./text";
 import type { ConceptMatch, ExpectedLink, FoundMisconception, Misconception, PlannedQuestion } from "./types";
@@ -29,7 +29,19 @@ function clausesOf(sentences: Sentence[]): Clause[] {
 	return out;
 }
 
+const groupCache = new Map<string, string[][]>();
+
 function groupsOf(pattern: string): string[][] {
+	let groups = groupCache.get(pattern);
+	if (!groups) {
+		if (groupCache.size >= 5_000) groupCache.clear();
+		groups = parseGroups(pattern);
+		groupCache.set(pattern, groups);
+	}
+	return groups;
+}
+
+function parseGroups(pattern: string): string[][] {
 	return pattern
 		.split("&")
 		.map((g) =>
@@ -42,11 +54,16 @@ function groupsOf(pattern: string): string[][] {
 }
 
 /** Where every group of the pattern occurs in the clause: the span, or null. */
-function spanOf(tokens: Token[], clause: Clause, pattern: string): { from: number; to: number } | null {
+function spanOf(
+	tokens: Token[],
+	clause: Clause,
+	pattern: string,
+	synonyms = true,
+): { from: number; to: number } | null {
 	let from = Number.POSITIVE_INFINITY;
 	let to = -1;
 	for (const group of groupsOf(pattern)) {
-		const hit = findAny(tokens, group, clause.from, clause.to);
+		const hit = findAny(tokens, group, clause.from, clause.to, synonyms);
 		if (!hit) return null;
 		from = Math.min(from, hit.at);
 		to = Math.max(to, hit.at + hit.length);
@@ -56,6 +73,29 @@ function spanOf(tokens: Token[], clause: Clause, pattern: string): { from: numbe
 
 function negated(tokens: Token[], clause: Clause, span: { from: number; to: number }): boolean {
 	for (let i = clause.from; i < span.to; i++) if (tokens[i]?.negative) return true;
+	return false;
+}
+
+/** Most words a directional effect's groups may spread over ("before the next setTimeout"). */
+const DIRECTION_SPAN = 6;
+
+/** How far before a directional effect a negation still denies it ("do not make writes faster"). */
+const NEGATION_REACH = 4;
+
+/** A negation right before or inside the span (a directional effect's own denial, not the clause's). */
+function negatedNear(tokens: Token[], clause: Clause, span: { from: number; to: number }): boolean {
+	for (let i = Math.max(clause.from, span.from - NEGATION_REACH); i < span.to; i++)
+		if (tokens[i]?.negative) return true;
+	return false;
+}
+
+/**
+ * A negation just before an effect ("can't cause leaks", "is never needed"); one inside the
+ * matched words belongs to the rubric's own phrase ("rather than keys", "no long-lived keys").
+ */
+function deniedBefore(tokens: Token[], clause: Clause, span: { from: number; to: number }): boolean {
+	for (let i = Math.max(clause.from, span.from - NEGATION_REACH); i < span.from; i++)
+		if (tokens[i]?.negative) return true;
 	return false;
 }
 
@@ -85,7 +125,7 @@ export function findMisconceptions(
 			for (const raw of m.patterns) {
 				// A leading `~` marks a claim that is itself a denial ("S3 cannot serve files").
 				const denial = raw.startsWith("~");
-				const span = spanOf(sentence.tokens, clause, denial ? raw.slice(1) : raw);
+				const span = spanOf(sentence.tokens, clause, denial ? raw.slice(1) : raw, false);
 				if (!span) continue;
 				if (negated(sentence.tokens, clause, span) !== denial || reported(sentence)) denied = true;
 				else asserted ??= collapseSpaces(sentence.text).slice(0, 200);
@@ -105,33 +145,218 @@ function hasCausal(tokens: Token[], from = 0, to = tokens.length): boolean {
 	return findAny(tokens, CAUSAL, from, to) !== null;
 }
 
-/**
- * Expected links the answer makes: a cause and an effect phrase in one sentence with a causal
- * word, or a cause in one sentence and the effect in the next when the next opens with one
- * ("So ...", "This means ..."). Negation does not undo a link: "does not block, because" explains.
- */
-export function findLinks(text: string, links: readonly ExpectedLink[]): LinkFinding[] {
-	if (links.length === 0) return [];
-	const sentences = analyse(text);
-	const out: LinkFinding[] = [];
-	for (const link of links) {
-		for (const [i, s] of sentences.entries()) {
-			const cause = findAny(s.tokens, link.cause);
-			if (!cause) continue;
-			const effect = findAny(s.tokens, link.effect);
-			if (effect && effect.at !== cause.at && hasCausal(s.tokens)) {
-				out.push({ concept: link.concept, snippet: collapseSpaces(s.text).slice(0, 200) });
-				break;
-			}
-			const next = sentences[i + 1];
-			const nextEffect = next ? findAny(next.tokens, link.effect) : null;
-			if (next && nextEffect && hasCausal(next.tokens, 0, Math.min(3, next.tokens.length))) {
-				out.push({ concept: link.concept, snippet: collapseSpaces(`${s.text} ${next.text}`).slice(0, 200) });
-				break;
-			}
+let opposites: Map<string, readonly string[]> | null = null;
+
+/** The other side of a polar word or phrase (claim-words.ts ANTONYMS), or null. */
+function oppositeOf(alternative: string): readonly string[] | null {
+	if (!opposites) {
+		opposites = new Map();
+		for (const [a, b] of ANTONYMS) {
+			for (const w of a) opposites.set(w, [...(opposites.get(w) ?? []), ...b]);
+			for (const w of b) opposites.set(w, [...(opposites.get(w) ?? []), ...a]);
 		}
 	}
-	return out;
+	return opposites.get(alternative.toLowerCase()) ?? null;
+}
+
+interface EffectPattern {
+	/** The pattern as matched (markers removed). */
+	pattern: string;
+	/** Its direction group's alternatives (the group marked `^`), or null when the effect has no direction. */
+	direction: string[] | null;
+	/** The pattern with its direction turned round ("^slow & write" -> "fast|quick ... & write"), or null. */
+	inverted: string | null;
+	invertedDirection: string[] | null;
+	/** A leading `>`: the cause must come before the direction word ("promises run before timers"). */
+	ordered: boolean;
+}
+
+const effectCache = new Map<string, EffectPattern>();
+
+/**
+ * An effect pattern names a direction when one of its groups is marked `^` ("^slow|expensive &
+ * write"): its opposite is that group's antonyms (claim-words.ts ANTONYMS).
+ */
+function effectPattern(raw: string): EffectPattern {
+	let entry = effectCache.get(raw);
+	if (!entry) {
+		const ordered = raw.trimStart().startsWith(">");
+		const body = ordered ? raw.trimStart().slice(1) : raw;
+		let direction: string[] | null = null;
+		let invertedDirection: string[] | null = null;
+		const plain: string[] = [];
+		const turned: string[] = [];
+		for (const group of groupsOf(body)) {
+			if (direction === null && group[0]?.startsWith("^")) {
+				direction = group.map((a) => a.replace(/^\^/, ""));
+				invertedDirection = [...new Set(direction.flatMap((a) => oppositeOf(a) ?? []))];
+				plain.push(direction.join("|"));
+				turned.push(invertedDirection.join("|"));
+			} else {
+				plain.push(group.join("|"));
+				turned.push(group.join("|"));
+			}
+		}
+		entry = {
+			pattern: plain.join(" & "),
+			direction,
+			inverted: invertedDirection?.length ? turned.join(" & ") : null,
+			invertedDirection: invertedDirection?.length ? invertedDirection : null,
+			ordered,
+		};
+		if (effectCache.size >= 5_000) effectCache.clear();
+		effectCache.set(raw, entry);
+	}
+	return entry;
+}
+
+function sentenceClause(sentence: number, s: Sentence): Clause {
+	return { sentence, from: 0, to: s.tokens.length };
+}
+
+/** A rubric pattern in words, for a model's prompt: "^slow|costly & write" -> "slow or costly + write". */
+export function describePattern(pattern: string): string {
+	return groupsOf(pattern.replace(/^\s*>/, ""))
+		.map((g) => g.map((a) => a.replace(/^\^/, "").replace(/\*$/, "")).join(" or "))
+		.join(" + ");
+}
+
+/** First span of any of the patterns in the clause. */
+function spanOfAny(
+	tokens: Token[],
+	clause: Clause,
+	patterns: readonly string[],
+): { from: number; to: number } | null {
+	let best: { from: number; to: number } | null = null;
+	for (const p of patterns) {
+		const span = spanOf(tokens, clause, p);
+		if (span && (best === null || span.from < best.from)) best = span;
+	}
+	return best;
+}
+
+export interface LinkJudgement {
+	/** Links made: cause and effect joined, in the expected direction. */
+	made: LinkFinding[];
+	/** Links stated the wrong way round ("indexes make writes faster"): claims, as misconceptions. */
+	inverted: MisconceptionFinding[];
+}
+
+type Reading = "made" | "inverted" | null;
+
+/**
+ * How a clause states a directional effect: in the expected direction, inverted (the opposite
+ * direction, the expected one denied, or, for an ordered link, the cause after the direction
+ * word: "timers run before promises"), or not at all.
+ */
+function directionIn(
+	tokens: Token[],
+	clause: Clause,
+	e: EffectPattern,
+	cause: { from: number; to: number } | null,
+): Reading {
+	let reading: Reading = null;
+	for (const [pattern, words, expected] of [
+		[e.pattern, e.direction, true],
+		[e.inverted, e.invertedDirection, false],
+	] as const) {
+		if (!pattern || !words) continue;
+		const span = spanOf(tokens, clause, pattern);
+		if (!span || (cause && span.from === cause.from && span.to === cause.to)) continue;
+		// The direction word and what it is about, close together ("run before timers"), not across the clause.
+		if (span.to - span.from > DIRECTION_SPAN) continue;
+		let straight = expected !== negatedNear(tokens, clause, span);
+		if (e.ordered && cause) {
+			const at = findAny(tokens, words, clause.from, clause.to)?.at ?? -1;
+			if (at >= 0 && cause.from > at) straight = !straight;
+		}
+		if (!straight) return "inverted";
+		reading = "made";
+	}
+	return reading;
+}
+
+/**
+ * Expected links the answer makes: a cause and an effect pattern in one sentence with a causal
+ * word, or a cause in one sentence and the effect in the next when the next opens with one
+ * ("So ...", "This means ..."). Negation does not undo a link ("does not block, because"
+ * explains), except for a link whose effect names a direction (`^`): there, cause and effect in
+ * one clause make the link without a causal word, and the opposite direction, or the expected
+ * one denied, states it inverted, which is judged a misconception. Cause and effect entries are
+ * patterns: groups joined by `&` (alternatives by `|`), by lemma.
+ */
+export function judgeLinks(text: string, links: readonly ExpectedLink[]): LinkJudgement {
+	const made: LinkFinding[] = [];
+	const inverted: MisconceptionFinding[] = [];
+	if (links.length === 0) return { made, inverted };
+	const sentences = analyse(text);
+	const clauses = clausesOf(sentences);
+	for (const link of links) {
+		const effects = link.effect.map(effectPattern);
+		let madeAt: string | null = null;
+		let invertedAt: string | null = null;
+		for (const [i, s] of sentences.entries()) {
+			const cause = spanOfAny(s.tokens, sentenceClause(i, s), link.cause);
+			if (!cause) continue;
+			const quote = collapseSpaces(s.text).slice(0, 200);
+			const isReported = reported(s);
+			const causal = hasCausal(s.tokens);
+			for (const clause of clauses) {
+				if (clause.sentence !== i) continue;
+				for (const e of effects) {
+					if (e.direction !== null) {
+						if (isReported) continue;
+						const here = spanOfAny(s.tokens, clause, link.cause);
+						const reading = here ? directionIn(s.tokens, clause, e, here) : null;
+						if (reading === "inverted") invertedAt ??= quote;
+						else if (reading === "made") madeAt ??= quote;
+						continue;
+					}
+					// A denied effect ("closures can't cause leaks", "retries aren't needed") is not an explanation of it.
+					const span = spanOf(s.tokens, clause, e.pattern);
+					if (span && span.from !== cause.from && causal && !deniedBefore(s.tokens, clause, span))
+						madeAt ??= quote;
+				}
+			}
+			const next = sentences[i + 1];
+			if (madeAt === null && next && hasCausal(next.tokens, 0, Math.min(3, next.tokens.length))) {
+				const whole = sentenceClause(i + 1, next);
+				if (
+					effects.some((e) => {
+						if (e.direction !== null) return false;
+						const span = spanOf(next.tokens, whole, e.pattern);
+						return span !== null && !deniedBefore(next.tokens, whole, span);
+					})
+				)
+					madeAt = collapseSpaces(`${s.text} ${next.text}`).slice(0, 200);
+			}
+		}
+		if (madeAt !== null && invertedAt === null) made.push({ concept: link.concept, snippet: madeAt });
+		if (invertedAt !== null)
+			inverted.push({
+				claim: link.wrong ?? `${link.concept}: stated the wrong way round`,
+				quote: invertedAt,
+				contradicted: madeAt !== null,
+			});
+	}
+	return { made, inverted };
+}
+
+/** Expected links the answer makes (see judgeLinks). */
+export function findLinks(text: string, links: readonly ExpectedLink[]): LinkFinding[] {
+	return judgeLinks(text, links).made;
+}
+
+/**
+ * Sentences that make a sweeping claim or deny one: "always", "never", "no cost", "the best" ...
+ * (claim-words.ts ABSOLUTES) or a negation. Confident wrong answers are mostly made of them
+ * ("X is always faster", "Y is not needed"); explanations qualify and link instead.
+ */
+export function sweepingSentences(text: string): number {
+	return analyse(text).filter(
+		(s) =>
+			findAny(s.tokens, ABSOLUTES) !== null || (s.tokens.some((t) => t.negative) && !hasCausal(s.tokens)),
+	).length;
 }
 
 /** Sentences that explain the question's subject: a verb, a causal word and one of the rubric's words. */
@@ -162,8 +387,16 @@ export function isKeywordList(text: string): boolean {
 
 /** Keywords that already appear in the question earn nothing: restating the question is not an answer. */
 function usableKeywords(question: PlannedQuestion, keywords: string[]): string[] {
-	return keywords.filter((k) => findKeyword(question.text, k) === null);
+	const key = `${question.text}\u0000${keywords.join("\u0000")}`;
+	let usable = usableCache.get(key);
+	if (!usable) {
+		if (usableCache.size >= 5_000) usableCache.clear();
+		usable = keywords.filter((k) => findKeyword(question.text, k) === null);
+		usableCache.set(key, usable);
+	}
+	return usable;
 }
+const usableCache = new Map<string, string[]>();
 
 /** The sentence holding the character offset states ignorance ("I have never used B-trees"). */
 function ignorantAround(text: string, hit: KeywordHit): boolean {
@@ -245,14 +478,23 @@ const GENERIC_NOUNS = new Set([
  * or shows at least half of the rubric's concepts. A story that merely reuses a rubric word in
  * another sense ("a table of contents") is not.
  */
+const questionNouns = new Map<string, Set<string>>();
+
 export function onTopic(question: PlannedQuestion, text: string, matched: number): boolean {
 	if (matched >= Math.max(3, Math.ceil(question.concepts.length * 0.6))) return true;
-	const nouns = analyse(question.text)
-		.flatMap((s) => s.tokens)
-		.filter((t) => t.noun && t.word.length > 2 && !GENERIC_NOUNS.has(t.root))
-		.map((t) => t.root);
-	const answer = analyse(text).flatMap((s) => s.tokens);
-	return answer.some((t) => nouns.includes(t.root) || nouns.includes(t.word));
+	let nouns = questionNouns.get(question.text);
+	if (!nouns) {
+		if (questionNouns.size >= 5_000) questionNouns.clear();
+		nouns = new Set(
+			analyse(question.text)
+				.flatMap((s) => s.tokens)
+				.filter((t) => t.noun && t.word.length > 2 && !GENERIC_NOUNS.has(t.root))
+				.map((t) => t.root),
+		);
+		questionNouns.set(question.text, nouns);
+	}
+	const found = nouns;
+	return analyse(text).some((s) => s.tokens.some((t) => found.has(t.root) || found.has(t.word)));
 }
 
 export interface ClaimAnalysis {
@@ -268,6 +510,9 @@ export interface ClaimAnalysis {
 	onTopic: boolean;
 	/** Sentences with a verb and a causal word. */
 	explaining: number;
+	/** Sentences with a sweeping word (always, never, no cost ...) or a negation. */
+	sweeping: number;
+	sentences: number;
 	words: number;
 }
 
@@ -275,7 +520,9 @@ export interface ClaimAnalysis {
 export function analyseClaims(question: PlannedQuestion, text: string): ClaimAnalysis {
 	const words = wordList(text).length;
 	const { matched, missed } = matchConcepts(question, text);
-	const links = findLinks(text, question.links ?? []);
+	const rubric = question.concepts.flatMap((c) => usableKeywords(question, c.keywords));
+	const judged = judgeLinks(text, question.links ?? []);
+	const links = judged.made;
 	const paraphrased: string[] = [];
 	for (const link of links) {
 		if (matched.some((m) => m.concept === link.concept)) continue;
@@ -291,17 +538,16 @@ export function analyseClaims(question: PlannedQuestion, text: string): ClaimAna
 		missed,
 		paraphrased,
 		links,
-		misconceptions: findMisconceptions(text, question.misconceptions ?? []),
+		misconceptions: [
+			...findMisconceptions(text, question.misconceptions ?? []),
+			...judged.inverted.filter((m) => !(question.misconceptions ?? []).some((x) => x.claim === m.claim)),
+		],
 		keywordList: words > 0 && isKeywordList(text),
 		onTopic: words > 0 && onTopic(question, text, matched.length),
 		ignorance: words < 40 && countPhrases(text, IGNORANCE_PHRASES) > 0,
-		explaining:
-			words > 0
-				? explainingSentences(
-						text,
-						question.concepts.flatMap((c) => usableKeywords(question, c.keywords)),
-					)
-				: 0,
+		explaining: words > 0 ? explainingSentences(text, rubric) : 0,
+		sweeping: words > 0 ? sweepingSentences(text) : 0,
+		sentences: analyse(text).length,
 		words,
 	};
 }

@@ -7,7 +7,7 @@
  * records why (`fallback`, flag `scorer_fallback`).
  */
 import { z } from "zod";
-import { analyseClaims } from "./claims";
+import { analyseClaims, describePattern } from "./claims";
 import { OfflineInterviewer } from "./offline";
 import { composeScore, scoreAnswerOffline } from "./scoring";
 import { collapseSpaces, hash32, MAX_SCORED_CHARS } from "./text";
@@ -115,8 +115,8 @@ function promptFor(question: PlannedQuestion, answer: string): string {
 			misconceptions: (question.misconceptions ?? []).map((m) => m.claim),
 			links: (question.links ?? []).map((l) => ({
 				concept: l.concept,
-				cause: l.cause[0],
-				effect: l.effect[0],
+				cause: describePattern(l.cause[0] ?? ""),
+				effect: describePattern(l.effect[0] ?? ""),
 			})),
 		},
 		answer,

@@ -96,13 +96,43 @@ export interface Judgement {
 }
 
 /** Content caps (docs/interviewer.md): a bare list of terms scores as weak ... */
-export const KEYWORD_LIST_CAP = 0.2;
+export const KEYWORD_LIST_CAP = 0.12;
 /** ... and a stated misconception keeps the answer below a partial one. */
 export const MISCONCEPTION_CAP = 0.25;
 /** ... and one concept named without any explained link stays under 10. */
 export const SINGLE_MENTION_CAP = 0.09;
+/** ... and an answer that makes none of the question's expected links stays at partial. */
+export const UNSUPPORTED_CAP = 0.35;
+/**
+ * ... and an answer most of whose sentences (3 or more) make sweeping claims or deny something
+ * ("always", "never", "no cost", "is not needed") keeps half of its content: how confident
+ * wrong answers read, and not how explanations do.
+ */
+export const OVERCLAIM_AT = 0.6;
+export const OVERCLAIM_FACTOR = 0.5;
+
+/** An answer that makes none of its question's expected links (and shows at least two concepts). */
+export function unsupported(question: PlannedQuestion, claims: ClaimAnalysis): boolean {
+	return (question.links?.length ?? 0) > 0 && claims.links.length === 0 && claims.matched.length >= 2;
+}
+
+/**
+ * Most of the answer's sentences make sweeping claims or deny something (see OVERCLAIM_AT), and
+ * it does not make every expected link that would explain them.
+ */
+export function overclaims(question: PlannedQuestion, claims: ClaimAnalysis): boolean {
+	return (
+		claims.sentences >= 3 &&
+		claims.sweeping / claims.sentences >= OVERCLAIM_AT &&
+		claims.links.length < Math.max(LINKS_FOR_FULL_EXPLANATION, question.links?.length ?? 0)
+	);
+}
+
 /** Share of the score that style and timing can take away from what content earned. */
 export const STYLE_SHARE = 0.3;
+
+/** Expected links that make a full explanation: two made links explain the answer's subject. */
+export const LINKS_FOR_FULL_EXPLANATION = 2;
 
 /** Content (0-1): the concepts shown and the links explained, discounted by what is wrong. */
 export function contentOf(
@@ -115,7 +145,7 @@ export function contentOf(
 	const expected = question.links?.length ?? 0;
 	let explanation =
 		expected > 0
-			? claims.links.length / expected
+			? claims.links.length / Math.min(expected, LINKS_FOR_FULL_EXPLANATION)
 			: Math.min(1, claims.explaining / Math.max(2, Math.ceil(total / 2)));
 	if (coverage === 0 || claims.keywordList) explanation = 0;
 	let content = 0.5 * coverage + 0.5 * Math.min(1, explanation);
@@ -126,6 +156,8 @@ export function contentOf(
 		content = Math.min(content, SINGLE_MENTION_CAP);
 	if (claims.ignorance) content /= 2;
 	if (claims.keywordList) content = Math.min(content, KEYWORD_LIST_CAP);
+	if (unsupported(question, claims)) content = Math.min(content, UNSUPPORTED_CAP);
+	if (overclaims(question, claims)) content *= OVERCLAIM_FACTOR;
 	const wrong = claims.misconceptions.length;
 	if (wrong > 0) content = Math.min(content * 0.5, MISCONCEPTION_CAP) * 0.8 ** (wrong - 1);
 	return { coverage, explanation: Math.min(1, explanation), content };
@@ -153,6 +185,14 @@ export function reviewOf(
 	if (claims.misconceptions.some((m) => m.contradicted)) {
 		flags.push("contradiction");
 		confidence -= 0.2;
+	}
+	if (claims.words > 0 && !claims.keywordList && unsupported(question, claims)) {
+		flags.push("unsupported");
+		confidence -= 0.1;
+	}
+	if (overclaims(question, claims)) {
+		flags.push("overclaim");
+		confidence -= 0.15;
 	}
 	if (claims.paraphrased.length > 0) {
 		flags.push("paraphrase_uncertain");

@@ -73,6 +73,8 @@ export interface ExpectedLink {
 	concept: string;
 	cause: string[];
 	effect: string[];
+	/** The claim named when the answer states the link the wrong way round (default: "<concept>: stated the wrong way round"). */
+	wrong?: string;
 }
 
 /** The question as the candidate and observers see it (the real-time channel's shape). */
@@ -120,6 +122,8 @@ export const REVIEW_FLAGS = [
 	"paraphrase_uncertain",
 	"scorer_fallback",
 	"signals_disagree",
+	"overclaim",
+	"unsupported",
 ] as const;
 export type ReviewFlag = (typeof REVIEW_FLAGS)[number];
 

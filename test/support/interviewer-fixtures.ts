@@ -52,6 +52,15 @@ export function bankQuestion(bankId: string, budgetSeconds = 300): PlannedQuesti
 const LEADS = ["First", "Then", "Also", "In addition", "Finally", "Moreover"];
 
 /** An answer that names every concept of the question with reasons and examples. */
+/** A rubric pattern as words: each group's first alternative, markers removed ("^slow|costly & write" -> "slow write"). */
+function phraseOf(pattern: string): string {
+	return pattern
+		.replace(/^\s*>/, "")
+		.split("&")
+		.map((g) => (g.split("|")[0] ?? "").trim().replace(/^\^/, "").replace(/\*$/, ""))
+		.join(" ");
+}
+
 export function strongAnswer(q: PlannedQuestion): string {
 	const parts = q.concepts.map((c, i) => {
 		const keyword = (c.keywords.find((k) => findKeyword(q.text, k) === null) ?? c.keywords[0] ?? "").replace(
@@ -61,7 +70,9 @@ export function strongAnswer(q: PlannedQuestion): string {
 		return `${LEADS[i % LEADS.length]}, ${keyword} matters here because it changes how the system behaves in practice, for example when the load grows and the team has to react.`;
 	});
 	// The causes and effects the rubric expects, each linked in a sentence of its own.
-	const links = (q.links ?? []).map((l) => `In practice ${l.cause[0]} matters because of ${l.effect[0]}.`);
+	const links = (q.links ?? []).map(
+		(l) => `In practice ${phraseOf(l.cause[0] ?? "")} matters because of ${phraseOf(l.effect[0] ?? "")}.`,
+	);
 	return `${[...parts, ...links].join(" ")} However, it depends on the context, so I would measure before deciding.`;
 }
 

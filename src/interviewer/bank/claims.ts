@@ -39,18 +39,6 @@ export const CLAIMS: Record<string, { misconceptions?: Misconception[]; links?: 
 				"no downside",
 			),
 		],
-		links: [
-			l(
-				"faster reads at the cost of writes",
-				["index", "every index", "each index"],
-				["slower write", "write slower", "insert", "update", "maintain", "kept up to date", "more expensive"],
-			),
-			l(
-				"B-tree structure",
-				["sorted", "ordered", "tree"],
-				["lookup", "find", "range", "fewer page", "few level", "instead of reading"],
-			),
-		],
 	},
 	"sql-s1": {
 		misconceptions: [
@@ -157,10 +145,6 @@ export const CLAIMS: Record<string, { misconceptions?: Misconception[]; links?: 
 	"javascript-i1": {
 		misconceptions: [
 			m(
-				"a resolved promise's callback runs before setTimeout(0)",
-				"settimeout & run|fire|execute & before & promise",
-			),
-			m(
 				"JavaScript runs callbacks on one thread, not a thread pool",
 				"callback & own thread|separate thread",
 				"event loop & thread pool",
@@ -171,8 +155,9 @@ export const CLAIMS: Record<string, { misconceptions?: Misconception[]; links?: 
 		links: [
 			l(
 				"ordering: microtasks drain first",
-				["microtask", "promise", "promise reaction"],
-				["before the next", "before", "first", "drain", "emptied"],
+				["microtask", "promise", "promise reaction", "then callback", "queuemicrotask"],
+				[">^before|first|earlier & settimeout|timer|macrotask|next task", "drain|emptied|empty"],
+				"a resolved promise's callback runs before setTimeout(0)",
 			),
 			l(
 				"single-threaded call stack",
@@ -334,7 +319,7 @@ export const CLAIMS: Record<string, { misconceptions?: Misconception[]; links?: 
 		misconceptions: [
 			m("collections are not one JSON text file parsed per query", "json & text file|file & parse"),
 			m("documents in a collection may have different fields", "document & must & same field|identical"),
-			m("MongoDB has no enforced foreign keys", "foreign key & enforce"),
+			m("MongoDB has no enforced foreign keys", "mongodb|mongo|collection & enforce & foreign key"),
 			m("single-document updates are atomic", "~update & atomic", "single document & not atomic"),
 		],
 	},

@@ -10,8 +10,11 @@ import { javascript, python, typescript } from "./languages-dynamic";
 import { csharp, java } from "./languages-jvm";
 import { go, rust } from "./languages-systems";
 import { leadership, teamwork } from "./leadership";
+import { LINKS } from "./links";
+import { MORE_MISCONCEPTIONS } from "./misconceptions";
 import { mongodb, redis } from "./nosql";
 import { behavioural, communication } from "./people";
+import { PLAIN_WORDS } from "./plain-words";
 import { security, testing } from "./quality";
 import type { SkillBank } from "./types";
 
@@ -53,7 +56,20 @@ const SKILL_BANKS: readonly SkillBank[] = [
 /** The banks with each question's claim rubric (bank/claims.ts) attached. */
 export const BANKS: readonly SkillBank[] = SKILL_BANKS.map((bank) => ({
 	...bank,
-	questions: bank.questions.map((q) => ({ ...q, ...CLAIMS[q.id] })),
+	questions: bank.questions.map((q) => {
+		const claims = CLAIMS[q.id];
+		const links = [...(claims?.links ?? []), ...(LINKS[q.id] ?? [])];
+		const plain = PLAIN_WORDS[q.id] ?? {};
+		const concepts = q.concepts.map((c) => ({ ...c, keywords: [...c.keywords, ...(plain[c.name] ?? [])] }));
+		const misconceptions = [...(claims?.misconceptions ?? []), ...(MORE_MISCONCEPTIONS[q.id] ?? [])];
+		return {
+			...q,
+			concepts,
+			...claims,
+			...(misconceptions.length > 0 ? { misconceptions } : {}),
+			...(links.length > 0 ? { links } : {}),
+		};
+	}),
 }));
 
 export function bankByKey(key: string): SkillBank | null {

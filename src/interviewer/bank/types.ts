@@ -37,6 +37,6 @@ export function m(claim: string, ...patterns: string[]): Misconception {
 }
 
 /** An expected link: the concept it shows, the cause phrases, the effect phrases. */
-export function l(concept: string, cause: string[], effect: string[]): ExpectedLink {
-	return { concept, cause, effect };
+export function l(concept: string, cause: string[], effect: string[], wrong?: string): ExpectedLink {
+	return wrong === undefined ? { concept, cause, effect } : { concept, cause, effect, wrong };
 }
