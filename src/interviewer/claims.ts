@@ -473,28 +473,81 @@ const GENERIC_NOUNS = new Set([
 	"people",
 ]);
 
+/** Verbs of a question that say nothing about its subject ("tell me", "how do you make ..."). */
+const GENERIC_VERBS = new Set([
+	"be",
+	"have",
+	"do",
+	"does",
+	"tell",
+	"take",
+	"make",
+	"give",
+	"get",
+	"go",
+	"say",
+	"know",
+	"think",
+	"explain",
+	"describe",
+	"walk",
+	"use",
+	"would",
+	"could",
+	"should",
+	"can",
+	"will",
+	"want",
+	"need",
+	"keep",
+	"set",
+	"come",
+	"see",
+	"look",
+]);
+
+interface QuestionWords {
+	nouns: Set<string>;
+	verbs: Set<string>;
+}
+
 /**
  * The answer talks about the question's subject: it shares a noun with the question (by lemma),
- * or shows at least half of the rubric's concepts. A story that merely reuses a rubric word in
- * another sense ("a table of contents") is not.
+ * or shows at least half of the rubric's concepts, or shows two concepts and either explains one
+ * of the question's expected links or shares one of the question's own verbs ("asked", "improved").
+ * A story that merely reuses a rubric word in another sense ("a table of contents") is not.
+ * Behavioural questions name few nouns of their own ("a time you took the initiative"), and an
+ * honest story answers them in its own nouns: the concepts and links it shows are the evidence.
  */
-const questionNouns = new Map<string, Set<string>>();
+const questionWords = new Map<string, QuestionWords>();
 
-export function onTopic(question: PlannedQuestion, text: string, matched: number): boolean {
-	if (matched >= Math.max(3, Math.ceil(question.concepts.length * 0.6))) return true;
-	let nouns = questionNouns.get(question.text);
-	if (!nouns) {
-		if (questionNouns.size >= 5_000) questionNouns.clear();
-		nouns = new Set(
-			analyse(question.text)
-				.flatMap((s) => s.tokens)
-				.filter((t) => t.noun && t.word.length > 2 && !GENERIC_NOUNS.has(t.root))
-				.map((t) => t.root),
-		);
-		questionNouns.set(question.text, nouns);
+function wordsOfQuestion(text: string): QuestionWords {
+	let words = questionWords.get(text);
+	if (!words) {
+		if (questionWords.size >= 5_000) questionWords.clear();
+		const tokens = analyse(text).flatMap((s) => s.tokens);
+		words = {
+			nouns: new Set(
+				tokens.filter((t) => t.noun && t.word.length > 2 && !GENERIC_NOUNS.has(t.root)).map((t) => t.root),
+			),
+			verbs: new Set(
+				tokens
+					.filter((t) => t.verb && !t.noun && t.word.length > 2 && !GENERIC_VERBS.has(t.root))
+					.map((t) => t.root),
+			),
+		};
+		questionWords.set(text, words);
 	}
-	const found = nouns;
-	return analyse(text).some((s) => s.tokens.some((t) => found.has(t.root) || found.has(t.word)));
+	return words;
+}
+
+export function onTopic(question: PlannedQuestion, text: string, matched: number, linked = 0): boolean {
+	if (matched >= Math.max(3, Math.ceil(question.concepts.length * 0.6))) return true;
+	if (matched >= 2 && linked >= 1) return true;
+	const { nouns, verbs } = wordsOfQuestion(question.text);
+	const tokens = analyse(text).flatMap((s) => s.tokens);
+	if (tokens.some((t) => nouns.has(t.root) || nouns.has(t.word))) return true;
+	return matched >= 2 && tokens.some((t) => t.verb && verbs.has(t.root));
 }
 
 export interface ClaimAnalysis {
@@ -543,7 +596,7 @@ export function analyseClaims(question: PlannedQuestion, text: string): ClaimAna
 			...judged.inverted.filter((m) => !(question.misconceptions ?? []).some((x) => x.claim === m.claim)),
 		],
 		keywordList: words > 0 && isKeywordList(text),
-		onTopic: words > 0 && onTopic(question, text, matched.length),
+		onTopic: words > 0 && onTopic(question, text, matched.length, links.length),
 		ignorance: words < 40 && countPhrases(text, IGNORANCE_PHRASES) > 0,
 		explaining: words > 0 ? explainingSentences(text, rubric) : 0,
 		sweeping: words > 0 ? sweepingSentences(text) : 0,
