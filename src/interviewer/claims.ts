@@ -59,11 +59,18 @@ function spanOf(
 	clause: Clause,
 	pattern: string,
 	synonyms = true,
+	ordered = false,
 ): { from: number; to: number } | null {
 	let from = Number.POSITIVE_INFINITY;
 	let to = -1;
 	for (const group of groupsOf(pattern)) {
-		const hit = findAny(tokens, group, clause.from, clause.to, synonyms);
+		const hit = findAny(
+			tokens,
+			group,
+			ordered ? Math.max(clause.from, to) : clause.from,
+			clause.to,
+			synonyms,
+		);
 		if (!hit) return null;
 		from = Math.min(from, hit.at);
 		to = Math.max(to, hit.at + hit.length);
@@ -99,6 +106,18 @@ function deniedBefore(tokens: Token[], clause: Clause, span: { from: number; to:
 	return false;
 }
 
+/**
+ * The claim follows "as if" or "as though" in its clause: a likeness, not a statement of fact
+ * ("behaves as if transactions ran one at a time" says they do not).
+ */
+function hypothetical(tokens: Token[], clause: Clause, span: { from: number; to: number }): boolean {
+	for (let i = clause.from; i + 1 < span.to; i++) {
+		const next = tokens[i + 1]?.word;
+		if (tokens[i]?.word === "as" && (next === "if" || next === "though")) return true;
+	}
+	return false;
+}
+
 function reported(sentence: Sentence): boolean {
 	return countPhrases(sentence.text, REPORTED) > 0;
 }
@@ -125,8 +144,13 @@ export function findMisconceptions(
 			for (const raw of m.patterns) {
 				// A leading `~` marks a claim that is itself a denial ("S3 cannot serve files").
 				const denial = raw.startsWith("~");
-				const span = spanOf(sentence.tokens, clause, denial ? raw.slice(1) : raw, false);
+				const body = denial ? raw.slice(1) : raw;
+				// A leading `>`: the groups in the order written, the subject before what is said of
+				// it ("secondaries take writes", not "the primary takes writes ... to secondaries").
+				const ordered = body.startsWith(">");
+				const span = spanOf(sentence.tokens, clause, ordered ? body.slice(1) : body, false, ordered);
 				if (!span) continue;
+				if (hypothetical(sentence.tokens, clause, span)) continue;
 				if (negated(sentence.tokens, clause, span) !== denial || reported(sentence)) denied = true;
 				else asserted ??= collapseSpaces(sentence.text).slice(0, 200);
 			}

@@ -5,7 +5,8 @@ import { l, m } from "./types";
  * The claim rubric of the bank's questions, by question id: misconceptions a confident wrong
  * answer states and the causes and effects a correct explanation links (docs/interviewer.md).
  * Patterns: groups joined by `&` must all occur in one clause, alternatives joined by `|`, matched
- * by lemma; a leading `~` marks a claim that is itself a denial.
+ * by lemma; a leading `~` marks a claim that is itself a denial, a leading `>` (after any `~`) that
+ * its groups must occur in the order written.
  */
 export const CLAIMS: Record<string, { misconceptions?: Misconception[]; links?: ExpectedLink[] }> = {
 	"sql-j1": {
@@ -337,7 +338,7 @@ export const CLAIMS: Record<string, { misconceptions?: Misconception[]; links?: 
 	},
 	"mongodb-s1": {
 		misconceptions: [
-			m("replica set secondaries do not accept writes", "secondary & accept|take & write"),
+			m("replica set secondaries do not accept writes", ">secondary & accept|take & write"),
 			m("writes acknowledged by one node can roll back", "w 1|w:1 & never & lose|lost"),
 			m("transactions have a cost in MongoDB", "transaction & no cost|free"),
 		],
