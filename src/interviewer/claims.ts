@@ -151,7 +151,9 @@ export function findMisconceptions(
 				const span = spanOf(sentence.tokens, clause, ordered ? body.slice(1) : body, false, ordered);
 				if (!span) continue;
 				if (hypothetical(sentence.tokens, clause, span)) continue;
-				if (negated(sentence.tokens, clause, span) !== denial || reported(sentence)) denied = true;
+				const isNegated =
+					negated(sentence.tokens, clause, span) || sentence.tokens[span.from - 1]?.word === "without";
+				if (isNegated !== denial || reported(sentence)) denied = true;
 				else asserted ??= collapseSpaces(sentence.text).slice(0, 200);
 			}
 		}

@@ -121,4 +121,30 @@ describe("misconceptions read as claims", () => {
 			),
 		).toContain(claim);
 	});
+
+	it("reads 'without' right before a claim as its denial", () => {
+		const initiative = bankQuestion("leadership-j1").misconceptions ?? [];
+		expect(
+			findMisconceptions(
+				"I rewrote the deploy script over a weekend without telling anyone.",
+				initiative,
+			).map((m) => m.claim),
+		).toContain("acting without telling anyone is not initiative");
+		expect(
+			findMisconceptions(
+				"I told the team lead and everyone on the rota before I changed the script.",
+				initiative,
+			),
+		).toEqual([]);
+		const loop = bankQuestion("javascript-i1").misconceptions ?? [];
+		const claim = "await does not block the thread";
+		expect(
+			findMisconceptions("An await pauses the async function without blocking the thread.", loop).map(
+				(m) => m.claim,
+			),
+		).not.toContain(claim);
+		expect(
+			findMisconceptions("An await blocks the thread until the promise settles.", loop).map((m) => m.claim),
+		).toContain(claim);
+	});
 });

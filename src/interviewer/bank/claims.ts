@@ -376,8 +376,13 @@ export const CLAIMS: Record<string, { misconceptions?: Misconception[]; links?: 
 	},
 	"system-design-i1": {
 		misconceptions: [
-			m("hashing long URLs can collide; handle collisions", "~hash & collide|collision"),
-			m("reads dominate: cache them", "~cache & need|help"),
+			m("hashing long URLs can collide; handle collisions", "~hash|md5|sha* & collide|collision"),
+			m("reads dominate: cache them", "~cache|caching & need|help|useful"),
+			m(
+				"a URL shortener is read-heavy, not write-heavy",
+				"write heavy|writes dominate|more writes than reads",
+			),
+			m("browsers follow 301 and 302 redirects to any domain", "~browser & follow & 301|302|redirect"),
 			m("redirects are not POST requests", "redirect & post request"),
 		],
 	},

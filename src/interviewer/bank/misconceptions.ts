@@ -72,11 +72,15 @@ export const MORE_MISCONCEPTIONS: Record<string, Misconception[]> = {
 		m("range in Python 3 is lazy, not a list", "range & return|create|build & list & python 3"),
 	],
 	"leadership-j1": [
-		m("acting without telling anyone is not initiative", "~tell & anyone"),
+		m(
+			"acting without telling anyone is not initiative",
+			"~tell|telling|told|inform|informing & anyone|anybody",
+		),
 		m("blaming others is not taking initiative", "blame|blamed & team|colleague|manager|other"),
 		m(
 			"skipping review on the way to production",
 			"push|pushed|deploy|deployed|merge|merged & straight|directly & production|main|master",
+			"remove|removed|skip|skipped|bypass|bypassed|disable|disabled & code review|review requirement|review step|staging|approval",
 		),
 		m(
 			"overriding the team's concerns is not leadership",
@@ -190,8 +194,14 @@ export const MORE_MISCONCEPTIONS: Record<string, Misconception[]> = {
 		),
 		m("network partitions do happen", "~partition & happen", "partition & rare enough|impossible"),
 		m(
+			"partitions and faults can be injected in tests",
+			"~partition|network fault & simulate|simulated|inject|injected",
+		),
+		m("failure modes need tests of their own", "~failure|fault|partition & need & test|testing|tested"),
+		m(
 			"running a test many times does not prove there are no races",
 			"run & many time|thousand time|repeatedly & prove|guarantee & no race|correct|race free",
+			"pass|passes & in a row|many time|thousand time|hundred time|repeatedly & prove|proven|guarantee & race|absent|race free",
 		),
 		m("sleeps do not fix races", "add|adding & sleep & fix|fixes|solve|solves"),
 		m("clocks drift: ordering by timestamps is unsafe", "clock & synchroni* & safe|reliable"),
