@@ -59,11 +59,18 @@ function spanOf(
 	clause: Clause,
 	pattern: string,
 	synonyms = true,
+	ordered = false,
 ): { from: number; to: number } | null {
 	let from = Number.POSITIVE_INFINITY;
 	let to = -1;
 	for (const group of groupsOf(pattern)) {
-		const hit = findAny(tokens, group, clause.from, clause.to, synonyms);
+		const hit = findAny(
+			tokens,
+			group,
+			ordered ? Math.max(clause.from, to) : clause.from,
+			clause.to,
+			synonyms,
+		);
 		if (!hit) return null;
 		from = Math.min(from, hit.at);
 		to = Math.max(to, hit.at + hit.length);
@@ -99,6 +106,18 @@ function deniedBefore(tokens: Token[], clause: Clause, span: { from: number; to:
 	return false;
 }
 
+/**
+ * The claim follows "as if" or "as though" in its clause: a likeness, not a statement of fact
+ * ("behaves as if transactions ran one at a time" says they do not).
+ */
+function hypothetical(tokens: Token[], clause: Clause, span: { from: number; to: number }): boolean {
+	for (let i = clause.from; i + 1 < span.to; i++) {
+		const next = tokens[i + 1]?.word;
+		if (tokens[i]?.word === "as" && (next === "if" || next === "though")) return true;
+	}
+	return false;
+}
+
 function reported(sentence: Sentence): boolean {
 	return countPhrases(sentence.text, REPORTED) > 0;
 }
@@ -125,9 +144,16 @@ export function findMisconceptions(
 			for (const raw of m.patterns) {
 				// A leading `~` marks a claim that is itself a denial ("S3 cannot serve files").
 				const denial = raw.startsWith("~");
-				const span = spanOf(sentence.tokens, clause, denial ? raw.slice(1) : raw, false);
+				const body = denial ? raw.slice(1) : raw;
+				// A leading `>`: the groups in the order written, the subject before what is said of
+				// it ("secondaries take writes", not "the primary takes writes ... to secondaries").
+				const ordered = body.startsWith(">");
+				const span = spanOf(sentence.tokens, clause, ordered ? body.slice(1) : body, false, ordered);
 				if (!span) continue;
-				if (negated(sentence.tokens, clause, span) !== denial || reported(sentence)) denied = true;
+				if (hypothetical(sentence.tokens, clause, span)) continue;
+				const isNegated =
+					negated(sentence.tokens, clause, span) || sentence.tokens[span.from - 1]?.word === "without";
+				if (isNegated !== denial || reported(sentence)) denied = true;
 				else asserted ??= collapseSpaces(sentence.text).slice(0, 200);
 			}
 		}
@@ -473,28 +499,81 @@ const GENERIC_NOUNS = new Set([
 	"people",
 ]);
 
+/** Verbs of a question that say nothing about its subject ("tell me", "how do you make ..."). */
+const GENERIC_VERBS = new Set([
+	"be",
+	"have",
+	"do",
+	"does",
+	"tell",
+	"take",
+	"make",
+	"give",
+	"get",
+	"go",
+	"say",
+	"know",
+	"think",
+	"explain",
+	"describe",
+	"walk",
+	"use",
+	"would",
+	"could",
+	"should",
+	"can",
+	"will",
+	"want",
+	"need",
+	"keep",
+	"set",
+	"come",
+	"see",
+	"look",
+]);
+
+interface QuestionWords {
+	nouns: Set<string>;
+	verbs: Set<string>;
+}
+
 /**
  * The answer talks about the question's subject: it shares a noun with the question (by lemma),
- * or shows at least half of the rubric's concepts. A story that merely reuses a rubric word in
- * another sense ("a table of contents") is not.
+ * or shows at least half of the rubric's concepts, or shows two concepts and either explains one
+ * of the question's expected links or shares one of the question's own verbs ("asked", "improved").
+ * A story that merely reuses a rubric word in another sense ("a table of contents") is not.
+ * Behavioural questions name few nouns of their own ("a time you took the initiative"), and an
+ * honest story answers them in its own nouns: the concepts and links it shows are the evidence.
  */
-const questionNouns = new Map<string, Set<string>>();
+const questionWords = new Map<string, QuestionWords>();
 
-export function onTopic(question: PlannedQuestion, text: string, matched: number): boolean {
-	if (matched >= Math.max(3, Math.ceil(question.concepts.length * 0.6))) return true;
-	let nouns = questionNouns.get(question.text);
-	if (!nouns) {
-		if (questionNouns.size >= 5_000) questionNouns.clear();
-		nouns = new Set(
-			analyse(question.text)
-				.flatMap((s) => s.tokens)
-				.filter((t) => t.noun && t.word.length > 2 && !GENERIC_NOUNS.has(t.root))
-				.map((t) => t.root),
-		);
-		questionNouns.set(question.text, nouns);
+function wordsOfQuestion(text: string): QuestionWords {
+	let words = questionWords.get(text);
+	if (!words) {
+		if (questionWords.size >= 5_000) questionWords.clear();
+		const tokens = analyse(text).flatMap((s) => s.tokens);
+		words = {
+			nouns: new Set(
+				tokens.filter((t) => t.noun && t.word.length > 2 && !GENERIC_NOUNS.has(t.root)).map((t) => t.root),
+			),
+			verbs: new Set(
+				tokens
+					.filter((t) => t.verb && !t.noun && t.word.length > 2 && !GENERIC_VERBS.has(t.root))
+					.map((t) => t.root),
+			),
+		};
+		questionWords.set(text, words);
 	}
-	const found = nouns;
-	return analyse(text).some((s) => s.tokens.some((t) => found.has(t.root) || found.has(t.word)));
+	return words;
+}
+
+export function onTopic(question: PlannedQuestion, text: string, matched: number, linked = 0): boolean {
+	if (matched >= Math.max(3, Math.ceil(question.concepts.length * 0.6))) return true;
+	if (matched >= 2 && linked >= 1) return true;
+	const { nouns, verbs } = wordsOfQuestion(question.text);
+	const tokens = analyse(text).flatMap((s) => s.tokens);
+	if (tokens.some((t) => nouns.has(t.root) || nouns.has(t.word))) return true;
+	return matched >= 2 && tokens.some((t) => t.verb && verbs.has(t.root));
 }
 
 export interface ClaimAnalysis {
@@ -543,7 +622,7 @@ export function analyseClaims(question: PlannedQuestion, text: string): ClaimAna
 			...judged.inverted.filter((m) => !(question.misconceptions ?? []).some((x) => x.claim === m.claim)),
 		],
 		keywordList: words > 0 && isKeywordList(text),
-		onTopic: words > 0 && onTopic(question, text, matched.length),
+		onTopic: words > 0 && onTopic(question, text, matched.length, links.length),
 		ignorance: words < 40 && countPhrases(text, IGNORANCE_PHRASES) > 0,
 		explaining: words > 0 ? explainingSentences(text, rubric) : 0,
 		sweeping: words > 0 ? sweepingSentences(text) : 0,

@@ -5,7 +5,8 @@ import { l, m } from "./types";
  * The claim rubric of the bank's questions, by question id: misconceptions a confident wrong
  * answer states and the causes and effects a correct explanation links (docs/interviewer.md).
  * Patterns: groups joined by `&` must all occur in one clause, alternatives joined by `|`, matched
- * by lemma; a leading `~` marks a claim that is itself a denial.
+ * by lemma; a leading `~` marks a claim that is itself a denial, a leading `>` (after any `~`) that
+ * its groups must occur in the order written.
  */
 export const CLAIMS: Record<string, { misconceptions?: Misconception[]; links?: ExpectedLink[] }> = {
 	"sql-j1": {
@@ -337,7 +338,7 @@ export const CLAIMS: Record<string, { misconceptions?: Misconception[]; links?: 
 	},
 	"mongodb-s1": {
 		misconceptions: [
-			m("replica set secondaries do not accept writes", "secondary & accept|take & write"),
+			m("replica set secondaries do not accept writes", ">secondary & accept|take & write"),
 			m("writes acknowledged by one node can roll back", "w 1|w:1 & never & lose|lost"),
 			m("transactions have a cost in MongoDB", "transaction & no cost|free"),
 		],
@@ -375,8 +376,13 @@ export const CLAIMS: Record<string, { misconceptions?: Misconception[]; links?: 
 	},
 	"system-design-i1": {
 		misconceptions: [
-			m("hashing long URLs can collide; handle collisions", "~hash & collide|collision"),
-			m("reads dominate: cache them", "~cache & need|help"),
+			m("hashing long URLs can collide; handle collisions", "~hash|md5|sha* & collide|collision"),
+			m("reads dominate: cache them", "~cache|caching & need|help|useful"),
+			m(
+				"a URL shortener is read-heavy, not write-heavy",
+				"write heavy|writes dominate|more writes than reads",
+			),
+			m("browsers follow 301 and 302 redirects to any domain", "~browser & follow & 301|302|redirect"),
 			m("redirects are not POST requests", "redirect & post request"),
 		],
 	},

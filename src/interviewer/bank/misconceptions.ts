@@ -5,7 +5,8 @@ import { m } from "./types";
  * More wrong claims candidates commonly make, by question id (added to the lists of
  * bank/claims.ts), written from each subject's usual mistakes rather than from graded answers.
  * Same pattern syntax: groups joined by `&` in one clause, alternatives by `|`, by lemma; a
- * leading `~` marks a claim that is itself a denial.
+ * leading `~` marks a claim that is itself a denial, a leading `>` (after any `~`) that its groups
+ * must occur in the order written (the subject before what is said of it).
  */
 export const MORE_MISCONCEPTIONS: Record<string, Misconception[]> = {
 	"aws-s1": [
@@ -54,7 +55,7 @@ export const MORE_MISCONCEPTIONS: Record<string, Misconception[]> = {
 			"delete changes an object's shape and can slow it",
 			"delete & no effect|harmless|no cost|no performance",
 		),
-		m("monomorphic call sites are the fast ones", "megamorphic|polymorphic & faster|fastest|best|optimal"),
+		m("monomorphic call sites are the fast ones", ">megamorphic|polymorphic & faster|fastest|best|optimal"),
 		m("micro-benchmarks mislead", "microbenchmark|micro benchmark & reliable|accurate|always"),
 		m("TypeScript types do not reach the engine", "typescript|type annotation & v8|engine & faster|optimi*"),
 		m("V8 compiles JavaScript just in time, not ahead of time", "ahead of time & v8|engine & compile"),
@@ -71,11 +72,15 @@ export const MORE_MISCONCEPTIONS: Record<string, Misconception[]> = {
 		m("range in Python 3 is lazy, not a list", "range & return|create|build & list & python 3"),
 	],
 	"leadership-j1": [
-		m("acting without telling anyone is not initiative", "~tell & anyone"),
+		m(
+			"acting without telling anyone is not initiative",
+			"~tell|telling|told|inform|informing & anyone|anybody",
+		),
 		m("blaming others is not taking initiative", "blame|blamed & team|colleague|manager|other"),
 		m(
 			"skipping review on the way to production",
 			"push|pushed|deploy|deployed|merge|merged & straight|directly & production|main|master",
+			"remove|removed|skip|skipped|bypass|bypassed|disable|disabled & code review|review requirement|review step|staging|approval",
 		),
 		m(
 			"overriding the team's concerns is not leadership",
@@ -167,7 +172,10 @@ export const MORE_MISCONCEPTIONS: Record<string, Misconception[]> = {
 		m("a truncated hash can collide", "hash & never & collide|collision|clash", "hash & always & unique"),
 	],
 	"testing-j1": [
-		m("end-to-end tests should be the fewest, not the most", "end to end|e2e & most|majority|mostly|bulk"),
+		m(
+			"end-to-end tests should be the fewest, not the most",
+			"end to end|e2e & most of|majority|mostly|bulk|most test|most numerous",
+		),
 		m(
 			"unit tests are the fastest kind",
 			"unit test & slower than",
@@ -186,8 +194,14 @@ export const MORE_MISCONCEPTIONS: Record<string, Misconception[]> = {
 		),
 		m("network partitions do happen", "~partition & happen", "partition & rare enough|impossible"),
 		m(
+			"partitions and faults can be injected in tests",
+			"~partition|network fault & simulate|simulated|inject|injected",
+		),
+		m("failure modes need tests of their own", "~failure|fault|partition & need & test|testing|tested"),
+		m(
 			"running a test many times does not prove there are no races",
 			"run & many time|thousand time|repeatedly & prove|guarantee & no race|correct|race free",
+			"pass|passes & in a row|many time|thousand time|hundred time|repeatedly & prove|proven|guarantee & race|absent|race free",
 		),
 		m("sleeps do not fix races", "add|adding & sleep & fix|fixes|solve|solves"),
 		m("clocks drift: ordering by timestamps is unsafe", "clock & synchroni* & safe|reliable"),
