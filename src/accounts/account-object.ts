@@ -1,5 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
 import { getDb } from "../platform/db/client";
+import { errorText } from "../platform/lib/error-text";
 import {
 	type AuthVersion,
 	confirmSlot,
@@ -135,7 +136,7 @@ export class AccountObject extends DurableObject<Env> {
 				const quota = await admitLiveInterviews(getDb(this.env.DB), request.admissions);
 				if (quota.some((outcome) => !outcome.admitted)) return { count, quota };
 			} catch (error) {
-				return { count, commit: { status: "failed", error: String(error) } };
+				return { count, commit: { status: "failed", error: errorText(error) } };
 			}
 		}
 		return { count, commit: await this.creations.commit(request.write) };
@@ -196,7 +197,11 @@ export class AccountObject extends DurableObject<Env> {
 		} catch (error) {
 			// A result, not a rejection: the caller keeps the candidate waiting and asks again.
 			console.error(
-				JSON.stringify({ message: "slot limit unreadable", interview_id: interviewId, error: String(error) }),
+				JSON.stringify({
+					message: "slot limit unreadable",
+					interview_id: interviewId,
+					error: errorText(error),
+				}),
 			);
 			return { status: "unavailable" };
 		}
@@ -268,7 +273,7 @@ export class AccountObject extends DurableObject<Env> {
 				outcome = await deps().startWaiting(this.env, id, this.clock());
 			} catch (error) {
 				console.error(
-					JSON.stringify({ message: "slot start failed", interview_id: id, error: String(error) }),
+					JSON.stringify({ message: "slot start failed", interview_id: id, error: errorText(error) }),
 				);
 				await this.armCheck(RETRY_AFTER_MS);
 				continue;
@@ -304,7 +309,7 @@ export class AccountObject extends DurableObject<Env> {
 		try {
 			return await this.concurrentLimit(accountId);
 		} catch (error) {
-			console.error(JSON.stringify({ message: "slot limit unreadable", error: String(error) }));
+			console.error(JSON.stringify({ message: "slot limit unreadable", error: errorText(error) }));
 			await this.armCheck(RETRY_AFTER_MS);
 			return null;
 		}

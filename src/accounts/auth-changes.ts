@@ -1,3 +1,4 @@
+import { errorText } from "../platform/lib/error-text";
 import { accountStub } from "./account-stub";
 
 /**
@@ -18,7 +19,7 @@ export async function changingAuth<T>(env: Env, accountId: string, change: () =>
 				JSON.stringify({
 					message: "ending a key change failed",
 					account_id: accountId,
-					error: String(error),
+					error: errorText(error),
 				}),
 			);
 		});

@@ -4,6 +4,7 @@ import { getDb } from "../platform/db/client";
 import { apiKeys } from "../platform/db/schema";
 import type { AppBindings } from "../platform/http/context";
 import { logLine, requestFields } from "../platform/http/logging";
+import { errorText } from "../platform/lib/error-text";
 
 /**
  * A key's `last_used_at` is written at most once per key per this window by an isolate (and the
@@ -57,7 +58,11 @@ export function recordKeyUse(c: Context<AppBindings>, keyId: string, now: number
 		.then(
 			() => undefined,
 			(error: unknown) =>
-				logLine("warn", { message: "key last use not recorded", ...requestFields(c), error: String(error) }),
+				logLine("warn", {
+					message: "key last use not recorded",
+					...requestFields(c),
+					error: errorText(error),
+				}),
 		);
 	try {
 		c.executionCtx.waitUntil(write);

@@ -3,6 +3,7 @@ import { enqueueUserEmail, insertUserEmail, invitationToken, userInvitationRow }
 import { getDb } from "../platform/db/client";
 import { users } from "../platform/db/schema";
 import { AppError, validationError } from "../platform/http/errors";
+import { errorText } from "../platform/lib/error-text";
 import { newId, randomBase62 } from "../platform/lib/random";
 import { hashPassword } from "./passwords";
 import { hashToken } from "./session";
@@ -134,7 +135,7 @@ export async function createUser(
 	} catch (error) {
 		// Recorded: the housekeeping sweep hands it to the queue again within minutes.
 		console.warn(
-			JSON.stringify({ message: "invitation e-mail not queued", email_id: emailId, error: String(error) }),
+			JSON.stringify({ message: "invitation e-mail not queued", email_id: emailId, error: errorText(error) }),
 		);
 	}
 	return { user, invitationUrl: `${linkBase}${token}`, emailId };

@@ -1,6 +1,7 @@
 import { insertEvent } from "../events/events-repo";
 import { getDb } from "../platform/db/client";
 import { boundQuery, runBatch, runOne } from "../platform/db/templates";
+import { errorText } from "../platform/lib/error-text";
 import { publishEvents } from "../webhooks/publish";
 import { nextRetry, parseRetryDelays } from "./backoff";
 import { calendarMethodOf } from "./calendar";
@@ -55,7 +56,7 @@ export async function handleEmailBatch(
 				JSON.stringify({
 					message: "e-mail processing failed",
 					queue_message_id: message.id,
-					error: String(error),
+					error: errorText(error),
 				}),
 			);
 			message.retry({ delaySeconds: next.retry ? next.delaySeconds : deps.retryDelays.at(-1) });

@@ -3,6 +3,7 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { getDb } from "../platform/db/client";
 import type { AppBindings } from "../platform/http/context";
 import { AppError, OutcomeUnknownError, validationError } from "../platform/http/errors";
+import { errorText } from "../platform/lib/error-text";
 import { randomBase62 } from "../platform/lib/random";
 import { retrying } from "../platform/lib/retry";
 import { idempotencyKeyTtlMs } from "../platform/lib/settings";
@@ -116,7 +117,7 @@ async function runAndStore(
 				message: "idempotent result not stored",
 				request_id: requestIdOf(lockId),
 				attempt,
-				error: String(error),
+				error: errorText(error),
 			}),
 		);
 	// The request succeeded: it is answered either way. Until its result is stored a retry gets

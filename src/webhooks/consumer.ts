@@ -1,4 +1,5 @@
 import { type Db, getDb } from "../platform/db/client";
+import { errorText } from "../platform/lib/error-text";
 import { newId } from "../platform/lib/random";
 import { attemptDelivery } from "./attempt";
 import { shouldDisable } from "./auto-disable";
@@ -88,7 +89,7 @@ async function consumeMessage(message: Message, env: Env, config: ConsumerConfig
 			JSON.stringify({
 				message: "webhook delivery processing failed",
 				delivery_id: body.delivery_id,
-				error: String(error),
+				error: errorText(error),
 			}),
 		);
 		const delay = retryDelaySeconds((body.base ?? 0) + message.attempts, config.retryDelays);
@@ -230,7 +231,7 @@ export async function consumeDeadLetters(batch: MessageBatch, env: Env, clock: (
 			message.ack();
 		} catch (error) {
 			console.error(
-				JSON.stringify({ message: "dead letter not settled", id: message.id, error: String(error) }),
+				JSON.stringify({ message: "dead letter not settled", id: message.id, error: errorText(error) }),
 			);
 			message.retry();
 		}

@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { AuthContext } from "../../accounts/auth-context";
 import { AppError, type ErrorCode, outcomeUnknown } from "../../platform/http/errors";
 import { issueFields } from "../../platform/http/validation";
+import { errorText } from "../../platform/lib/error-text";
 import { type CreateInterviewBody, createInterviewBody, fields, message } from "../api/schemas";
 import type { InterviewState } from "../core/model";
 import { admitInterviews, releaseAdmission, scheduledAtOf } from "../service";
@@ -115,7 +116,9 @@ export function itemError(error: unknown, requestId: string): BulkItemError {
 	if (error instanceof AppError) {
 		return { code: error.code, message: error.message, details: error.details ?? {} };
 	}
-	console.error(JSON.stringify({ message: "bulk item failed", request_id: requestId, error: String(error) }));
+	console.error(
+		JSON.stringify({ message: "bulk item failed", request_id: requestId, error: errorText(error) }),
+	);
 	return {
 		code: "INTERNAL_ERROR",
 		message: "This interview could not be created; the request id identifies the failure.",

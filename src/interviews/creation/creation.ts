@@ -3,6 +3,7 @@ import type { AuthContext } from "../../accounts/auth-context";
 import { type EventRecord, insertEvents } from "../../events/events-repo";
 import { type Db, getDb } from "../../platform/db/client";
 import { AppError, OutcomeUnknownError } from "../../platform/http/errors";
+import { errorText } from "../../platform/lib/error-text";
 import { limiter } from "../../platform/lib/limit";
 import { randomBase62 } from "../../platform/lib/random";
 import { retrying } from "../../platform/lib/retry";
@@ -165,7 +166,7 @@ export async function plantInterviews(
 				JSON.stringify({
 					message: "creation outcome unknown",
 					interviews: seeds.length,
-					error: String(error),
+					error: errorText(error),
 				}),
 			);
 			throw new OutcomeUnknownError(
@@ -235,7 +236,9 @@ async function whetherCreated(db: Db, id: string): Promise<boolean | null> {
 		},
 		createdCheck.retryMs,
 		(error, n) =>
-			console.error(JSON.stringify({ message: "creation check failed", attempt: n, error: String(error) })),
+			console.error(
+				JSON.stringify({ message: "creation check failed", attempt: n, error: errorText(error) }),
+			),
 	);
 	return answer;
 }
@@ -269,7 +272,11 @@ async function settleCreation(
 	} catch (error) {
 		const ids = seeds.map((seed) => seed.state.id);
 		console.error(
-			JSON.stringify({ message: "creation settling failed", interviews: ids.length, error: String(error) }),
+			JSON.stringify({
+				message: "creation settling failed",
+				interviews: ids.length,
+				error: errorText(error),
+			}),
 		);
 		const db = getDb(env.DB);
 		await markSeedsDue(db, ids, now).catch((e: unknown) =>

@@ -1,6 +1,7 @@
 import { noticeIsSent } from "../../email/queue-email";
 import { getDb } from "../../platform/db/client";
 import { runOne } from "../../platform/db/templates";
+import { errorText } from "../../platform/lib/error-text";
 import { runRecordingEvents } from "../../webhooks/deliveries-repo";
 import { type CancelCommand, transition, type UpdateCommand } from "../core/state-machine";
 import { readSeed, SEED_CHANGED_ERROR, type Seed, seedChangeStatements, setSeedWake } from "../db/seeds-repo";
@@ -172,7 +173,7 @@ async function settle(
 			JSON.stringify({
 				message: "seed change settling failed",
 				interview_id: state.id,
-				error: String(error),
+				error: errorText(error),
 			}),
 		);
 	}

@@ -1,5 +1,6 @@
 import { getDb } from "../../platform/db/client";
 import { chunks } from "../../platform/lib/chunks";
+import { errorText } from "../../platform/lib/error-text";
 import { markWakesSent, seedsOwingWake } from "../db/seeds-repo";
 import { interviewStub } from "../stub";
 
@@ -88,7 +89,7 @@ export async function handleWakeBatch(batch: MessageBatch, env: Env, now = Date.
 				message.ack();
 			} catch (error) {
 				console.error(
-					JSON.stringify({ message: "wake failed", interview_id: body.id, error: String(error) }),
+					JSON.stringify({ message: "wake failed", interview_id: body.id, error: errorText(error) }),
 				);
 				message.retry({ delaySeconds: wakeRetryDelaySeconds(message.attempts) });
 			}

@@ -1,3 +1,4 @@
+import { errorText } from "../../platform/lib/error-text";
 import type { InterviewState } from "../core/model";
 import { applyOutboxRows } from "./outbox";
 import { appendOutbox, deleteOutboxThrough, hasOutbox, type OutboxItem, readOutbox } from "./storage";
@@ -124,7 +125,7 @@ export class OutboxEngine {
 			const delay = retryDelay(this.failures);
 			this.failures++;
 			console.error(
-				JSON.stringify({ message: "outbox flush failed", interview_id: state.id, error: String(error) }),
+				JSON.stringify({ message: "outbox flush failed", interview_id: state.id, error: errorText(error) }),
 			);
 			timers.set(OUTBOX_RETRY_TIMER, Date.now() + delay);
 			this.guarded = true;

@@ -1,6 +1,7 @@
 import { usableKeyIds } from "../../accounts/accounts-repo";
 import { getDb } from "../../platform/db/client";
 import { constantTimeEqual } from "../../platform/lib/crypto";
+import { errorText } from "../../platform/lib/error-text";
 import type { InterviewState } from "../core/model";
 import { joinRefusal, parseClientFrame, upgradeRefusal } from "../room/frames";
 import { liveSessionHashes } from "../room/observer-tickets";
@@ -116,7 +117,7 @@ export class RoomHub {
 					JSON.stringify({
 						message: "room message failed",
 						interview_id: this.deps.state()?.id,
-						error: String(error),
+						error: errorText(error),
 					}),
 				);
 			});
@@ -265,7 +266,7 @@ export class RoomHub {
 					JSON.stringify({
 						message: "observer key check failed",
 						interview_id: this.deps.state()?.id,
-						error: String(error),
+						error: errorText(error),
 					}),
 				);
 			})

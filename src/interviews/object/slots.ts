@@ -1,4 +1,5 @@
 import { accountStub } from "../../accounts/account-stub";
+import { errorText } from "../../platform/lib/error-text";
 import type { InterviewState } from "../core/model";
 import { isLive } from "../core/state-machine";
 import type { Timers } from "./timers";
@@ -34,7 +35,7 @@ export class Slots {
 			.acquireSlot(accountId, id)
 			.catch((error: unknown) => {
 				console.error(
-					JSON.stringify({ message: "slot request failed", interview_id: id, error: String(error) }),
+					JSON.stringify({ message: "slot request failed", interview_id: id, error: errorText(error) }),
 				);
 				return { status: "unavailable" } as const;
 			});

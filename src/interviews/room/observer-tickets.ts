@@ -3,6 +3,7 @@ import type { Db } from "../../platform/db/client";
 import { observerTickets, sessions } from "../../platform/db/schema";
 import { chunks } from "../../platform/lib/chunks";
 import { sha256Hex } from "../../platform/lib/crypto";
+import { errorText } from "../../platform/lib/error-text";
 import { randomBase62 } from "../../platform/lib/random";
 import { SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from "../../platform/lib/session-policy";
 import { interviewStub } from "../stub";
@@ -111,7 +112,7 @@ export async function closeLiveViews(env: Env, db: Db, sessionHashes: readonly s
 		return outcomes.reduce((n, o) => n + (o.status === "fulfilled" ? o.value.closed : 0), 0);
 	} catch (error) {
 		// Sign-out itself is done (the session is gone); the rooms' own check closes what is left.
-		console.warn(JSON.stringify({ message: "live views not closed", error: String(error) }));
+		console.warn(JSON.stringify({ message: "live views not closed", error: errorText(error) }));
 		return 0;
 	}
 }

@@ -1,5 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
 import { Decoder } from "socket.io-parser";
+import { errorText } from "../../../platform/lib/error-text";
 import { type Live, SESSION_KEY } from "./live";
 import { FINAL_ROOM_CLOSES, MAX_NAMESPACES, RoomLink } from "./room-link";
 import {
@@ -161,7 +162,7 @@ export abstract class SocketIoSessionObject extends DurableObject<Env> {
 				),
 			);
 		} catch (error) {
-			console.error(JSON.stringify({ message: "socket.io room connect failed", error: String(error) }));
+			console.error(JSON.stringify({ message: "socket.io room connect failed", error: errorText(error) }));
 			response = Response.json(
 				{ error: { code: "INTERNAL_ERROR", message: "The interview could not be reached." } },
 				{ status: 500 },
