@@ -1,16 +1,10 @@
-import {
-	createExecutionContext,
-	listDurableObjectIds,
-	runInDurableObject,
-	waitOnExecutionContext,
-} from "cloudflare:test";
+import { listDurableObjectIds, runInDurableObject } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { resetStrangerLimit, STRANGER_LIMIT } from "../../src/interviews/room/stranger-limit";
 import { interviewStub } from "../../src/interviews/stub";
-import { callCountsWanted, readCallCounts } from "../../src/platform/lib/call-counts";
 import { newId } from "../../src/platform/lib/random";
-import worker from "../../src/worker";
+import { countedCall } from "../support/call-counts";
 import { BASE, call, newAccount, validInterview } from "../support/helpers";
 import { createInterview } from "../support/lifecycle-helpers";
 
@@ -156,33 +150,20 @@ describe("interviews the projection has shown once", () => {
 	it("are read from their object without asking D1 again", async () => {
 		const account = await newAccount();
 		const { id } = await createInterview(account.test);
-		// The Worker with the development counters on (src/platform/lib/call-counts.ts).
-		const counting = { ...env, DEV_CALL_COUNTS: "1" } as Env;
-		const get = async (interviewId: string) => {
-			const ctx = createExecutionContext();
-			const res = await worker.fetch(
-				new Request(`${BASE}/v1/interviews/${interviewId}`, {
-					headers: { Authorization: `Bearer ${account.test}` },
-				}),
-				counting,
-				ctx,
-			);
-			await waitOnExecutionContext(ctx);
-			return { status: res.status, body: (await res.json()) as { data?: { id: string } } };
-		};
-		try {
-			expect((await get(id)).status).toBe(200);
-			readCallCounts(true);
-			const again = await get(id);
-			expect(again.status).toBe(200);
-			expect(again.body.data?.id).toBe(id);
-			expect(readCallCounts(true).d1Statements).toBe(0);
-			// An id never created is still asked about, every time: it opens no object.
-			const stranger = newId("int");
-			for (let i = 0; i < 2; i++) expect((await get(stranger)).status).toBe(404);
-			expect(readCallCounts(true).d1Statements).toBe(2);
-		} finally {
-			callCountsWanted({});
+		const get = (interviewId: string) => countedCall("GET", `/v1/interviews/${interviewId}`, account.test);
+		expect((await get(id)).status).toBe(200);
+		const again = await get(id);
+		expect(again.status).toBe(200);
+		expect(again.body.data?.id).toBe(id);
+		expect(again.counts.d1Statements).toBe(0);
+		// An id never created is still asked about, every time: it opens no object.
+		const stranger = newId("int");
+		let statements = 0;
+		for (let i = 0; i < 2; i++) {
+			const res = await get(stranger);
+			expect(res.status).toBe(404);
+			statements += res.counts.d1Statements;
 		}
+		expect(statements).toBe(2);
 	});
 });

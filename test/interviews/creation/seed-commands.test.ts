@@ -1,4 +1,4 @@
-import { createExecutionContext, runInDurableObject, waitOnExecutionContext } from "cloudflare:test";
+import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { NEVER, SEED_SETTLE_MS } from "../../../src/interviews/creation/seed-commands";
@@ -7,9 +7,8 @@ import { interviewStub } from "../../../src/interviews/stub";
 import { sweepOverdueSeeds } from "../../../src/interviews/sweeps";
 import { getDb } from "../../../src/platform/db/client";
 import { runBatch } from "../../../src/platform/db/templates";
-import { callCountsWanted, readCallCounts } from "../../../src/platform/lib/call-counts";
-import worker from "../../../src/worker";
-import { BASE, call, newAccount, withTableRenamed } from "../../support/helpers";
+import { countedCall } from "../../support/call-counts";
+import { call, newAccount, withTableRenamed } from "../../support/helpers";
 import { createInterview, eventsOf, ledgerOf, projectionOf, stubOf } from "../../support/lifecycle-helpers";
 
 const HOUR = 60 * 60_000;
@@ -261,37 +260,18 @@ describe("cancel and update of an interview whose object was never opened", () =
 			await createInterview(account.test),
 			await createInterview(account.live),
 		];
-		// The Worker with the development counters on (src/platform/lib/call-counts.ts).
-		const counting = { ...env, DEV_CALL_COUNTS: "1" } as Env;
 		const send = async (method: string, id: string, key: string, body?: unknown) => {
-			const ctx = createExecutionContext();
-			readCallCounts(true);
-			const res = await worker.fetch(
-				new Request(`${BASE}/v1/interviews/${id}`, {
-					method,
-					headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" },
-					...(body ? { body: JSON.stringify(body) } : {}),
-				}),
-				counting,
-				ctx,
-			);
-			await waitOnExecutionContext(ctx);
-			const counts = readCallCounts(true);
+			const res = await countedCall(method, `/v1/interviews/${id}`, key, body);
 			expect(res.status).toBe(200);
-			// Round trips: each batch, and each statement run alone.
-			return counts.d1Batches + counts.d1Executions;
+			return res.roundTrips;
 		};
-		try {
-			// The keys' first use (their lookup, their last use recorded) is not the change's.
-			for (const key of [account.test, account.live]) await call("GET", "/v1/interviews?limit=1", { key });
-			const later = new Date(Date.now() + 3 * 24 * HOUR).toISOString();
-			expect(await send("PATCH", patched.id, account.test, { scheduled_at: later })).toBe(2);
-			expect(await send("DELETE", cancelled.id, account.test)).toBe(2);
-			// A live cancel owes its notice: the e-mail is recorded, and the seed's wake put back after.
-			expect(await send("DELETE", live.id, account.live)).toBeGreaterThan(2);
-		} finally {
-			callCountsWanted({});
-		}
+		// The keys' first use (their lookup, their last use recorded) is not the change's.
+		for (const key of [account.test, account.live]) await call("GET", "/v1/interviews?limit=1", { key });
+		const later = new Date(Date.now() + 3 * 24 * HOUR).toISOString();
+		expect(await send("PATCH", patched.id, account.test, { scheduled_at: later })).toBe(2);
+		expect(await send("DELETE", cancelled.id, account.test)).toBe(2);
+		// A live cancel owes its notice: the e-mail is recorded, and the seed's wake put back after.
+		expect(await send("DELETE", live.id, account.live)).toBeGreaterThan(2);
 		expect((await seedRow(patched.id))?.wake_at).toBeLessThan(NEVER);
 		expect((await seedRow(cancelled.id))?.wake_at).toBe(NEVER);
 		expect((await seedRow(live.id))?.wake_at).toBe(NEVER);
