@@ -108,7 +108,23 @@ interface SeedChange {
 	timersMoved: boolean;
 }
 
-/** The seed after a change (pure): the new state, its outbox with the change's items, its timers. */
+/**
+ * Whether an outbox item owes anything beyond D1: a notice that is sent (not test mode, not the
+ * dev sandbox), a slot release. Everything else an item owes (the projection, its events with
+ * their deliveries, a refund, the month's count) was written in the batch that wrote the seed row
+ * holding it; an event's fan-out, should it fail, is the pending deliveries' resend sweep's.
+ */
+function owesBeyondD1(item: OutboxItem): boolean {
+	return (item.kind === "notify" && noticeIsSent(item.request)) || item.kind === "release_slot";
+}
+
+/**
+ * The seed after a change (pure): the new state, its outbox, its timers. The outbox keeps the
+ * change's items and, of the items before it, only those that may still owe something beyond D1
+ * (`owesBeyondD1`, kept until the object adopts the seed, whose replay is idempotent): the rest
+ * were written with the seed row that held them, so a seed changed many times before it is
+ * opened does not read, parse and rewrite every earlier change's events on each change.
+ */
 export function changedSeed(
 	seed: Seed,
 	next: Seed["state"],
@@ -130,16 +146,12 @@ export function changedSeed(
 	}
 	const timerList = [...timers].map(([name, dueAt]) => ({ name, dueAt }));
 	const settledWakeAt = timerList.reduce((earliest, t) => Math.min(earliest, t.dueAt), NEVER);
-	// A notice that is never sent (test mode, dev sandbox) owes nothing beyond D1.
-	const owesBeyondD1 = items.some(
-		(item) => (item.kind === "notify" && noticeIsSent(item.request)) || item.kind === "release_slot",
-	);
 	return {
 		seed: {
 			state: next,
-			outbox: [...seed.outbox, ...items],
+			outbox: [...seed.outbox.filter(owesBeyondD1), ...items],
 			timers: timerList,
-			wakeAt: owesBeyondD1 ? Math.min(settledWakeAt, now + SEED_SETTLE_MS) : settledWakeAt,
+			wakeAt: items.some(owesBeyondD1) ? Math.min(settledWakeAt, now + SEED_SETTLE_MS) : settledWakeAt,
 		},
 		items,
 		settledWakeAt,

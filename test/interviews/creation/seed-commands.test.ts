@@ -149,6 +149,50 @@ describe("cancel and update of an interview whose object was never opened", () =
 		expect(alarm).toBe(noShow);
 	});
 
+	it("a seed changed many times keeps only what may still owe beyond D1, and adopting it leaves what the object's path leaves", async () => {
+		const account = await newAccount();
+		const at = Date.now() + 48 * HOUR;
+		const body = { scheduled_at: new Date(at).toISOString() };
+		const [seeded, opened] = [
+			await createInterview(account.live, body),
+			await createInterview(account.live, body),
+		];
+		await call("GET", `/v1/interviews/${opened.id}`, { key: account.live });
+		const changes = [
+			...Array.from({ length: 6 }, (_, n) => ({ position: `Engineer ${n}` })),
+			{ scheduled_at: new Date(at + 24 * HOUR).toISOString(), reschedule_reason: "Moved" },
+			{ position: "Staff Engineer" },
+		];
+		for (const change of changes) {
+			for (const id of [seeded.id, opened.id]) {
+				expect(
+					(await call("PATCH", `/v1/interviews/${id}`, { key: account.live, body: change })).status,
+				).toBe(200);
+			}
+		}
+		expect(await adopted(seeded.id)).toBe(false);
+		// Of eight changes' items only the notices (sent ones) are left, and the last change's event.
+		const seed = await readSeed(getDb(env.DB), seeded.id);
+		const kinds = seed?.outbox.map((item) => item.kind);
+		expect(kinds?.filter((kind) => kind === "event")).toHaveLength(1);
+		expect(kinds?.filter((kind) => kind === "notify").length).toBeGreaterThanOrEqual(1);
+		expect(kinds?.every((kind) => kind === "event" || kind === "notify")).toBe(true);
+		const footprint = async (id: string) =>
+			comparable(
+				{ events: await eventsOf(id), emails: await emailsOf(id), projection: await projectionOf(id) },
+				id,
+			);
+		const beforeAdoption = await footprint(seeded.id);
+		expect(beforeAdoption).toEqual(await footprint(opened.id));
+		expect((beforeAdoption as { events: unknown[] }).events.length).toBeGreaterThanOrEqual(changes.length);
+		// The adoption replays what is left, idempotently: nothing is lost and nothing doubled.
+		expect((await call("GET", `/v1/interviews/${seeded.id}`, { key: account.live })).body.data.position).toBe(
+			"Staff Engineer",
+		);
+		expect(await adopted(seeded.id)).toBe(true);
+		expect(await footprint(seeded.id)).toEqual(beforeAdoption);
+	});
+
 	it("20 parallel cancels of a never-opened interview: one success, one refund, one event, and still no object", async () => {
 		const account = await newAccount({ credits: 3 });
 		const { id } = await createInterview(account.live);
