@@ -1,8 +1,7 @@
 import { and, desc, eq, lt, type SQL } from "drizzle-orm";
 import type { Db } from "../platform/db/client";
 import { events } from "../platform/db/schema";
-import { type Bound, RowsTemplate } from "../platform/db/templates";
-import { chunks } from "../platform/lib/chunks";
+import { type Bound, JsonRowsTemplate, RowsTemplate } from "../platform/db/templates";
 
 export interface EventRecord {
 	id: string;
@@ -15,7 +14,7 @@ export interface EventRecord {
 	createdAt: number;
 }
 
-/** Columns bound per event row; a statement holds as many rows as stay within D1's 100 parameters. */
+/** An event row's columns. */
 const EVENT_COLUMNS = [
 	"id",
 	"accountId",
@@ -26,11 +25,9 @@ const EVENT_COLUMNS = [
 	"data",
 	"createdAt",
 ] as const satisfies readonly (keyof EventRecord)[];
-export const EVENTS_PER_STATEMENT = Math.floor(100 / EVENT_COLUMNS.length);
-
 /** Recording an event is idempotent by id, so an outbox retry never duplicates it. */
 const eventRows = new RowsTemplate<typeof events.$inferInsert, (typeof EVENT_COLUMNS)[number]>(
-	EVENTS_PER_STATEMENT,
+	1,
 	EVENT_COLUMNS,
 	(db, rows) => db.insert(events).values(rows).onConflictDoNothing({ target: events.id }),
 );
@@ -39,9 +36,14 @@ export function insertEvent(db: Db, event: EventRecord): Bound {
 	return eventRows.bind(db, [event]);
 }
 
-/** Many events in order, as few statements as D1's parameter limit allows (idempotent by id). */
+const eventJsonRows = new JsonRowsTemplate<typeof events.$inferInsert, (typeof EVENT_COLUMNS)[number]>(
+	EVENT_COLUMNS,
+	(db, row) => db.insert(events).values(row).onConflictDoNothing({ target: events.id }),
+);
+
+/** Many events in order, their rows as one JSON parameter (a hundred per statement; idempotent by id). */
 export function insertEvents(db: Db, records: readonly EventRecord[]): Bound[] {
-	return chunks(records, EVENTS_PER_STATEMENT).map((part) => eventRows.bind(db, part));
+	return eventJsonRows.bind(db, records);
 }
 
 export type EventRow = typeof events.$inferSelect;

@@ -1,12 +1,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import {
-	listInterviews,
-	PROJECTIONS_PER_STATEMENT,
-	upsertProjections,
-} from "../../src/interviews/db/interviews-repo";
+import { listInterviews, upsertProjections } from "../../src/interviews/db/interviews-repo";
 import { countBoundParameters, D1_MAX_BOUND_PARAMETERS, getDb, guardD1 } from "../../src/platform/db/client";
-import { type Bound, runBatch } from "../../src/platform/db/templates";
+import { type Bound, JSON_ROWS_MAX_ROWS, runBatch } from "../../src/platform/db/templates";
 import { interviewState } from "../fixtures";
 
 describe("the D1 bound-parameter guard", () => {
@@ -26,7 +22,7 @@ describe("the D1 bound-parameter guard", () => {
 
 	it("lets the fullest projection upsert and the fully filtered list through", async () => {
 		const db = getDb(env.DB);
-		const states = Array.from({ length: PROJECTIONS_PER_STATEMENT }, (_, i) =>
+		const states = Array.from({ length: JSON_ROWS_MAX_ROWS }, (_, i) =>
 			interviewState({ id: `int_guardguardguardguardgua${i}`, accountId: "acc_guard" }),
 		);
 		const [statement, ...more] = upsertProjections(db, states);
@@ -35,7 +31,7 @@ describe("the D1 bound-parameter guard", () => {
 		const stored = await env.DB.prepare(
 			"SELECT count(*) AS n FROM interviews WHERE account_id = 'acc_guard'",
 		).first();
-		expect(stored).toEqual({ n: PROJECTIONS_PER_STATEMENT });
+		expect(stored).toEqual({ n: JSON_ROWS_MAX_ROWS });
 		await expect(
 			listInterviews(
 				db,

@@ -2,12 +2,16 @@ import { env } from "cloudflare:workers";
 import { and, eq, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { describe, expect, it } from "vitest";
-import { EVENTS_PER_STATEMENT, type EventRecord, insertEvents } from "../../src/events/events-repo";
+import { type EventRecord, insertEvents } from "../../src/events/events-repo";
+import { upsertProjections } from "../../src/interviews/db/interviews-repo";
 import { insertSeeds, readSeed } from "../../src/interviews/db/seeds-repo";
 import { getDb } from "../../src/platform/db/client";
 import { webhookEndpoints } from "../../src/platform/db/schema";
 import {
+	type Bound,
 	boundQuery,
+	JSON_ROWS_MAX_CHARS,
+	JSON_ROWS_MAX_ROWS,
 	RowsTemplate,
 	runBatch,
 	runJoined,
@@ -37,7 +41,8 @@ describe("statements built once and bound per use", () => {
 	it("binds each row's values, encoded by column: booleans, JSON, and null kept null", async () => {
 		const db = getDb(env.DB);
 		const accountId = fresh("acc");
-		const records = Array.from({ length: EVENTS_PER_STATEMENT + 1 }, (_, i) =>
+		// A hundred rows are one statement of one parameter; the hundred-and-first starts another.
+		const records = Array.from({ length: JSON_ROWS_MAX_ROWS + 1 }, (_, i) =>
 			event(accountId, i, i === 3 ? { interviewId: "int_x", testMode: true } : {}),
 		);
 		const statements = insertEvents(db, records);
@@ -62,6 +67,58 @@ describe("statements built once and bound per use", () => {
 				created_at: record.createdAt,
 			});
 		});
+	});
+
+	it("writes JSON rows exactly as bound rows: an upsert keeps the newer version, the order is kept, and big rows split by size", async () => {
+		const db = getDb(env.DB);
+		const accountId = fresh("acc");
+		const states = Array.from({ length: 7 }, (_, i) =>
+			interviewState({
+				id: fresh("int"),
+				accountId,
+				testMode: i % 2 === 0,
+				position: `Engineer "${i}" \\ ünïcode`,
+				skills: ["SQL", `S${i}`],
+				startedAt: i === 3 ? 12.5 : null,
+				version: 2,
+			}),
+		);
+		const statements = upsertProjections(db, states);
+		expect(statements).toHaveLength(1);
+		// One parameter: the guard's limit holds whatever the row count.
+		const [one] = statements as [Bound];
+		expect((one.statement as unknown as { params: unknown[] }).params).toHaveLength(1);
+		await runBatch(db, [one]);
+		// An older version never overwrites a newer one; a newer one does.
+		const older = states.map((s) => ({ ...s, position: "old", version: 1 }));
+		const newer = states.slice(0, 2).map((s) => ({ ...s, position: "new", version: 3 }));
+		await runBatch(db, upsertProjections(db, [...older, ...newer]));
+		const { results } = await env.DB.prepare(
+			"SELECT id, test_mode, position, skills, started_at, version FROM interviews WHERE account_id = ? ORDER BY rowid",
+		)
+			.bind(accountId)
+			.all();
+		expect(results).toEqual(
+			states.map((s, i) => ({
+				id: s.id,
+				test_mode: s.testMode ? 1 : 0,
+				position: i < 2 ? "new" : s.position,
+				skills: JSON.stringify(s.skills),
+				started_at: s.startedAt,
+				version: i < 2 ? 3 : 2,
+			})),
+		);
+		// Rows whose JSON would pass the size limit go to the next statement.
+		const big = Array.from({ length: 3 }, (_, i) =>
+			event(accountId, i, { data: { text: "x".repeat(Math.ceil(JSON_ROWS_MAX_CHARS / 2.5)) } }),
+		);
+		const split = insertEvents(db, big);
+		expect(split).toHaveLength(2);
+		await runBatch(db, split);
+		const stored = await env.DB.prepare("SELECT id FROM events WHERE account_id = ? ORDER BY seq")
+			.bind(accountId)
+			.all();
+		expect(stored.results.map((r) => r.id)).toEqual(big.map((e) => e.id));
 	});
 
 	it("reads rows back the way drizzle does: field names and decoded values", async () => {

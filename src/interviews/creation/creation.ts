@@ -198,7 +198,7 @@ export class NothingWritten extends Error {}
 /**
  * Writes creations in one D1 batch (one transaction) and returns each one's unsent deliveries, in
  * order: several single creates committed together (the account object's group commit) or one
- * bulk. Multi-row statements, each within D1's 100 bound parameters: about 40 for 100 interviews.
+ * bulk. Seeds, projections and events are one statement each (their rows as one JSON parameter).
  */
 export async function writeCreations(db: Db, writes: readonly CreationWrite[]): Promise<PendingDelivery[][]> {
 	const seeds = writes.flatMap((write) => write.seeds);

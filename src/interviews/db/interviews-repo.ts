@@ -2,7 +2,7 @@ import { and, count, desc, eq, getTableColumns, gte, inArray, lt, lte, or, type 
 import type { DataEnvironment } from "../../accounts/keys";
 import type { Db } from "../../platform/db/client";
 import { interviewCounts, interviews } from "../../platform/db/schema";
-import { type Bound, RowsTemplate } from "../../platform/db/templates";
+import { type Bound, JsonRowsTemplate, RowsTemplate } from "../../platform/db/templates";
 import { chunks } from "../../platform/lib/chunks";
 import type { InterviewState, InterviewStatus } from "../core/model";
 
@@ -61,16 +61,12 @@ export function upsertProjection(db: Db, state: InterviewState): Bound {
 	return projectionRows.bind(db, [projectionRow(state)]);
 }
 
-/** Columns bound per projection row (every column of `interviews`). */
+/** A projection row's columns (every column of `interviews`). */
 const PROJECTION_COLUMNS = Object.keys(getTableColumns(interviews)) as (keyof InterviewRow)[];
-const PROJECTION_PARAMS = PROJECTION_COLUMNS.length;
-export const PROJECTIONS_PER_STATEMENT = Math.floor(100 / PROJECTION_PARAMS);
 
-/** The projections of many interviews, in statements within D1's 100 parameters. */
+/** The projections of many interviews, their rows as one JSON parameter per hundred. */
 export function upsertProjections(db: Db, states: readonly InterviewState[]): Bound[] {
-	return chunks(states.map(projectionRow), PROJECTIONS_PER_STATEMENT).map((rows) =>
-		projectionRows.bind(db, rows),
-	);
+	return projectionJsonRows.bind(db, states.map(projectionRow));
 }
 
 /** Columns an upsert overwrites: all but the identity and the creation time. */
@@ -78,20 +74,29 @@ const CHANGING_COLUMNS = PROJECTION_COLUMNS.filter(
 	(key) => !["id", "accountId", "environment", "createdAt"].includes(key),
 );
 
+/** The projection's upsert: never lets an older version overwrite a newer one. */
+function projectionUpsert(db: Db, rows: unknown) {
+	return db
+		.insert(interviews)
+		.values(rows as (typeof interviews.$inferInsert)[])
+		.onConflictDoUpdate({
+			target: interviews.id,
+			set: Object.fromEntries(
+				CHANGING_COLUMNS.map((key) => [key, sql.raw(`excluded.${interviews[key].name}`)]),
+			),
+			setWhere: sql`excluded.version > ${interviews.version}`,
+		});
+}
+
 const projectionRows = new RowsTemplate<typeof interviews.$inferInsert, keyof InterviewRow>(
-	PROJECTIONS_PER_STATEMENT,
+	1,
 	PROJECTION_COLUMNS,
-	(db, rows) =>
-		db
-			.insert(interviews)
-			.values(rows)
-			.onConflictDoUpdate({
-				target: interviews.id,
-				set: Object.fromEntries(
-					CHANGING_COLUMNS.map((key) => [key, sql.raw(`excluded.${interviews[key].name}`)]),
-				),
-				setWhere: sql`excluded.version > ${interviews.version}`,
-			}),
+	projectionUpsert,
+);
+
+const projectionJsonRows = new JsonRowsTemplate<typeof interviews.$inferInsert, keyof InterviewRow>(
+	PROJECTION_COLUMNS,
+	projectionUpsert,
 );
 
 export interface ListFilters {

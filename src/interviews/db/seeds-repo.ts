@@ -1,7 +1,7 @@
 import { and, asc, eq, gt, gte, inArray, isNull, like, lt, lte, sql } from "drizzle-orm";
 import type { Db } from "../../platform/db/client";
 import { candidateEmails, interviewSeeds } from "../../platform/db/schema";
-import { type Bound, RowsTemplate, runOne, Template } from "../../platform/db/templates";
+import { type Bound, JsonRowsTemplate, runOne, Template } from "../../platform/db/templates";
 import { chunks } from "../../platform/lib/chunks";
 import type { InterviewState } from "../core/model";
 import type { OutboxItem } from "../object/storage";
@@ -14,16 +14,11 @@ export interface Seed {
 	wakeAt: number;
 }
 
-/** Columns bound per seed row. */
-const SEED_PARAMS = 6;
-export const SEEDS_PER_STATEMENT = Math.floor(100 / SEED_PARAMS);
-
 const SEED_COLUMNS = ["id", "state", "outbox", "timers", "wakeAt", "createdAt"] as const;
 
-const seedRows = new RowsTemplate<typeof interviewSeeds.$inferInsert, (typeof SEED_COLUMNS)[number]>(
-	SEEDS_PER_STATEMENT,
+const seedRows = new JsonRowsTemplate<typeof interviewSeeds.$inferInsert, (typeof SEED_COLUMNS)[number]>(
 	SEED_COLUMNS,
-	(db, rows) => db.insert(interviewSeeds).values(rows),
+	(db, row) => db.insert(interviewSeeds).values(row),
 );
 
 const seedById = new Template<{ id: string }>((db) =>
@@ -46,20 +41,18 @@ const forgetById = new Template<{ id: string }>((db) =>
 	db.delete(interviewSeeds).where(eq(interviewSeeds.id, sql.placeholder("id"))),
 );
 
-/** Seed rows in statements within D1's 100 parameters. */
+/** Seed rows, as one JSON parameter per hundred (`JsonRowsTemplate`). */
 export function insertSeeds(db: Db, seeds: readonly Seed[]): Bound[] {
-	return chunks(seeds, SEEDS_PER_STATEMENT).map((part) =>
-		seedRows.bind(
-			db,
-			part.map((seed) => ({
-				id: seed.state.id,
-				state: JSON.stringify(seed.state),
-				outbox: JSON.stringify(seed.outbox),
-				timers: JSON.stringify(seed.timers),
-				wakeAt: seed.wakeAt,
-				createdAt: seed.state.createdAt,
-			})),
-		),
+	return seedRows.bind(
+		db,
+		seeds.map((seed) => ({
+			id: seed.state.id,
+			state: JSON.stringify(seed.state),
+			outbox: JSON.stringify(seed.outbox),
+			timers: JSON.stringify(seed.timers),
+			wakeAt: seed.wakeAt,
+			createdAt: seed.state.createdAt,
+		})),
 	);
 }
 
