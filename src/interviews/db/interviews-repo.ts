@@ -2,7 +2,7 @@ import { and, count, desc, eq, getTableColumns, gte, inArray, lt, lte, or, type 
 import type { DataEnvironment } from "../../accounts/keys";
 import type { Db } from "../../platform/db/client";
 import { interviewCounts, interviews } from "../../platform/db/schema";
-import { type Bound, JsonRowsTemplate, RowsTemplate } from "../../platform/db/templates";
+import { type Bound, JsonRowsTemplate, RowsTemplate, runBatch, Template } from "../../platform/db/templates";
 import { chunks } from "../../platform/lib/chunks";
 import type { InterviewState, InterviewStatus } from "../core/model";
 
@@ -116,20 +116,54 @@ export interface ListCursor {
 	id: string;
 }
 
-function filterConditions(accountId: string, environment: DataEnvironment, f: ListFilters): SQL[] {
+/** The list's filters that are set, as a key: one statement is built per shape and isolate. */
+const FILTER_KEYS = [
+	"status",
+	"candidateEmail",
+	"position",
+	"createdAfter",
+	"createdBefore",
+	"scheduledAfter",
+	"scheduledBefore",
+	"testMode",
+] as const satisfies readonly (keyof ListFilters)[];
+
+type FilterKey = (typeof FILTER_KEYS)[number];
+
+/** The values a list's statement binds: the owner, the set filters (as the SQL compares them). */
+function filterValues(
+	accountId: string,
+	environment: DataEnvironment,
+	f: ListFilters,
+): Record<string, unknown> {
+	return {
+		accountId,
+		environment,
+		status: f.status,
+		candidateEmail: f.candidateEmail?.toLowerCase(),
+		position: f.position === undefined ? undefined : `%${escapeLike(f.position.toLowerCase())}%`,
+		createdAfter: f.createdAfter,
+		createdBefore: f.createdBefore,
+		scheduledAfter: f.scheduledAfter,
+		scheduledBefore: f.scheduledBefore,
+		testMode: f.testMode,
+	};
+}
+
+/** The conditions of the set filters (`present`), with placeholders named as in `filterValues`. */
+function filterConditions(present: ReadonlySet<FilterKey>): SQL[] {
+	const p = (name: string) => sql.placeholder(name);
 	const conditions: (SQL | undefined)[] = [
-		eq(interviews.accountId, accountId),
-		eq(interviews.environment, environment),
-		f.status ? eq(interviews.status, f.status) : undefined,
-		f.candidateEmail ? eq(interviews.candidateEmailLower, f.candidateEmail.toLowerCase()) : undefined,
-		f.position
-			? sql`${interviews.positionLower} LIKE ${`%${escapeLike(f.position.toLowerCase())}%`} ESCAPE '\\'`
-			: undefined,
-		f.createdAfter !== undefined ? gte(interviews.createdAt, f.createdAfter) : undefined,
-		f.createdBefore !== undefined ? lte(interviews.createdAt, f.createdBefore) : undefined,
-		f.scheduledAfter !== undefined ? gte(interviews.scheduledAt, f.scheduledAfter) : undefined,
-		f.scheduledBefore !== undefined ? lte(interviews.scheduledAt, f.scheduledBefore) : undefined,
-		f.testMode !== undefined ? eq(interviews.testMode, f.testMode) : undefined,
+		eq(interviews.accountId, p("accountId")),
+		eq(interviews.environment, p("environment")),
+		present.has("status") ? eq(interviews.status, p("status")) : undefined,
+		present.has("candidateEmail") ? eq(interviews.candidateEmailLower, p("candidateEmail")) : undefined,
+		present.has("position") ? sql`${interviews.positionLower} LIKE ${p("position")} ESCAPE '\\'` : undefined,
+		present.has("createdAfter") ? gte(interviews.createdAt, p("createdAfter")) : undefined,
+		present.has("createdBefore") ? lte(interviews.createdAt, p("createdBefore")) : undefined,
+		present.has("scheduledAfter") ? gte(interviews.scheduledAt, p("scheduledAfter")) : undefined,
+		present.has("scheduledBefore") ? lte(interviews.scheduledAt, p("scheduledBefore")) : undefined,
+		present.has("testMode") ? eq(interviews.testMode, p("testMode")) : undefined,
 	];
 	return conditions.filter((c): c is SQL => c !== undefined);
 }
@@ -173,39 +207,27 @@ export async function ownedInterviewIds(
 	return found;
 }
 
-/** Filters that the counters answer: none but the status and test mode. */
-export function countedByCounters(f: ListFilters): boolean {
-	return (
-		f.candidateEmail === undefined &&
-		f.position === undefined &&
-		f.createdAfter === undefined &&
-		f.createdBefore === undefined &&
-		f.scheduledAfter === undefined &&
-		f.scheduledBefore === undefined
-	);
-}
-
 /**
  * The number of interviews matching the filters: from the counters kept by triggers with the
  * projection when only the status filters (constant time however many interviews the account
  * has), otherwise by counting the matching rows.
  */
-function totalQuery(db: Db, accountId: string, environment: DataEnvironment, f: ListFilters, base: SQL[]) {
-	if (!countedByCounters(f)) {
+function totalQuery(db: Db, present: ReadonlySet<FilterKey>, counted: boolean) {
+	if (!counted) {
 		return db
 			.select({ total: count() })
 			.from(interviews)
-			.where(and(...base));
+			.where(and(...filterConditions(present)));
 	}
 	return db
 		.select({ total: sql<number>`coalesce(sum(${interviewCounts.count}), 0)` })
 		.from(interviewCounts)
 		.where(
 			and(
-				eq(interviewCounts.accountId, accountId),
-				eq(interviewCounts.environment, environment),
-				f.status ? eq(interviewCounts.status, f.status) : undefined,
-				f.testMode === undefined ? undefined : eq(interviewCounts.testMode, f.testMode),
+				eq(interviewCounts.accountId, sql.placeholder("accountId")),
+				eq(interviewCounts.environment, sql.placeholder("environment")),
+				present.has("status") ? eq(interviewCounts.status, sql.placeholder("status")) : undefined,
+				present.has("testMode") ? eq(interviewCounts.testMode, sql.placeholder("testMode")) : undefined,
 			),
 		);
 }
@@ -226,9 +248,50 @@ const LIST_COLUMNS = {
 };
 export type InterviewListRow = Pick<InterviewRow, keyof typeof LIST_COLUMNS>;
 
+/** A list's page and total statements, built once per shape of its filters (and cursor). */
+const listTemplates = new Map<
+	string,
+	{ page: Template<Record<string, unknown>>; total: Template<Record<string, unknown>> }
+>();
+
+/** `counted` (the counters answer the total) follows from which filters are set, so from the key. */
+function listTemplatesOf(present: ReadonlySet<FilterKey>, cursor: boolean, counted: boolean) {
+	const key = `${FILTER_KEYS.filter((k) => present.has(k)).join(",")}|${cursor}`;
+	let templates = listTemplates.get(key);
+	if (!templates) {
+		templates = {
+			page: new Template((db) => {
+				const conditions = filterConditions(present);
+				if (cursor) {
+					conditions.push(
+						or(
+							lt(interviews.createdAt, sql.placeholder("cursorCreatedAt")),
+							and(
+								eq(interviews.createdAt, sql.placeholder("cursorCreatedAt")),
+								lt(interviews.id, sql.placeholder("cursorId")),
+							),
+						) as SQL,
+					);
+				}
+				return db
+					.select(LIST_COLUMNS)
+					.from(interviews)
+					.where(and(...conditions))
+					.orderBy(desc(interviews.createdAt), desc(interviews.id))
+					.limit(sql.placeholder("limit"));
+			}),
+			total: new Template((db) => totalQuery(db, present, counted)),
+		};
+		listTemplates.set(key, templates);
+	}
+	return templates;
+}
+
 /**
  * One page of interviews, newest first (created_at, then id, both descending), and the count of
  * all interviews matching the filters. Keyset pagination: a page costs the same wherever it is.
+ * Its statements are built once per isolate for each shape of filters (which are set, and
+ * whether a cursor is), and each list only binds values.
  */
 export async function listInterviews(
 	db: Db,
@@ -238,24 +301,24 @@ export async function listInterviews(
 	limit: number,
 	cursor: ListCursor | null,
 ): Promise<{ rows: InterviewListRow[]; total: number }> {
-	const base = filterConditions(accountId, environment, filters);
-	const page = cursor
-		? [
-				...base,
-				or(
-					lt(interviews.createdAt, cursor.createdAt),
-					and(eq(interviews.createdAt, cursor.createdAt), lt(interviews.id, cursor.id)),
-				) as SQL,
-			]
-		: base;
-	const [rows, totals] = await db.batch([
-		db
-			.select(LIST_COLUMNS)
-			.from(interviews)
-			.where(and(...page))
-			.orderBy(desc(interviews.createdAt), desc(interviews.id))
-			.limit(limit + 1),
-		totalQuery(db, accountId, environment, filters, base),
-	]);
+	// Text filters count when not empty, the others when given (as the conditions always did).
+	const present = new Set(
+		FILTER_KEYS.filter((k) =>
+			typeof filters[k] === "string" ? filters[k] !== "" : filters[k] !== undefined,
+		),
+	);
+	// The counters answer the total when no filter but the status and test mode is set.
+	const counted = [...present].every((k) => k === "status" || k === "testMode");
+	const { page, total } = listTemplatesOf(present, cursor !== null, counted);
+	const values = {
+		...filterValues(accountId, environment, filters),
+		cursorCreatedAt: cursor?.createdAt,
+		cursorId: cursor?.id,
+		limit: limit + 1,
+	};
+	const [rows, totals] = (await runBatch(db, [page.bind(db, values), total.bind(db, values)])) as [
+		InterviewListRow[],
+		{ total: number }[],
+	];
 	return { rows, total: Number(totals[0]?.total ?? 0) };
 }
