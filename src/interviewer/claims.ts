@@ -106,14 +106,21 @@ function deniedBefore(tokens: Token[], clause: Clause, span: { from: number; to:
 	return false;
 }
 
+/** Verbs after which "like" introduces a likeness ("behaves like the transactions ran one at a time"). */
+const LIKENESS_VERBS = new Set(["behave", "act", "look", "seem", "appear", "feel", "pretend"]);
+
 /**
- * The claim follows "as if" or "as though" in its clause: a likeness, not a statement of fact
- * ("behaves as if transactions ran one at a time" says they do not).
+ * The claim follows "as if" or "as though" in its clause, or "like" after a verb of seeming: a
+ * likeness, not a statement of fact ("behaves as if transactions ran one at a time", "behaves
+ * like they ran one at a time" say they do not).
  */
 function hypothetical(tokens: Token[], clause: Clause, span: { from: number; to: number }): boolean {
 	for (let i = clause.from; i + 1 < span.to; i++) {
 		const next = tokens[i + 1]?.word;
 		if (tokens[i]?.word === "as" && (next === "if" || next === "though")) return true;
+		const before = tokens[i - 1];
+		if (tokens[i]?.word === "like" && i > clause.from && before && LIKENESS_VERBS.has(before.root))
+			return true;
 	}
 	return false;
 }
@@ -610,6 +617,8 @@ export function analyseClaims(question: PlannedQuestion, text: string): ClaimAna
 		missed.splice(missed.indexOf(link.concept), 1);
 		paraphrased.push(link.concept);
 	}
+	const explaining = words > 0 ? explainingSentences(text, rubric) : 0;
+	const sentenceCount = analyse(text).length;
 	const order = question.concepts.map((c) => c.name);
 	matched.sort((a, b) => order.indexOf(a.concept) - order.indexOf(b.concept));
 	return {
@@ -621,12 +630,14 @@ export function analyseClaims(question: PlannedQuestion, text: string): ClaimAna
 			...findMisconceptions(text, question.misconceptions ?? []),
 			...judged.inverted.filter((m) => !(question.misconceptions ?? []).some((x) => x.claim === m.claim)),
 		],
-		keywordList: words > 0 && isKeywordList(text),
+		// Several sentences of which two explain the subject are an explanation, however densely
+		// written (colons, comma runs of named tools): a list of terms explains nothing.
+		keywordList: words > 0 && isKeywordList(text) && !(explaining >= 2 && sentenceCount >= 3),
 		onTopic: words > 0 && onTopic(question, text, matched.length, links.length),
 		ignorance: words < 40 && countPhrases(text, IGNORANCE_PHRASES) > 0,
-		explaining: words > 0 ? explainingSentences(text, rubric) : 0,
+		explaining,
 		sweeping: words > 0 ? sweepingSentences(text) : 0,
-		sentences: analyse(text).length,
+		sentences: sentenceCount,
 		words,
 	};
 }
