@@ -5,6 +5,7 @@
  */
 import { ABSOLUTES, ANTONYMS, CAUSAL, CONTRAST, IGNORANCE_PHRASES, REPORTED } from "./claim-words";
 import { analyse, findAny, type Sentence, type Token } from "./language";
+import { STORY_EXPLAINS, storyShape } from "./story";
 import { collapseSpaces, countPhrases, findKeyword, type KeywordHit, snippetAround, wordList } from "./text";
 import type { ConceptMatch, ExpectedLink, FoundMisconception, Misconception, PlannedQuestion } from "./types";
 
@@ -574,9 +575,17 @@ function wordsOfQuestion(text: string): QuestionWords {
 	return words;
 }
 
-export function onTopic(question: PlannedQuestion, text: string, matched: number, linked = 0): boolean {
+export function onTopic(
+	question: PlannedQuestion,
+	text: string,
+	matched: number,
+	linked = 0,
+	story = 0,
+): boolean {
 	if (matched >= Math.max(3, Math.ceil(question.concepts.length * 0.6))) return true;
 	if (matched >= 2 && linked >= 1) return true;
+	// A story told at work, of the candidate's own actions and their outcome, that shows a concept.
+	if (matched >= 1 && story >= STORY_EXPLAINS) return true;
 	const { nouns, verbs } = wordsOfQuestion(question.text);
 	const tokens = analyse(text).flatMap((s) => s.tokens);
 	if (tokens.some((t) => nouns.has(t.root) || nouns.has(t.word))) return true;
@@ -600,6 +609,8 @@ export interface ClaimAnalysis {
 	sweeping: number;
 	sentences: number;
 	words: number;
+	/** For questions of interpersonal skills, the shape of the first-person story told (story.ts), else 0. */
+	story: number;
 }
 
 /** Everything the rubric judges in one answer. */
@@ -619,6 +630,7 @@ export function analyseClaims(question: PlannedQuestion, text: string): ClaimAna
 	}
 	const explaining = words > 0 ? explainingSentences(text, rubric) : 0;
 	const sentenceCount = analyse(text).length;
+	const story = words > 0 && question.category === "interpersonal" ? storyShape(text).score : 0;
 	const order = question.concepts.map((c) => c.name);
 	matched.sort((a, b) => order.indexOf(a.concept) - order.indexOf(b.concept));
 	return {
@@ -633,11 +645,12 @@ export function analyseClaims(question: PlannedQuestion, text: string): ClaimAna
 		// Several sentences of which two explain the subject are an explanation, however densely
 		// written (colons, comma runs of named tools): a list of terms explains nothing.
 		keywordList: words > 0 && isKeywordList(text) && !(explaining >= 2 && sentenceCount >= 3),
-		onTopic: words > 0 && onTopic(question, text, matched.length, links.length),
+		onTopic: words > 0 && onTopic(question, text, matched.length, links.length, story),
 		ignorance: words < 40 && countPhrases(text, IGNORANCE_PHRASES) > 0,
 		explaining,
 		sweeping: words > 0 ? sweepingSentences(text) : 0,
 		sentences: sentenceCount,
 		words,
+		story,
 	};
 }

@@ -1,4 +1,5 @@
 import { analyseClaims, type ClaimAnalysis } from "./claims";
+import { STORY_EXPLAINS } from "./story";
 import { clamp, countPhrases, excerpt, MAX_SCORED_CHARS, round, sentences, wordList } from "./text";
 import type { AnswerScore, ConceptMatch, PlannedQuestion, ReviewFlag } from "./types";
 
@@ -113,7 +114,12 @@ export const OVERCLAIM_FACTOR = 0.5;
 
 /** An answer that makes none of its question's expected links (and shows at least two concepts). */
 export function unsupported(question: PlannedQuestion, claims: ClaimAnalysis): boolean {
-	return (question.links?.length ?? 0) > 0 && claims.links.length === 0 && claims.matched.length >= 2;
+	return (
+		(question.links?.length ?? 0) > 0 &&
+		claims.links.length === 0 &&
+		claims.matched.length >= 2 &&
+		claims.story < STORY_EXPLAINS
+	);
 }
 
 /**
@@ -147,12 +153,14 @@ export function contentOf(
 		expected > 0
 			? claims.links.length / Math.min(expected, LINKS_FOR_FULL_EXPLANATION)
 			: Math.min(1, claims.explaining / Math.max(2, Math.ceil(total / 2)));
+	// A behavioural answer explains by the story it tells (story.ts), whatever links it makes.
+	if (claims.story >= STORY_EXPLAINS) explanation = Math.max(explanation, claims.story);
 	if (coverage === 0 || claims.keywordList) explanation = 0;
 	let content = 0.5 * coverage + 0.5 * Math.min(1, explanation);
 	// Rubric words used in another sense earn nothing (docs/interviewer.md).
 	if (!claims.onTopic) content = 0;
 	// One rubric word and no explained link is not evidence of knowledge.
-	if (judgement.matched.length <= 1 && claims.links.length === 0)
+	if (judgement.matched.length <= 1 && claims.links.length === 0 && claims.story < STORY_EXPLAINS)
 		content = Math.min(content, SINGLE_MENTION_CAP);
 	if (claims.ignorance) content /= 2;
 	if (claims.keywordList) content = Math.min(content, KEYWORD_LIST_CAP);
