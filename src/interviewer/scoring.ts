@@ -57,11 +57,18 @@ export const ORGANISING_PHRASES = [
 
 export { matchConcepts } from "./claims";
 
+/**
+ * Words, as a multiple of the level's expected words, at which length earns full depth: an answer
+ * of the expected length earns half, so an expert's fuller answer still counts for more than a
+ * good one's (docs/interviewer.md).
+ */
+export const LENGTH_FOR_FULL_DEPTH = 2;
+
 /** Length against the level's expectation, plus reasoning phrases (0-1). */
 export function depthOf(text: string, expectedWords: number): number {
 	const words = wordList(text).length;
 	if (words === 0) return 0;
-	const length = Math.min(1, words / expectedWords);
+	const length = Math.min(1, words / (LENGTH_FOR_FULL_DEPTH * expectedWords));
 	const reasoning = Math.min(1, countPhrases(text, REASONING_PHRASES) / 3);
 	return 0.6 * length + 0.4 * reasoning;
 }
@@ -135,7 +142,7 @@ export function overclaims(question: PlannedQuestion, claims: ClaimAnalysis): bo
 }
 
 /** Share of the score that style and timing can take away from what content earned. */
-export const STYLE_SHARE = 0.3;
+export const STYLE_SHARE = 0.4;
 
 /** Expected links that make a full explanation: two made links explain the answer's subject. */
 export const LINKS_FOR_FULL_EXPLANATION = 2;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { OfflineInterviewer } from "../../src/interviewer";
+import { depthOf, LENGTH_FOR_FULL_DEPTH, scoreAnswerOffline } from "../../src/interviewer/scoring";
 import { collapseSpaces } from "../../src/interviewer/text";
 import type { PlannedQuestion } from "../../src/interviewer/types";
 import { bankQuestion, context } from "../support/interviewer-fixtures";
@@ -138,5 +139,35 @@ monitor the apply; as a result we reduced drift, and the main limitation we hit 
 		]);
 		const inside = await interviewer.scoreAnswer(bankQuestion("typescript-j1"), "I like cats and tests.", 30);
 		expect(inside.matched).toEqual([]);
+	});
+});
+
+describe("depth", () => {
+	const sentence = "The index keeps keys sorted so lookups stay fast. ";
+	const words = (n: number) =>
+		sentence
+			.repeat(Math.ceil(n / 9))
+			.split(/\s+/)
+			.slice(0, n)
+			.join(" ");
+
+	it("gives an answer of the expected length half of the length credit and twice that length all of it", () => {
+		expect(depthOf(words(60), 60)).toBeCloseTo(0.6 * 0.5, 2);
+		expect(depthOf(words(120), 60)).toBeCloseTo(0.6, 2);
+		expect(depthOf(words(240), 60)).toBeCloseTo(0.6, 2);
+		expect(LENGTH_FOR_FULL_DEPTH).toBe(2);
+	});
+
+	it("scores a fuller correct answer above the same answer cut to the expected length", () => {
+		const q = bankQuestion("sql-i1");
+		const full = collapseSpaces(STRONG["sql-i1"] ?? "");
+		const cut = full
+			.split(/(?<=\.)\s/)
+			.slice(0, 2)
+			.join(" ");
+		const a = scoreAnswerOffline(q, cut, 60);
+		const b = scoreAnswerOffline(q, full, 60);
+		expect(b.components.depth).toBeGreaterThan(a.components.depth);
+		expect(b.score).toBeGreaterThan(a.score);
 	});
 });
