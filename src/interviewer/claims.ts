@@ -395,9 +395,26 @@ export function sweepingSentences(text: string): number {
 
 /** Sentences that explain the question's subject: a verb, a causal word and one of the rubric's words. */
 export function explainingSentences(text: string, rubricWords: readonly string[]): number {
-	return analyse(text).filter(
-		(s) => s.tokens.some((t) => t.verb) && hasCausal(s.tokens) && findAny(s.tokens, rubricWords) !== null,
-	).length;
+	return explainingOf(text, rubricWords).all;
+}
+
+/**
+ * Explaining sentences (see explainingSentences), all of them and those that make no sweeping claim
+ * ("always", "never", "no cost" ...): a measured explanation qualifies its reasons.
+ */
+export function explainingOf(
+	text: string,
+	rubricWords: readonly string[],
+): { all: number; measured: number } {
+	let all = 0;
+	let measured = 0;
+	for (const s of analyse(text)) {
+		if (!(s.tokens.some((t) => t.verb) && hasCausal(s.tokens) && findAny(s.tokens, rubricWords) !== null))
+			continue;
+		all++;
+		if (findAny(s.tokens, ABSOLUTES) === null) measured++;
+	}
+	return { all, measured };
 }
 
 /**
@@ -603,8 +620,10 @@ export interface ClaimAnalysis {
 	ignorance: boolean;
 	/** Shares the question's subject (see onTopic). */
 	onTopic: boolean;
-	/** Sentences with a verb and a causal word. */
+	/** Sentences with a verb, a causal word and a rubric word. */
 	explaining: number;
+	/** Those of them without a sweeping word (always, never, no cost ...). */
+	measured: number;
 	/** Sentences with a sweeping word (always, never, no cost ...) or a negation. */
 	sweeping: number;
 	sentences: number;
@@ -628,7 +647,8 @@ export function analyseClaims(question: PlannedQuestion, text: string): ClaimAna
 		missed.splice(missed.indexOf(link.concept), 1);
 		paraphrased.push(link.concept);
 	}
-	const explaining = words > 0 ? explainingSentences(text, rubric) : 0;
+	const explained = words > 0 ? explainingOf(text, rubric) : { all: 0, measured: 0 };
+	const explaining = explained.all;
 	const sentenceCount = analyse(text).length;
 	const story = words > 0 && question.category === "interpersonal" ? storyShape(text).score : 0;
 	const order = question.concepts.map((c) => c.name);
@@ -648,6 +668,7 @@ export function analyseClaims(question: PlannedQuestion, text: string): ClaimAna
 		onTopic: words > 0 && onTopic(question, text, matched.length, links.length, story),
 		ignorance: words < 40 && countPhrases(text, IGNORANCE_PHRASES) > 0,
 		explaining,
+		measured: explained.measured,
 		sweeping: words > 0 ? sweepingSentences(text) : 0,
 		sentences: sentenceCount,
 		words,

@@ -147,6 +147,15 @@ export const STYLE_SHARE = 0.4;
 /** Expected links that make a full explanation: two made links explain the answer's subject. */
 export const LINKS_FOR_FULL_EXPLANATION = 2;
 
+/**
+ * An answer that makes at least one expected link gets, for each further sentence that explains the
+ * subject (a verb, a causal word, a rubric word) without a sweeping claim, beyond one per link made,
+ * this much of a link times coverage squared: more reasons about more of the subject are a fuller
+ * explanation, and reasons given about little of it are weak evidence. Two made links still make a
+ * full explanation; the sentences let an answer whose reasons the link patterns do not read reach it.
+ */
+export const EXPLAINING_CREDIT = 0.5;
+
 /** Content (0-1): the concepts shown and the links explained, discounted by what is wrong. */
 export function contentOf(
 	question: PlannedQuestion,
@@ -158,7 +167,11 @@ export function contentOf(
 	const expected = question.links?.length ?? 0;
 	let explanation =
 		expected > 0
-			? claims.links.length / Math.min(expected, LINKS_FOR_FULL_EXPLANATION)
+			? (claims.links.length +
+					EXPLAINING_CREDIT *
+						coverage ** 2 *
+						(claims.links.length > 0 ? Math.max(0, claims.measured - claims.links.length) : 0)) /
+				Math.min(expected, LINKS_FOR_FULL_EXPLANATION)
 			: Math.min(1, claims.explaining / Math.max(2, Math.ceil(total / 2)));
 	// A behavioural answer explains by the story it tells (story.ts), whatever links it makes.
 	if (claims.story >= STORY_EXPLAINS) explanation = Math.max(explanation, claims.story);

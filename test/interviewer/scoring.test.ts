@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { OfflineInterviewer } from "../../src/interviewer";
-import { depthOf, LENGTH_FOR_FULL_DEPTH, scoreAnswerOffline } from "../../src/interviewer/scoring";
+import { analyseClaims, explainingOf } from "../../src/interviewer/claims";
+import {
+	contentOf,
+	depthOf,
+	EXPLAINING_CREDIT,
+	LENGTH_FOR_FULL_DEPTH,
+	scoreAnswerOffline,
+} from "../../src/interviewer/scoring";
 import { collapseSpaces } from "../../src/interviewer/text";
 import type { PlannedQuestion } from "../../src/interviewer/types";
 import { bankQuestion, context } from "../support/interviewer-fixtures";
@@ -169,5 +176,36 @@ describe("depth", () => {
 		const b = scoreAnswerOffline(q, full, 60);
 		expect(b.components.depth).toBeGreaterThan(a.components.depth);
 		expect(b.score).toBeGreaterThan(a.score);
+	});
+});
+
+describe("explanation beyond the links", () => {
+	const q = bankQuestion("javascript-i1");
+
+	it("counts measured explaining sentences beyond the first link, weighted by coverage squared", () => {
+		const text = collapseSpaces(STRONG["javascript-i1"] ?? "");
+		const claims = analyseClaims(q, text);
+		const judgement = { matched: claims.matched, missed: claims.missed, depth: 0.5, structure: 0.5 };
+		const oneLink = { ...claims, links: claims.links.slice(0, 1), measured: 1 };
+		const base = contentOf(q, judgement, oneLink).explanation;
+		const more = contentOf(q, judgement, { ...oneLink, measured: 3 }).explanation;
+		const coverage = claims.matched.length / q.concepts.length;
+		expect(more - base).toBeCloseTo((EXPLAINING_CREDIT * coverage ** 2 * 2) / 2, 5);
+		// Without a made link the sentences add nothing (the unsupported cap reads that case).
+		expect(contentOf(q, judgement, { ...claims, links: [], measured: 3 }).explanation).toBe(0);
+	});
+
+	it("does not count a sentence that makes a sweeping claim as a measured explanation", () => {
+		const rubric = ["event loop", "microtask"];
+		const measured = explainingOf(
+			"The event loop drains microtasks first because promises are queued there. The microtask queue empties before rendering, so a long chain can delay paint.",
+			rubric,
+		);
+		expect(measured).toEqual({ all: 2, measured: 2 });
+		const sweeping = explainingOf(
+			"The event loop always drains microtasks first because promises are queued there. The microtask queue empties before rendering, so a long chain can delay paint.",
+			rubric,
+		);
+		expect(sweeping).toEqual({ all: 2, measured: 1 });
 	});
 });
