@@ -156,6 +156,13 @@ export const LINKS_FOR_FULL_EXPLANATION = 2;
  */
 export const EXPLAINING_CREDIT = 0.5;
 
+/**
+ * Content kept by an answer of almost no words; it rises linearly to all of it at the level's
+ * expected words (junior 40 ... expert 100). Short answers that make the expected links in a few
+ * words are partial answers far more often than complete ones.
+ */
+export const SHORT_ANSWER_SHARE = 0.6;
+
 /** Content (0-1): the concepts shown and the links explained, discounted by what is wrong. */
 export function contentOf(
 	question: PlannedQuestion,
@@ -188,6 +195,11 @@ export function contentOf(
 	if (overclaims(question, claims)) content *= OVERCLAIM_FACTOR;
 	const wrong = claims.misconceptions.length;
 	if (wrong > 0) content = Math.min(content * 0.5, MISCONCEPTION_CAP) * 0.8 ** (wrong - 1);
+	// An answer shorter than the level expects shows less of what it knows (see SHORT_ANSWER_SHARE).
+	content *= Math.min(
+		1,
+		SHORT_ANSWER_SHARE + ((1 - SHORT_ANSWER_SHARE) * claims.words) / question.expected_words,
+	);
 	return { coverage, explanation: Math.min(1, explanation), content };
 }
 

@@ -6,6 +6,7 @@ import {
 	depthOf,
 	EXPLAINING_CREDIT,
 	LENGTH_FOR_FULL_DEPTH,
+	SHORT_ANSWER_SHARE,
 	scoreAnswerOffline,
 } from "../../src/interviewer/scoring";
 import { collapseSpaces } from "../../src/interviewer/text";
@@ -207,5 +208,20 @@ describe("explanation beyond the links", () => {
 			rubric,
 		);
 		expect(sweeping).toEqual({ all: 2, measured: 1 });
+	});
+});
+
+describe("short answers", () => {
+	it("keep SHORT_ANSWER_SHARE of their content at no words, rising to all of it at the expected words", () => {
+		const q = bankQuestion("javascript-i1");
+		const text = collapseSpaces(STRONG["javascript-i1"] ?? "");
+		const claims = analyseClaims(q, text);
+		const judgement = { matched: claims.matched, missed: claims.missed, depth: 0.5, structure: 0.5 };
+		const full = contentOf(q, judgement, { ...claims, words: q.expected_words }).content;
+		const half = contentOf(q, judgement, { ...claims, words: q.expected_words / 2 }).content;
+		const longer = contentOf(q, judgement, { ...claims, words: 3 * q.expected_words }).content;
+		expect(full).toBeGreaterThan(0.5);
+		expect(half / full).toBeCloseTo(SHORT_ANSWER_SHARE + (1 - SHORT_ANSWER_SHARE) / 2, 5);
+		expect(longer).toBe(full);
 	});
 });
