@@ -109,8 +109,15 @@ export const KEYWORD_LIST_CAP = 0.12;
 export const MISCONCEPTION_CAP = 0.25;
 /** ... and one concept named without any explained link stays under 10. */
 export const SINGLE_MENTION_CAP = 0.09;
-/** ... and an answer that makes none of the question's expected links stays at partial. */
+/**
+ * ... and an answer that makes none of the question's expected links stays at partial: 0.35, rising
+ * by a quarter of the coverage above 0.6 (0.45 when it shows every concept), so an answer that names
+ * the whole subject in words the link patterns do not read is not held at the level of one naming two.
+ */
 export const UNSUPPORTED_CAP = 0.35;
+export function unsupportedCap(coverage: number): number {
+	return UNSUPPORTED_CAP + 0.25 * Math.max(0, coverage - 0.6);
+}
 /**
  * ... and an answer most of whose sentences (3 or more) make sweeping claims or deny something
  * ("always", "never", "no cost", "is not needed") keeps half of its content: how confident
@@ -191,7 +198,7 @@ export function contentOf(
 		content = Math.min(content, SINGLE_MENTION_CAP);
 	if (claims.ignorance) content /= 2;
 	if (claims.keywordList) content = Math.min(content, KEYWORD_LIST_CAP);
-	if (unsupported(question, claims)) content = Math.min(content, UNSUPPORTED_CAP);
+	if (unsupported(question, claims)) content = Math.min(content, unsupportedCap(coverage));
 	if (overclaims(question, claims)) content *= OVERCLAIM_FACTOR;
 	const wrong = claims.misconceptions.length;
 	if (wrong > 0) content = Math.min(content * 0.5, MISCONCEPTION_CAP) * 0.8 ** (wrong - 1);
