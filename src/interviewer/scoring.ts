@@ -125,6 +125,12 @@ export function unsupportedCap(coverage: number): number {
  */
 export const OVERCLAIM_AT = 0.6;
 export const OVERCLAIM_FACTOR = 0.5;
+/**
+ * ... and short of that, an answer of 3 or more sentences of which 40% or more are sweeping keeps
+ * 0.9 of its content: a milder doubt, since correct answers also say what does not happen.
+ */
+export const SWEEPING_AT = 0.4;
+export const SWEEPING_FACTOR = 0.9;
 
 /** An answer that makes none of its question's expected links (and shows at least two concepts). */
 export function unsupported(question: PlannedQuestion, claims: ClaimAnalysis): boolean {
@@ -200,6 +206,8 @@ export function contentOf(
 	if (claims.keywordList) content = Math.min(content, KEYWORD_LIST_CAP);
 	if (unsupported(question, claims)) content = Math.min(content, unsupportedCap(coverage));
 	if (overclaims(question, claims)) content *= OVERCLAIM_FACTOR;
+	else if (claims.sentences >= 3 && claims.sweeping / claims.sentences >= SWEEPING_AT)
+		content *= SWEEPING_FACTOR;
 	const wrong = claims.misconceptions.length;
 	if (wrong > 0) content = Math.min(content * 0.5, MISCONCEPTION_CAP) * 0.8 ** (wrong - 1);
 	// An answer shorter than the level expects shows less of what it knows (see SHORT_ANSWER_SHARE).

@@ -6,7 +6,10 @@ import {
 	depthOf,
 	EXPLAINING_CREDIT,
 	LENGTH_FOR_FULL_DEPTH,
+	OVERCLAIM_AT,
 	SHORT_ANSWER_SHARE,
+	SWEEPING_AT,
+	SWEEPING_FACTOR,
 	scoreAnswerOffline,
 } from "../../src/interviewer/scoring";
 import { collapseSpaces } from "../../src/interviewer/text";
@@ -223,5 +226,21 @@ describe("short answers", () => {
 		expect(full).toBeGreaterThan(0.5);
 		expect(half / full).toBeCloseTo(SHORT_ANSWER_SHARE + (1 - SHORT_ANSWER_SHARE) / 2, 5);
 		expect(longer).toBe(full);
+	});
+});
+
+describe("sweeping sentences short of an overclaim", () => {
+	it("keep SWEEPING_FACTOR of the content when 40% or more of 3+ sentences sweep, and all of it below", () => {
+		const q = bankQuestion("javascript-i1");
+		const text = collapseSpaces(STRONG["javascript-i1"] ?? "");
+		const claims = analyseClaims(q, text);
+		const judgement = { matched: claims.matched, missed: claims.missed, depth: 0.5, structure: 0.5 };
+		const calm = { ...claims, sentences: 5, sweeping: 1 };
+		const sweeping = { ...claims, sentences: 5, sweeping: 2 };
+		expect(SWEEPING_AT).toBeLessThan(OVERCLAIM_AT);
+		const a = contentOf(q, judgement, calm).content;
+		const b = contentOf(q, judgement, sweeping).content;
+		expect(a).toBeGreaterThan(0.5);
+		expect(b / a).toBeCloseTo(SWEEPING_FACTOR, 5);
 	});
 });
