@@ -105,6 +105,22 @@ const OUTCOME_WORDS: ReadonlySet<string> = new Set([
 	"promote",
 	"became",
 	"become",
+	"down",
+	"half",
+	// Quantities spelled out ("two days", "from five setups to two"); "one" says too little.
+	"two",
+	"three",
+	"four",
+	"five",
+	"six",
+	"seven",
+	"eight",
+	"nine",
+	"ten",
+	"twenty",
+	"dozen",
+	"hundred",
+	"thousand",
 ]);
 
 /** A look back at what the candidate learned or would change. */
@@ -127,6 +143,10 @@ const REFLECTION_PHRASES = [
 	"did not work",
 	"what worked",
 	"mistake",
+	"failed",
+	"backfired",
+	"differently",
+	"in retrospect",
 	"i underestimated",
 	"i under-communicated",
 	"taught me",

@@ -28,6 +28,20 @@ describe("story shape", () => {
 		expect(shape.score).toBe(0);
 	});
 
+	it("reads an outcome in quantities spelled out and a reflection in what failed", () => {
+		const shape = storyShape(
+			"Onboarding a new developer on my team took a week. I wrote a setup script. I sat with the next hire. Setup went down to about half a day. What failed: the first version, because nobody owned it.",
+		);
+		expect(shape.outcome).toBe(true);
+		expect(shape.reflection).toBe(true);
+		expect(shape.score).toBe(1);
+		const plain = storyShape(
+			"Onboarding a new developer on my team took a week. I wrote a setup script. I sat with the next hire.",
+		);
+		expect(plain.outcome).toBe(false);
+		expect(plain.reflection).toBe(false);
+	});
+
 	it("gives no outcome to actions that change nothing", () => {
 		const shape = storyShape("I joined the team last year. We use a release pipeline and code review.");
 		expect(shape.outcome).toBe(false);
