@@ -5,6 +5,7 @@
  */
 import { ABSOLUTES, ANTONYMS, CAUSAL, CONTRAST, IGNORANCE_PHRASES, REPORTED } from "./claim-words";
 import { analyse, findAny, type Sentence, type Token } from "./language";
+import { STORY_EXPLAINS, storyShape } from "./story";
 import { collapseSpaces, countPhrases, findKeyword, type KeywordHit, snippetAround, wordList } from "./text";
 import type { ConceptMatch, ExpectedLink, FoundMisconception, Misconception, PlannedQuestion } from "./types";
 
@@ -106,14 +107,21 @@ function deniedBefore(tokens: Token[], clause: Clause, span: { from: number; to:
 	return false;
 }
 
+/** Verbs after which "like" introduces a likeness ("behaves like the transactions ran one at a time"). */
+const LIKENESS_VERBS = new Set(["behave", "act", "look", "seem", "appear", "feel", "pretend"]);
+
 /**
- * The claim follows "as if" or "as though" in its clause: a likeness, not a statement of fact
- * ("behaves as if transactions ran one at a time" says they do not).
+ * The claim follows "as if" or "as though" in its clause, or "like" after a verb of seeming: a
+ * likeness, not a statement of fact ("behaves as if transactions ran one at a time", "behaves
+ * like they ran one at a time" say they do not).
  */
 function hypothetical(tokens: Token[], clause: Clause, span: { from: number; to: number }): boolean {
 	for (let i = clause.from; i + 1 < span.to; i++) {
 		const next = tokens[i + 1]?.word;
 		if (tokens[i]?.word === "as" && (next === "if" || next === "though")) return true;
+		const before = tokens[i - 1];
+		if (tokens[i]?.word === "like" && i > clause.from && before && LIKENESS_VERBS.has(before.root))
+			return true;
 	}
 	return false;
 }
@@ -387,9 +395,26 @@ export function sweepingSentences(text: string): number {
 
 /** Sentences that explain the question's subject: a verb, a causal word and one of the rubric's words. */
 export function explainingSentences(text: string, rubricWords: readonly string[]): number {
-	return analyse(text).filter(
-		(s) => s.tokens.some((t) => t.verb) && hasCausal(s.tokens) && findAny(s.tokens, rubricWords) !== null,
-	).length;
+	return explainingOf(text, rubricWords).all;
+}
+
+/**
+ * Explaining sentences (see explainingSentences), all of them and those that make no sweeping claim
+ * ("always", "never", "no cost" ...): a measured explanation qualifies its reasons.
+ */
+export function explainingOf(
+	text: string,
+	rubricWords: readonly string[],
+): { all: number; measured: number } {
+	let all = 0;
+	let measured = 0;
+	for (const s of analyse(text)) {
+		if (!(s.tokens.some((t) => t.verb) && hasCausal(s.tokens) && findAny(s.tokens, rubricWords) !== null))
+			continue;
+		all++;
+		if (findAny(s.tokens, ABSOLUTES) === null) measured++;
+	}
+	return { all, measured };
 }
 
 /**
@@ -567,9 +592,17 @@ function wordsOfQuestion(text: string): QuestionWords {
 	return words;
 }
 
-export function onTopic(question: PlannedQuestion, text: string, matched: number, linked = 0): boolean {
+export function onTopic(
+	question: PlannedQuestion,
+	text: string,
+	matched: number,
+	linked = 0,
+	story = 0,
+): boolean {
 	if (matched >= Math.max(3, Math.ceil(question.concepts.length * 0.6))) return true;
 	if (matched >= 2 && linked >= 1) return true;
+	// A story told at work, of the candidate's own actions and their outcome, that shows a concept.
+	if (matched >= 1 && story >= STORY_EXPLAINS) return true;
 	const { nouns, verbs } = wordsOfQuestion(question.text);
 	const tokens = analyse(text).flatMap((s) => s.tokens);
 	if (tokens.some((t) => nouns.has(t.root) || nouns.has(t.word))) return true;
@@ -587,12 +620,16 @@ export interface ClaimAnalysis {
 	ignorance: boolean;
 	/** Shares the question's subject (see onTopic). */
 	onTopic: boolean;
-	/** Sentences with a verb and a causal word. */
+	/** Sentences with a verb, a causal word and a rubric word. */
 	explaining: number;
+	/** Those of them without a sweeping word (always, never, no cost ...). */
+	measured: number;
 	/** Sentences with a sweeping word (always, never, no cost ...) or a negation. */
 	sweeping: number;
 	sentences: number;
 	words: number;
+	/** For questions of interpersonal skills, the shape of the first-person story told (story.ts), else 0. */
+	story: number;
 }
 
 /** Everything the rubric judges in one answer. */
@@ -610,6 +647,10 @@ export function analyseClaims(question: PlannedQuestion, text: string): ClaimAna
 		missed.splice(missed.indexOf(link.concept), 1);
 		paraphrased.push(link.concept);
 	}
+	const explained = words > 0 ? explainingOf(text, rubric) : { all: 0, measured: 0 };
+	const explaining = explained.all;
+	const sentenceCount = analyse(text).length;
+	const story = words > 0 && question.category === "interpersonal" ? storyShape(text).score : 0;
 	const order = question.concepts.map((c) => c.name);
 	matched.sort((a, b) => order.indexOf(a.concept) - order.indexOf(b.concept));
 	return {
@@ -621,12 +662,16 @@ export function analyseClaims(question: PlannedQuestion, text: string): ClaimAna
 			...findMisconceptions(text, question.misconceptions ?? []),
 			...judged.inverted.filter((m) => !(question.misconceptions ?? []).some((x) => x.claim === m.claim)),
 		],
-		keywordList: words > 0 && isKeywordList(text),
-		onTopic: words > 0 && onTopic(question, text, matched.length, links.length),
+		// Several sentences of which two explain the subject are an explanation, however densely
+		// written (colons, comma runs of named tools): a list of terms explains nothing.
+		keywordList: words > 0 && isKeywordList(text) && !(explaining >= 2 && sentenceCount >= 3),
+		onTopic: words > 0 && onTopic(question, text, matched.length, links.length, story),
 		ignorance: words < 40 && countPhrases(text, IGNORANCE_PHRASES) > 0,
-		explaining: words > 0 ? explainingSentences(text, rubric) : 0,
+		explaining,
+		measured: explained.measured,
 		sweeping: words > 0 ? sweepingSentences(text) : 0,
-		sentences: analyse(text).length,
+		sentences: sentenceCount,
 		words,
+		story,
 	};
 }

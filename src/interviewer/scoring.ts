@@ -1,4 +1,5 @@
 import { analyseClaims, type ClaimAnalysis } from "./claims";
+import { STORY_EXPLAINS } from "./story";
 import { clamp, countPhrases, excerpt, MAX_SCORED_CHARS, round, sentences, wordList } from "./text";
 import type { AnswerScore, ConceptMatch, PlannedQuestion, ReviewFlag } from "./types";
 
@@ -56,11 +57,18 @@ export const ORGANISING_PHRASES = [
 
 export { matchConcepts } from "./claims";
 
+/**
+ * Words, as a multiple of the level's expected words, at which length earns full depth: an answer
+ * of the expected length earns half, so an expert's fuller answer still counts for more than a
+ * good one's (docs/interviewer.md).
+ */
+export const LENGTH_FOR_FULL_DEPTH = 2;
+
 /** Length against the level's expectation, plus reasoning phrases (0-1). */
 export function depthOf(text: string, expectedWords: number): number {
 	const words = wordList(text).length;
 	if (words === 0) return 0;
-	const length = Math.min(1, words / expectedWords);
+	const length = Math.min(1, words / (LENGTH_FOR_FULL_DEPTH * expectedWords));
 	const reasoning = Math.min(1, countPhrases(text, REASONING_PHRASES) / 3);
 	return 0.6 * length + 0.4 * reasoning;
 }
@@ -101,8 +109,15 @@ export const KEYWORD_LIST_CAP = 0.12;
 export const MISCONCEPTION_CAP = 0.25;
 /** ... and one concept named without any explained link stays under 10. */
 export const SINGLE_MENTION_CAP = 0.09;
-/** ... and an answer that makes none of the question's expected links stays at partial. */
+/**
+ * ... and an answer that makes none of the question's expected links stays at partial: 0.35, rising
+ * by a quarter of the coverage above 0.6 (0.45 when it shows every concept), so an answer that names
+ * the whole subject in words the link patterns do not read is not held at the level of one naming two.
+ */
 export const UNSUPPORTED_CAP = 0.35;
+export function unsupportedCap(coverage: number): number {
+	return UNSUPPORTED_CAP + 0.25 * Math.max(0, coverage - 0.6);
+}
 /**
  * ... and an answer most of whose sentences (3 or more) make sweeping claims or deny something
  * ("always", "never", "no cost", "is not needed") keeps half of its content: how confident
@@ -110,10 +125,21 @@ export const UNSUPPORTED_CAP = 0.35;
  */
 export const OVERCLAIM_AT = 0.6;
 export const OVERCLAIM_FACTOR = 0.5;
+/**
+ * ... and short of that, an answer of 3 or more sentences of which 40% or more are sweeping keeps
+ * 0.9 of its content: a milder doubt, since correct answers also say what does not happen.
+ */
+export const SWEEPING_AT = 0.4;
+export const SWEEPING_FACTOR = 0.9;
 
 /** An answer that makes none of its question's expected links (and shows at least two concepts). */
 export function unsupported(question: PlannedQuestion, claims: ClaimAnalysis): boolean {
-	return (question.links?.length ?? 0) > 0 && claims.links.length === 0 && claims.matched.length >= 2;
+	return (
+		(question.links?.length ?? 0) > 0 &&
+		claims.links.length === 0 &&
+		claims.matched.length >= 2 &&
+		claims.story < STORY_EXPLAINS
+	);
 }
 
 /**
@@ -129,10 +155,26 @@ export function overclaims(question: PlannedQuestion, claims: ClaimAnalysis): bo
 }
 
 /** Share of the score that style and timing can take away from what content earned. */
-export const STYLE_SHARE = 0.3;
+export const STYLE_SHARE = 0.4;
 
 /** Expected links that make a full explanation: two made links explain the answer's subject. */
 export const LINKS_FOR_FULL_EXPLANATION = 2;
+
+/**
+ * An answer that makes at least one expected link gets, for each further sentence that explains the
+ * subject (a verb, a causal word, a rubric word) without a sweeping claim, beyond one per link made,
+ * this much of a link times coverage squared: more reasons about more of the subject are a fuller
+ * explanation, and reasons given about little of it are weak evidence. Two made links still make a
+ * full explanation; the sentences let an answer whose reasons the link patterns do not read reach it.
+ */
+export const EXPLAINING_CREDIT = 0.5;
+
+/**
+ * Content kept by an answer of almost no words; it rises linearly to all of it at the level's
+ * expected words (junior 40 ... expert 100). Short answers that make the expected links in a few
+ * words are partial answers far more often than complete ones.
+ */
+export const SHORT_ANSWER_SHARE = 0.6;
 
 /** Content (0-1): the concepts shown and the links explained, discounted by what is wrong. */
 export function contentOf(
@@ -145,21 +187,34 @@ export function contentOf(
 	const expected = question.links?.length ?? 0;
 	let explanation =
 		expected > 0
-			? claims.links.length / Math.min(expected, LINKS_FOR_FULL_EXPLANATION)
+			? (claims.links.length +
+					EXPLAINING_CREDIT *
+						coverage ** 2 *
+						(claims.links.length > 0 ? Math.max(0, claims.measured - claims.links.length) : 0)) /
+				Math.min(expected, LINKS_FOR_FULL_EXPLANATION)
 			: Math.min(1, claims.explaining / Math.max(2, Math.ceil(total / 2)));
+	// A behavioural answer explains by the story it tells (story.ts), whatever links it makes.
+	if (claims.story >= STORY_EXPLAINS) explanation = Math.max(explanation, claims.story);
 	if (coverage === 0 || claims.keywordList) explanation = 0;
 	let content = 0.5 * coverage + 0.5 * Math.min(1, explanation);
 	// Rubric words used in another sense earn nothing (docs/interviewer.md).
 	if (!claims.onTopic) content = 0;
 	// One rubric word and no explained link is not evidence of knowledge.
-	if (judgement.matched.length <= 1 && claims.links.length === 0)
+	if (judgement.matched.length <= 1 && claims.links.length === 0 && claims.story < STORY_EXPLAINS)
 		content = Math.min(content, SINGLE_MENTION_CAP);
 	if (claims.ignorance) content /= 2;
 	if (claims.keywordList) content = Math.min(content, KEYWORD_LIST_CAP);
-	if (unsupported(question, claims)) content = Math.min(content, UNSUPPORTED_CAP);
+	if (unsupported(question, claims)) content = Math.min(content, unsupportedCap(coverage));
 	if (overclaims(question, claims)) content *= OVERCLAIM_FACTOR;
+	else if (claims.sentences >= 3 && claims.sweeping / claims.sentences >= SWEEPING_AT)
+		content *= SWEEPING_FACTOR;
 	const wrong = claims.misconceptions.length;
 	if (wrong > 0) content = Math.min(content * 0.5, MISCONCEPTION_CAP) * 0.8 ** (wrong - 1);
+	// An answer shorter than the level expects shows less of what it knows (see SHORT_ANSWER_SHARE).
+	content *= Math.min(
+		1,
+		SHORT_ANSWER_SHARE + ((1 - SHORT_ANSWER_SHARE) * claims.words) / question.expected_words,
+	);
 	return { coverage, explanation: Math.min(1, explanation), content };
 }
 

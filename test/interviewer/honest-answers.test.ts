@@ -1,6 +1,6 @@
 /// <reference types="vite/client" />
 import { describe, expect, it } from "vitest";
-import { analyseClaims, findMisconceptions, onTopic } from "../../src/interviewer/claims";
+import { analyseClaims, findMisconceptions, isKeywordList, onTopic } from "../../src/interviewer/claims";
 import { scoreAnswerOffline } from "../../src/interviewer/scoring";
 import { bankQuestion } from "../support/interviewer-fixtures";
 
@@ -8,11 +8,12 @@ interface SetFile {
 	questions: { question_id: string; answers: { kind: string; grade: number | null; text: string }[] }[];
 }
 
-// The development answer sets only (tune, tune2 and the two retired held-out sets).
+// The development answer sets only (tune, tune2 and the three retired held-out sets).
 const SETS: Record<string, SetFile> = {
 	...import.meta.glob<SetFile>("../../eval/data/*.json", { eager: true, import: "default" }),
 	...import.meta.glob<SetFile>("../../eval/tune2/*.json", { eager: true, import: "default" }),
 	...import.meta.glob<SetFile>("../../eval/holdout2/*.json", { eager: true, import: "default" }),
+	...import.meta.glob<SetFile>("../../eval/holdout3/*.json", { eager: true, import: "default" }),
 };
 
 describe("honest answers in the development sets", () => {
@@ -25,7 +26,7 @@ describe("honest answers in the development sets", () => {
 	);
 
 	it("reads every set", () => {
-		expect(Object.keys(SETS).length).toBeGreaterThanOrEqual(27);
+		expect(Object.keys(SETS).length).toBeGreaterThanOrEqual(36);
 		expect(rows.length).toBeGreaterThan(100);
 	});
 
@@ -94,6 +95,22 @@ describe("misconceptions read as claims", () => {
 		).toContain(claim);
 	});
 
+	it("does not read a claim after 'like' following a verb of seeming as stated", () => {
+		const list = bankQuestion("sql-s1").misconceptions ?? [];
+		const claim = "serializable does not mean transactions run one at a time";
+		expect(
+			findMisconceptions(
+				"Serializable prevents all of them and behaves like the transactions ran one at a time.",
+				list,
+			),
+		).toEqual([]);
+		expect(
+			findMisconceptions("Serializable runs transactions one at a time, like a queue.", list).map(
+				(m) => m.claim,
+			),
+		).toContain(claim);
+	});
+
 	it("reads an ordered pattern only with its subject first", () => {
 		const list = bankQuestion("mongodb-s1").misconceptions ?? [];
 		const claim = "replica set secondaries do not accept writes";
@@ -146,5 +163,26 @@ describe("misconceptions read as claims", () => {
 		expect(
 			findMisconceptions("An await blocks the thread until the promise settles.", loop).map((m) => m.claim),
 		).toContain(claim);
+	});
+});
+
+describe("keyword lists", () => {
+	const q = bankQuestion("python-i1");
+	// Dense prose (an expert answer of eval/holdout3): colons, comma runs, few verbs per fragment.
+	const dense =
+		"An iterable has __iter__, which returns an iterator; an iterator has __next__, which returns the next value or raises StopIteration, and it is single-pass. A generator is the shortcut for writing iterators: a function with yield. Calling it returns a generator object without running the body; each next() resumes until the next yield, keeping local state. Why: laziness. for line in open(path): yield line.strip() handles a 20 GB log one line at a time instead of building a list, generators chain into pipelines, and they can be infinite, like itertools.count. Catch: consumed once, no len or indexing, and errors show up only when you consume.";
+
+	it("does not take several sentences that explain the subject for a list of terms", () => {
+		expect(isKeywordList(dense)).toBe(true);
+		const claims = analyseClaims(q, dense);
+		expect(claims.explaining).toBeGreaterThanOrEqual(2);
+		expect(claims.keywordList).toBe(false);
+		expect(scoreAnswerOffline(q, dense, 60).review_flags).not.toContain("keyword_list");
+	});
+
+	it("still takes a bare list of the rubric's terms for one", () => {
+		const list = "Generators, iterators, yield, lazy evaluation, StopIteration, __next__, memory, pipelines.";
+		expect(analyseClaims(q, list).keywordList).toBe(true);
+		expect(scoreAnswerOffline(q, list, 60).score).toBeLessThan(15);
 	});
 });

@@ -7,7 +7,7 @@ import { ANTONYMS } from "../../src/interviewer/claim-words";
 import { analyseClaims, describePattern, findLinks, judgeLinks } from "../../src/interviewer/claims";
 import { analyse, findAny } from "../../src/interviewer/language";
 import { OfflineInterviewer } from "../../src/interviewer/offline";
-import { OVERCLAIM_FACTOR, UNSUPPORTED_CAP } from "../../src/interviewer/scoring";
+import { OVERCLAIM_FACTOR, UNSUPPORTED_CAP, unsupportedCap } from "../../src/interviewer/scoring";
 import type { PlannedQuestion } from "../../src/interviewer/types";
 import { bankQuestion } from "../support/interviewer-fixtures";
 
@@ -121,8 +121,15 @@ describe("content without established links", () => {
 			"We have B-trees, composite indexes and covering indexes. Selectivity is a topic I know. The query plan is something I look at with EXPLAIN. Write amplification exists.";
 		const score = await interviewer.scoreAnswer(sqlIndexes, text, 30);
 		expect(score.review_flags).toContain("unsupported");
-		expect(score.components.content).toBeLessThanOrEqual(UNSUPPORTED_CAP);
+		expect(score.components.content).toBeLessThanOrEqual(unsupportedCap(score.components.coverage));
 		expect(score.explained).toEqual([]);
+	});
+
+	it("raises the unsupported cap only with coverage above 0.6, to 0.45 at full coverage", () => {
+		expect(unsupportedCap(0.4)).toBe(UNSUPPORTED_CAP);
+		expect(unsupportedCap(0.6)).toBe(UNSUPPORTED_CAP);
+		expect(unsupportedCap(0.8)).toBeCloseTo(0.4, 5);
+		expect(unsupportedCap(1)).toBeCloseTo(0.45, 5);
 	});
 
 	it("halves an answer made mostly of sweeping claims and denials, flagged overclaim", async () => {

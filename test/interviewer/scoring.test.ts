@@ -1,5 +1,17 @@
 import { describe, expect, it } from "vitest";
 import { OfflineInterviewer } from "../../src/interviewer";
+import { analyseClaims, explainingOf } from "../../src/interviewer/claims";
+import {
+	contentOf,
+	depthOf,
+	EXPLAINING_CREDIT,
+	LENGTH_FOR_FULL_DEPTH,
+	OVERCLAIM_AT,
+	SHORT_ANSWER_SHARE,
+	SWEEPING_AT,
+	SWEEPING_FACTOR,
+	scoreAnswerOffline,
+} from "../../src/interviewer/scoring";
 import { collapseSpaces } from "../../src/interviewer/text";
 import type { PlannedQuestion } from "../../src/interviewer/types";
 import { bankQuestion, context } from "../support/interviewer-fixtures";
@@ -138,5 +150,97 @@ monitor the apply; as a result we reduced drift, and the main limitation we hit 
 		]);
 		const inside = await interviewer.scoreAnswer(bankQuestion("typescript-j1"), "I like cats and tests.", 30);
 		expect(inside.matched).toEqual([]);
+	});
+});
+
+describe("depth", () => {
+	const sentence = "The index keeps keys sorted so lookups stay fast. ";
+	const words = (n: number) =>
+		sentence
+			.repeat(Math.ceil(n / 9))
+			.split(/\s+/)
+			.slice(0, n)
+			.join(" ");
+
+	it("gives an answer of the expected length half of the length credit and twice that length all of it", () => {
+		expect(depthOf(words(60), 60)).toBeCloseTo(0.6 * 0.5, 2);
+		expect(depthOf(words(120), 60)).toBeCloseTo(0.6, 2);
+		expect(depthOf(words(240), 60)).toBeCloseTo(0.6, 2);
+		expect(LENGTH_FOR_FULL_DEPTH).toBe(2);
+	});
+
+	it("scores a fuller correct answer above the same answer cut to the expected length", () => {
+		const q = bankQuestion("sql-i1");
+		const full = collapseSpaces(STRONG["sql-i1"] ?? "");
+		const cut = full
+			.split(/(?<=\.)\s/)
+			.slice(0, 2)
+			.join(" ");
+		const a = scoreAnswerOffline(q, cut, 60);
+		const b = scoreAnswerOffline(q, full, 60);
+		expect(b.components.depth).toBeGreaterThan(a.components.depth);
+		expect(b.score).toBeGreaterThan(a.score);
+	});
+});
+
+describe("explanation beyond the links", () => {
+	const q = bankQuestion("javascript-i1");
+
+	it("counts measured explaining sentences beyond the first link, weighted by coverage squared", () => {
+		const text = collapseSpaces(STRONG["javascript-i1"] ?? "");
+		const claims = analyseClaims(q, text);
+		const judgement = { matched: claims.matched, missed: claims.missed, depth: 0.5, structure: 0.5 };
+		const oneLink = { ...claims, links: claims.links.slice(0, 1), measured: 1 };
+		const base = contentOf(q, judgement, oneLink).explanation;
+		const more = contentOf(q, judgement, { ...oneLink, measured: 3 }).explanation;
+		const coverage = claims.matched.length / q.concepts.length;
+		expect(more - base).toBeCloseTo((EXPLAINING_CREDIT * coverage ** 2 * 2) / 2, 5);
+		// Without a made link the sentences add nothing (the unsupported cap reads that case).
+		expect(contentOf(q, judgement, { ...claims, links: [], measured: 3 }).explanation).toBe(0);
+	});
+
+	it("does not count a sentence that makes a sweeping claim as a measured explanation", () => {
+		const rubric = ["event loop", "microtask"];
+		const measured = explainingOf(
+			"The event loop drains microtasks first because promises are queued there. The microtask queue empties before rendering, so a long chain can delay paint.",
+			rubric,
+		);
+		expect(measured).toEqual({ all: 2, measured: 2 });
+		const sweeping = explainingOf(
+			"The event loop always drains microtasks first because promises are queued there. The microtask queue empties before rendering, so a long chain can delay paint.",
+			rubric,
+		);
+		expect(sweeping).toEqual({ all: 2, measured: 1 });
+	});
+});
+
+describe("short answers", () => {
+	it("keep SHORT_ANSWER_SHARE of their content at no words, rising to all of it at the expected words", () => {
+		const q = bankQuestion("javascript-i1");
+		const text = collapseSpaces(STRONG["javascript-i1"] ?? "");
+		const claims = analyseClaims(q, text);
+		const judgement = { matched: claims.matched, missed: claims.missed, depth: 0.5, structure: 0.5 };
+		const full = contentOf(q, judgement, { ...claims, words: q.expected_words }).content;
+		const half = contentOf(q, judgement, { ...claims, words: q.expected_words / 2 }).content;
+		const longer = contentOf(q, judgement, { ...claims, words: 3 * q.expected_words }).content;
+		expect(full).toBeGreaterThan(0.5);
+		expect(half / full).toBeCloseTo(SHORT_ANSWER_SHARE + (1 - SHORT_ANSWER_SHARE) / 2, 5);
+		expect(longer).toBe(full);
+	});
+});
+
+describe("sweeping sentences short of an overclaim", () => {
+	it("keep SWEEPING_FACTOR of the content when 40% or more of 3+ sentences sweep, and all of it below", () => {
+		const q = bankQuestion("javascript-i1");
+		const text = collapseSpaces(STRONG["javascript-i1"] ?? "");
+		const claims = analyseClaims(q, text);
+		const judgement = { matched: claims.matched, missed: claims.missed, depth: 0.5, structure: 0.5 };
+		const calm = { ...claims, sentences: 5, sweeping: 1 };
+		const sweeping = { ...claims, sentences: 5, sweeping: 2 };
+		expect(SWEEPING_AT).toBeLessThan(OVERCLAIM_AT);
+		const a = contentOf(q, judgement, calm).content;
+		const b = contentOf(q, judgement, sweeping).content;
+		expect(a).toBeGreaterThan(0.5);
+		expect(b / a).toBeCloseTo(SWEEPING_FACTOR, 5);
 	});
 });
