@@ -5,7 +5,7 @@
  */
 import { ABSOLUTES, ANTONYMS, CAUSAL, CONTRAST, IGNORANCE_PHRASES, REPORTED } from "./claim-words";
 import { analyse, findAny, type Sentence, type Token } from "./language";
-import { STORY_EXPLAINS, storyShape } from "./story";
+import { STORY_EXPLAINS, storyShape, storyShows } from "./story";
 import { collapseSpaces, countPhrases, findKeyword, type KeywordHit, snippetAround, wordList } from "./text";
 import type { ConceptMatch, ExpectedLink, FoundMisconception, Misconception, PlannedQuestion } from "./types";
 
@@ -650,7 +650,17 @@ export function analyseClaims(question: PlannedQuestion, text: string): ClaimAna
 	const explained = words > 0 ? explainingOf(text, rubric) : { all: 0, measured: 0 };
 	const explaining = explained.all;
 	const sentenceCount = analyse(text).length;
-	const story = words > 0 && question.category === "interpersonal" ? storyShape(text).score : 0;
+	const shape = words > 0 && question.category === "interpersonal" ? storyShape(text) : null;
+	const story = shape?.score ?? 0;
+	// A story that explains (set at work, with two of its three parts) shows the story-part concepts
+	// it has in the candidate's own words: "I rewrote the guide" is an own action without "I decided".
+	if (shape && story >= STORY_EXPLAINS) {
+		for (const concept of question.concepts) {
+			if (!concept.story || !missed.includes(concept.name) || !storyShows(shape, concept.story)) continue;
+			matched.push({ concept: concept.name, keywords: [], snippet: collapseSpaces(text).slice(0, 160) });
+			missed.splice(missed.indexOf(concept.name), 1);
+		}
+	}
 	const order = question.concepts.map((c) => c.name);
 	matched.sort((a, b) => order.indexOf(a.concept) - order.indexOf(b.concept));
 	return {

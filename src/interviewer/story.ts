@@ -6,6 +6,7 @@
  */
 import { analyse } from "./language";
 import { countPhrases } from "./text";
+import type { StoryPart } from "./types";
 
 /** Words that set a story at work (a story told about a hobby or a holiday uses none of them). */
 export const WORK_WORDS: ReadonlySet<string> = new Set([
@@ -201,4 +202,13 @@ export function storyShape(text: string): StoryShape {
 	const atWork = work.size >= 2;
 	const score = atWork ? (Math.min(1, actions / 2) + (outcome ? 1 : 0) + (reflection ? 1 : 0)) / 3 : 0;
 	return { actions, outcome, reflection, work: work.size, score };
+}
+
+/** Whether a story shows one of its parts (see Concept.story): set at work, an action, an outcome, a reflection. */
+export function storyShows(shape: StoryShape, part: StoryPart): boolean {
+	if (shape.work < 2) return false;
+	if (part === "setting") return true;
+	if (part === "actions") return shape.actions >= 1;
+	if (part === "outcome") return shape.outcome;
+	return shape.reflection;
 }

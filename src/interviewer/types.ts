@@ -50,7 +50,15 @@ export interface InterviewPlan {
 export interface Concept {
 	name: string;
 	keywords: string[];
+	/**
+	 * The part of a well-told story this concept is (behavioural questions): the offline scorer also
+	 * credits it when a story set at work shows that part in the candidate's own words (story.ts).
+	 */
+	story?: StoryPart;
 }
+
+/** Parts of a behavioural answer's story: where it happened, what the candidate did, what changed, what they learned. */
+export type StoryPart = "setting" | "actions" | "outcome" | "reflection";
 
 /**
  * A wrong claim a confident answer may state. Each pattern is a set of groups joined by `&`, each

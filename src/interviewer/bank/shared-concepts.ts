@@ -1,7 +1,14 @@
+import type { StoryPart } from "../types";
 import { c } from "./types";
 
+/** A concept that is a part of a story (see Concept.story). */
+function part(story: StoryPart, name: string, ...keywords: string[]) {
+	return { ...c(name, ...keywords), story };
+}
+
 /** Concepts shared by several question sets: the parts of a well-told story, examples, trade-offs, feedback. */
-export const situation = c(
+export const situation = part(
+	"setting",
 	"situation and context",
 	"project",
 	"team",
@@ -12,7 +19,8 @@ export const situation = c(
 	"context",
 	"company",
 );
-export const ownAction = c(
+export const ownAction = part(
+	"actions",
 	"own actions",
 	"i decided",
 	"i proposed",
@@ -28,7 +36,8 @@ export const ownAction = c(
 	"i built",
 	"my role",
 );
-export const result = c(
+export const result = part(
+	"outcome",
 	"measurable result",
 	"result",
 	"outcome",
@@ -40,7 +49,8 @@ export const result = c(
 	"%",
 	"percent",
 );
-export const learning = c(
+export const learning = part(
+	"reflection",
 	"reflection and learning",
 	"learned",
 	"learnt",
