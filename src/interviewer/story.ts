@@ -155,6 +155,9 @@ const REFLECTION_PHRASES = [
 	"realized",
 ] as const;
 
+/** Words that tell a habit or a hypothesis rather than something that happened. */
+const HABITUAL: ReadonlySet<string> = new Set(["usually", "generally", "typically", "normally", "whenever", "tend", "if"]);
+
 /** A story at least this complete (two of its three parts) explains a behavioural answer. */
 export const STORY_EXPLAINS = 2 / 3;
 
@@ -188,6 +191,8 @@ export function storyShape(text: string): StoryShape {
 			if ((tok.word === "i" || tok.word === "we") && t.slice(j + 1, j + 4).some((x) => x.verb && !x.negative))
 				acted = true;
 		}
+		// A habit ("I usually", "if I see", "whenever we") is not a step of a story.
+		if (acted && t.some((x) => HABITUAL.has(x.word))) acted = false;
 		if (acted) {
 			actions++;
 			if (firstAction < 0) firstAction = i;
