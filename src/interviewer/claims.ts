@@ -598,11 +598,15 @@ export function onTopic(
 	matched: number,
 	linked = 0,
 	story = 0,
+	workWords = Number.POSITIVE_INFINITY,
 ): boolean {
 	if (matched >= Math.max(3, Math.ceil(question.concepts.length * 0.6))) return true;
 	if (matched >= 2 && linked >= 1) return true;
 	// A story told at work, of the candidate's own actions and their outcome, that shows a concept.
 	if (matched >= 1 && story >= STORY_EXPLAINS) return true;
+	// A behavioural answer not set at work (a hobby, a holiday) is off topic whatever words of the
+	// question it reuses: "a sourdough culture" is not engineering culture.
+	if (question.category === "interpersonal" && workWords < 2) return false;
 	const { nouns, verbs } = wordsOfQuestion(question.text);
 	const tokens = analyse(text).flatMap((s) => s.tokens);
 	if (tokens.some((t) => nouns.has(t.root) || nouns.has(t.word))) return true;
@@ -675,7 +679,7 @@ export function analyseClaims(question: PlannedQuestion, text: string): ClaimAna
 		// Several sentences of which two explain the subject are an explanation, however densely
 		// written (colons, comma runs of named tools): a list of terms explains nothing.
 		keywordList: words > 0 && isKeywordList(text) && !(explaining >= 2 && sentenceCount >= 3),
-		onTopic: words > 0 && onTopic(question, text, matched.length, links.length, story),
+		onTopic: words > 0 && onTopic(question, text, matched.length, links.length, story, shape?.work),
 		ignorance: words < 40 && countPhrases(text, IGNORANCE_PHRASES) > 0,
 		explaining,
 		measured: explained.measured,
