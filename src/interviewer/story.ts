@@ -72,6 +72,20 @@ export const WORK_WORDS: ReadonlySet<string> = new Set([
 	"metric",
 	"escalation",
 	"tooling",
+	"staff",
+	"job",
+	"boss",
+	"office",
+	"workplace",
+	"employer",
+	"coworker",
+	"database",
+	"server",
+	"repo",
+	"repository",
+	"backlog",
+	"vendor",
+	"contractor",
 ]);
 
 /** A change measured or named in the outcome ("dropped", "from six hours to forty minutes", "30%"). */
