@@ -427,7 +427,11 @@ export function isKeywordList(text: string): boolean {
 	if (words < 3) return false;
 	let prose = 0;
 	for (const s of sentences) {
-		const raw = s.text.split(/[,;:\n•]|\s-\s/).filter((p) => /[a-z0-9]/i.test(p));
+		// A run of three or more "and"/"or" joins items as commas do ("call stack and task queue and ...").
+		const joined = (s.text.match(/\s(?:and|or|&|plus)\s/gi) ?? []).length >= 3;
+		const raw = s.text
+			.split(joined ? /[,;:\n•]|\s-\s|\s(?:and|or|&|plus)\s/i : /[,;:\n•]|\s-\s/)
+			.filter((p) => /[a-z0-9]/i.test(p));
 		const shortItems = raw.filter((p) => p.trim().split(/\s+/).length <= 4).length;
 		const listy = raw.length >= 3 && shortItems / raw.length >= 0.6;
 		const verbs = s.tokens.filter((t) => t.verb).length;
