@@ -48,6 +48,17 @@ describe("claims", () => {
 		).toBe(false);
 	});
 
+	it("reads items joined by a run of 'and' as a list, and prose with 'and' as prose", () => {
+		expect(isKeywordList("B-tree and selectivity and composite index and covering index and EXPLAIN")).toBe(
+			true,
+		);
+		expect(
+			isKeywordList(
+				"The planner reads the statistics and picks the index, and the B-tree keeps keys sorted so a lookup reads a few pages and stops.",
+			),
+		).toBe(false);
+	});
+
 	it("scores a keyword list and a confident wrong answer below a real explanation, flagged", async () => {
 		const list = await interviewer.scoreAnswer(
 			sqlIndexes,

@@ -75,3 +75,49 @@ describe("a behavioural answer explained by its story", () => {
 		expect(s.score).toBeLessThan(10);
 	});
 });
+
+describe("story-part concepts", () => {
+	const q = bankQuestion("leadership-j1");
+	// No keyword of the rubric's setting, own actions or result: the story says them in its own words.
+	const OWN_WORDS =
+		"Our release notes were assembled by hand from chat every Friday and always missed fixes. Nobody asked me to, but I collected the merged pull requests with a small script, grouped them by label and posted a draft for the team to edit. I asked two colleagues to check it. Writing the notes went from two hours to fifteen minutes.";
+
+	it("credits the setting, own actions and outcome a story at work shows in its own words", () => {
+		const claims = analyseClaims(q, OWN_WORDS);
+		const names = claims.matched.map((m) => m.concept);
+		expect(names).toEqual(
+			expect.arrayContaining(["situation and context", "own actions", "measurable result"]),
+		);
+		expect(claims.onTopic).toBe(true);
+		expect(scoreAnswerOffline(q, OWN_WORDS, 60).score).toBeGreaterThanOrEqual(50);
+	});
+
+	it("credits no story part to a story that does not explain", () => {
+		const claims = analyseClaims(q, "Our release notes were assembled by hand. The team was busy.");
+		expect(claims.story).toBeLessThan(STORY_EXPLAINS);
+		expect(claims.matched.map((m) => m.concept)).not.toContain("own actions");
+	});
+
+	it("reads habits as no steps of a story", () => {
+		const habits = storyShape(
+			"I usually take initiative at work. If I see code that could be better I improve it, and whenever we have a slow test I fix it for the team.",
+		);
+		expect(habits.actions).toBe(0);
+		expect(habits.score).toBeLessThan(STORY_EXPLAINS);
+	});
+
+	it("sets a story at work by general workplace words", () => {
+		expect(
+			storyShape("Our support staff kept a spreadsheet by hand. I moved it into the database.").work,
+		).toBeGreaterThanOrEqual(2);
+	});
+
+	it("keeps a story outside work off topic though it reuses a noun of the question", () => {
+		const culture = bankQuestion("leadership-e1");
+		const text =
+			"My sourdough culture has lived for four years and the strategy is simple: feed it daily. Across several kitchens we compared loaves. What did not work was the fridge for a month; it took a week to recover.";
+		const claims = analyseClaims(culture, text);
+		expect(claims.onTopic).toBe(false);
+		expect(scoreAnswerOffline(culture, text, 60).score).toBeLessThan(10);
+	});
+});
