@@ -170,7 +170,15 @@ const REFLECTION_PHRASES = [
 ] as const;
 
 /** Words that tell a habit or a hypothesis rather than something that happened. */
-const HABITUAL: ReadonlySet<string> = new Set(["usually", "generally", "typically", "normally", "whenever", "tend", "if"]);
+const HABITUAL: ReadonlySet<string> = new Set([
+	"usually",
+	"generally",
+	"typically",
+	"normally",
+	"whenever",
+	"tend",
+	"if",
+]);
 
 /** A story at least this complete (two of its three parts) explains a behavioural answer. */
 export const STORY_EXPLAINS = 2 / 3;
