@@ -170,11 +170,16 @@ export const LINKS_FOR_FULL_EXPLANATION = 2;
 export const EXPLAINING_CREDIT = 0.5;
 
 /**
- * Content kept by an answer of almost no words; it rises linearly to all of it at the level's
- * expected words (junior 40 ... expert 100). Short answers that make the expected links in a few
+ * Content kept by an answer of almost no words; it rises linearly to all of it at 1.5 times the
+ * level's expected words (junior 60 ... expert 150). Short answers that make the expected links in a few
  * words are partial answers far more often than complete ones.
  */
 export const SHORT_ANSWER_SHARE = 0.6;
+/**
+ * ... reaching all of it at this multiple of the level's expected words: a partial answer that makes
+ * a link or two in about the expected words is not yet the fuller answer a good one gives.
+ */
+export const SHORT_ANSWER_UNTIL = 1.5;
 
 /** Content (0-1): the concepts shown and the links explained, discounted by what is wrong. */
 export function contentOf(
@@ -213,7 +218,8 @@ export function contentOf(
 	// An answer shorter than the level expects shows less of what it knows (see SHORT_ANSWER_SHARE).
 	content *= Math.min(
 		1,
-		SHORT_ANSWER_SHARE + ((1 - SHORT_ANSWER_SHARE) * claims.words) / question.expected_words,
+		SHORT_ANSWER_SHARE +
+			((1 - SHORT_ANSWER_SHARE) * claims.words) / (SHORT_ANSWER_UNTIL * question.expected_words),
 	);
 	return { coverage, explanation: Math.min(1, explanation), content };
 }

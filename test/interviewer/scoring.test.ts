@@ -8,6 +8,7 @@ import {
 	LENGTH_FOR_FULL_DEPTH,
 	OVERCLAIM_AT,
 	SHORT_ANSWER_SHARE,
+	SHORT_ANSWER_UNTIL,
 	SWEEPING_AT,
 	SWEEPING_FACTOR,
 	scoreAnswerOffline,
@@ -215,16 +216,20 @@ describe("explanation beyond the links", () => {
 });
 
 describe("short answers", () => {
-	it("keep SHORT_ANSWER_SHARE of their content at no words, rising to all of it at the expected words", () => {
+	it("keep SHORT_ANSWER_SHARE of their content at no words, rising to all of it at SHORT_ANSWER_UNTIL times the expected words", () => {
 		const q = bankQuestion("javascript-i1");
 		const text = collapseSpaces(STRONG["javascript-i1"] ?? "");
 		const claims = analyseClaims(q, text);
 		const judgement = { matched: claims.matched, missed: claims.missed, depth: 0.5, structure: 0.5 };
-		const full = contentOf(q, judgement, { ...claims, words: q.expected_words }).content;
-		const half = contentOf(q, judgement, { ...claims, words: q.expected_words / 2 }).content;
+		const until = SHORT_ANSWER_UNTIL * q.expected_words;
+		const full = contentOf(q, judgement, { ...claims, words: until }).content;
+		const half = contentOf(q, judgement, { ...claims, words: until / 2 }).content;
+		const expected = contentOf(q, judgement, { ...claims, words: q.expected_words }).content;
 		const longer = contentOf(q, judgement, { ...claims, words: 3 * q.expected_words }).content;
 		expect(full).toBeGreaterThan(0.5);
 		expect(half / full).toBeCloseTo(SHORT_ANSWER_SHARE + (1 - SHORT_ANSWER_SHARE) / 2, 5);
+		// An answer of just the expected words does not yet keep all of its content.
+		expect(expected).toBeLessThan(full);
 		expect(longer).toBe(full);
 	});
 });
