@@ -250,7 +250,7 @@ export function report(split: string, scored: Scored[], interviews: InterviewRun
 				honest.map((s) => s.grade ?? 0),
 				honest.map((s) => s.score),
 			),
-			3,
+			4,
 		)}`,
 	);
 	const perQuestion = [...questions]
@@ -262,7 +262,7 @@ export function report(split: string, scored: Scored[], interviews: InterviewRun
 			);
 		})
 		.filter(Number.isFinite);
-	line(`  Spearman per question, mean: ${fmt(mean(perQuestion), 3)}`);
+	line(`  Spearman per question, mean: ${fmt(mean(perQuestion), 4)}`);
 	const goodMean = mean(of("good").map((s) => s.score));
 	const partialMean = mean(of("partial").map((s) => s.score));
 	const goodOf = (s: Scored) =>
