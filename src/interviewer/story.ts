@@ -180,11 +180,17 @@ const HABITUAL: ReadonlySet<string> = new Set([
 	"if",
 ]);
 
+/** Words that join a further step to an action of the same subject ("..., then wrote", "and asked"). */
+const STEP_JOINERS: ReadonlySet<string> = new Set(["then", "and"]);
+
 /** A story at least this complete (two of its three parts) explains a behavioural answer. */
 export const STORY_EXPLAINS = 2 / 3;
 
 export interface StoryShape {
-	/** Sentences where "I" or "we" is followed by a verb within three words: the candidate's actions. */
+	/**
+	 * The candidate's actions: sentences where "I" or "we" is followed by a verb within three words,
+	 * plus each further verb such a sentence joins with "then" or "and" ("then wrote ..., and asked").
+	 */
 	actions: number;
 	/** The first action's sentence or a later one names a change or a number. */
 	outcome: boolean;
@@ -206,17 +212,21 @@ export function storyShape(text: string): StoryShape {
 	for (const [i, s] of sentences.entries()) {
 		const t = s.tokens;
 		let acted = false;
+		let steps = 0;
 		for (let j = 0; j < t.length; j++) {
 			const tok = t[j];
 			if (!tok) continue;
 			if (WORK_WORDS.has(tok.root) || WORK_WORDS.has(tok.word)) work.add(tok.root);
 			if ((tok.word === "i" || tok.word === "we") && t.slice(j + 1, j + 4).some((x) => x.verb && !x.negative))
 				acted = true;
+			// A further step of the same subject in one sentence: "I kept notes, then wrote a script and asked ...".
+			const next = t[j + 1];
+			if (acted && STEP_JOINERS.has(tok.word) && next?.verb && !next.negative && !t[j + 2]?.negative) steps++;
 		}
 		// A habit ("I usually", "if I see", "whenever we") is not a step of a story.
 		if (acted && t.some((x) => HABITUAL.has(x.word))) acted = false;
 		if (acted) {
-			actions++;
+			actions += 1 + steps;
 			if (firstAction < 0) firstAction = i;
 		}
 		if (

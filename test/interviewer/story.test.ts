@@ -106,6 +106,17 @@ describe("story-part concepts", () => {
 		expect(habits.score).toBeLessThan(STORY_EXPLAINS);
 	});
 
+	it("counts the further steps one sentence joins with then or and as actions", () => {
+		const joined = storyShape(
+			"The setup guide for our team was out of date. I kept notes on every problem, then wrote a setup script and asked the next two hires to try it.",
+		);
+		expect(joined.actions).toBe(3);
+		expect(joined.score).toBeGreaterThanOrEqual(STORY_EXPLAINS);
+		// Nouns joined by "and" are not steps; a denied verb is no step either.
+		expect(storyShape("I wrote a script and a README for the team's release.").actions).toBe(1);
+		expect(storyShape("I wrote a script for the team and didn't test it.").actions).toBe(1);
+	});
+
 	it("sets a story at work by general workplace words", () => {
 		expect(
 			storyShape("Our support staff kept a spreadsheet by hand. I moved it into the database.").work,
