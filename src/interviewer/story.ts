@@ -9,7 +9,7 @@ import { countPhrases } from "./text";
 import type { StoryPart } from "./types";
 
 /** Words that set a story at work (a story told about a hobby or a holiday uses none of them). */
-export const WORK_WORDS: ReadonlySet<string> = new Set([
+const WORK_WORDS: ReadonlySet<string> = new Set([
 	"team",
 	"teammate",
 	"colleague",

@@ -212,8 +212,9 @@ export async function ownedInterviewIds(
  * projection when only the status filters (constant time however many interviews the account
  * has), otherwise by counting the matching rows.
  */
-function totalQuery(db: Db, present: ReadonlySet<FilterKey>, counted: boolean) {
-	if (!counted) {
+function totalQuery(db: Db, present: ReadonlySet<FilterKey>) {
+	// The counters answer the total when no filter but the status and test mode is set.
+	if (![...present].every((k) => k === "status" || k === "testMode")) {
 		return db
 			.select({ total: count() })
 			.from(interviews)
@@ -254,8 +255,7 @@ const listTemplates = new Map<
 	{ page: Template<Record<string, unknown>>; total: Template<Record<string, unknown>> }
 >();
 
-/** `counted` (the counters answer the total) follows from which filters are set, so from the key. */
-function listTemplatesOf(present: ReadonlySet<FilterKey>, cursor: boolean, counted: boolean) {
+function listTemplatesOf(present: ReadonlySet<FilterKey>, cursor: boolean) {
 	const key = `${FILTER_KEYS.filter((k) => present.has(k)).join(",")}|${cursor}`;
 	let templates = listTemplates.get(key);
 	if (!templates) {
@@ -280,7 +280,7 @@ function listTemplatesOf(present: ReadonlySet<FilterKey>, cursor: boolean, count
 					.orderBy(desc(interviews.createdAt), desc(interviews.id))
 					.limit(sql.placeholder("limit"));
 			}),
-			total: new Template((db) => totalQuery(db, present, counted)),
+			total: new Template((db) => totalQuery(db, present)),
 		};
 		listTemplates.set(key, templates);
 	}
@@ -307,9 +307,7 @@ export async function listInterviews(
 			typeof filters[k] === "string" ? filters[k] !== "" : filters[k] !== undefined,
 		),
 	);
-	// The counters answer the total when no filter but the status and test mode is set.
-	const counted = [...present].every((k) => k === "status" || k === "testMode");
-	const { page, total } = listTemplatesOf(present, cursor !== null, counted);
+	const { page, total } = listTemplatesOf(present, cursor !== null);
 	const values = {
 		...filterValues(accountId, environment, filters),
 		cursorCreatedAt: cursor?.createdAt,
