@@ -15,12 +15,24 @@ interface Clause {
 	to: number;
 }
 
-function clausesOf(sentences: Sentence[]): Clause[] {
+/**
+ * A participial phrase set off by a comma ("..., usually replacing the database with fakes") says
+ * something of its own: its words are not claims of the clause before it.
+ */
+function participial(tokens: Token[], j: number): boolean {
+	const t = tokens[j] as Token;
+	if (!t.afterComma) return false;
+	const gerund = (x: Token | undefined) =>
+		x !== undefined && !x.verb && x.word.length > 5 && x.word.endsWith("ing");
+	return gerund(t) || (t.word.endsWith("ly") && gerund(tokens[j + 1]));
+}
+
+function clausesOf(sentences: Sentence[], participles = false): Clause[] {
 	const out: Clause[] = [];
 	sentences.forEach((s, i) => {
 		let from = 0;
 		s.tokens.forEach((t, j) => {
-			if (CONTRAST.has(t.word) && j > from) {
+			if ((CONTRAST.has(t.word) || (participles && participial(s.tokens, j))) && j > from) {
 				out.push({ sentence: i, from, to: j });
 				from = j;
 			}
@@ -142,7 +154,7 @@ export function findMisconceptions(
 ): MisconceptionFinding[] {
 	if (misconceptions.length === 0) return [];
 	const sentences = analyse(text);
-	const clauses = clausesOf(sentences);
+	const clauses = clausesOf(sentences, true);
 	const out: MisconceptionFinding[] = [];
 	for (const m of misconceptions) {
 		let asserted: string | null = null;
@@ -175,8 +187,25 @@ export interface LinkFinding {
 	snippet: string;
 }
 
+/** Verbs whose purpose follows as "to" and a verb: "you use a generator to stream a huge file". */
+const PURPOSE_VERBS = new Set(["use"]);
+/** Words between the verb and its "to" at most: "use a TLA+ model of the protocol to". */
+const PURPOSE_REACH = 8;
+
+/** A purpose: "in order to", "so as to", or a purpose verb followed within reach by "to" and a verb. */
+function hasPurpose(tokens: Token[], from: number, to: number): boolean {
+	for (let i = from; i < to; i++) {
+		if (tokens[i]?.word !== "to" || !tokens[i + 1]?.verb || i + 1 >= to) continue;
+		const before = tokens[i - 1]?.word;
+		if (before === "order" || (before === "as" && tokens[i - 2]?.word === "so")) return true;
+		for (let j = Math.max(from, i - PURPOSE_REACH); j < i; j++)
+			if (PURPOSE_VERBS.has(tokens[j]?.root ?? "")) return true;
+	}
+	return false;
+}
+
 function hasCausal(tokens: Token[], from = 0, to = tokens.length): boolean {
-	return findAny(tokens, CAUSAL, from, to) !== null;
+	return findAny(tokens, CAUSAL, from, to) !== null || hasPurpose(tokens, from, to);
 }
 
 let opposites: Map<string, readonly string[]> | null = null;

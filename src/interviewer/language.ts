@@ -22,6 +22,8 @@ export interface Token {
 	negative: boolean;
 	verb: boolean;
 	noun: boolean;
+	/** A comma stands right before the word. */
+	afterComma?: boolean;
 }
 
 export interface Sentence {
@@ -93,10 +95,8 @@ const WORD = /[a-z0-9][a-z0-9#%.'+]*/g;
 function tokensOfText(text: string): Token[] {
 	const out: Token[] = [];
 	// Typographic apostrophes ("don’t", as phones and word processors write it) read as plain ones.
-	for (const m of text
-		.toLowerCase()
-		.replace(/[\u2018\u2019\u02bc]/g, "'")
-		.matchAll(WORD)) {
+	const lowered = text.toLowerCase().replace(/[\u2018\u2019\u02bc]/g, "'");
+	for (const m of lowered.matchAll(WORD)) {
 		let word = m[0].replace(/[.']+$/, "");
 		if (word.endsWith("'s")) word = word.slice(0, -2);
 		if (!word) continue;
@@ -111,7 +111,9 @@ function tokensOfText(text: string): Token[] {
 			continue;
 		}
 		const info = infoOf(word);
-		out.push({ word, root: info.root, negative: info.negative, verb: info.verb, noun: info.noun });
+		const token: Token = { word, root: info.root, negative: info.negative, verb: info.verb, noun: info.noun };
+		if (/,\s*$/.test(lowered.slice(Math.max(0, (m.index ?? 0) - 3), m.index))) token.afterComma = true;
+		out.push(token);
 	}
 	// "rather than X" and "instead of X" deny X as "not X" does.
 	for (let i = 0; i + 1 < out.length; i++) {

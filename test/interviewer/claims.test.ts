@@ -29,6 +29,21 @@ describe("claims", () => {
 		expect(findMisconceptions("Indexes make reads faster but writes slower.", list)).toEqual([]);
 	});
 
+	it("does not read a participial phrase after a comma as a claim of the clause before it", () => {
+		const list = bankQuestion("testing-j1").misconceptions ?? [];
+		const claims = (text: string) => findMisconceptions(text, list).map((m) => m.claim);
+		const replaces = "unit tests do not replace integration tests";
+		expect(
+			claims("Unit tests check one function in isolation, usually replacing the database with fakes."),
+		).toEqual([]);
+		expect(claims("Unit tests check one function in isolation, replacing the database with fakes.")).toEqual(
+			[],
+		);
+		expect(claims("Unit tests replace integration tests.")).toEqual([replaces]);
+		// The clause before the phrase still says what it says.
+		expect(claims("Unit tests are enough, covering every path.")).toEqual([replaces]);
+	});
+
 	it("marks a claim both stated and denied as a contradiction", () => {
 		const found = findMisconceptions(
 			"Indexes make writes faster. Then again, indexes do not make writes faster.",

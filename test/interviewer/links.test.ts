@@ -84,6 +84,25 @@ describe("expected links with a direction", () => {
 		).not.toContain("memory retention");
 	});
 
+	it("reads a purpose ('use X to do Y', 'in order to') as joining cause and effect", () => {
+		const links = withoutLists("testing-e1").links ?? [];
+		const concepts = (text: string) => findLinks(text, links).map((l) => l.concept);
+		expect(
+			concepts("Deterministic simulation with a fixed seed: use it to replay the same failure again."),
+		).toContain("deterministic simulation");
+		expect(concepts("In order to reproduce the same failure, run a deterministic simulation.")).toContain(
+			"deterministic simulation",
+		);
+		// The same words without the purpose are side by side, not joined.
+		expect(
+			concepts("Deterministic simulation with a fixed seed replays the same failure again."),
+		).not.toContain("deterministic simulation");
+		// "to" with no purpose verb before it is no purpose.
+		expect(concepts("Deterministic simulation is hard to replay the same way again.")).not.toContain(
+			"deterministic simulation",
+		);
+	});
+
 	it("describes a pattern in words for a model's prompt", () => {
 		expect(describePattern(">^before|first & settimeout|timer")).toBe(
 			"before or first + settimeout or timer",
