@@ -44,6 +44,41 @@ describe("claims", () => {
 		expect(claims("Unit tests are enough, covering every path.")).toEqual([replaces]);
 	});
 
+	it("finds the common wrong claims of the evaluated questions stated, and not denied", () => {
+		// [question, a wrong statement, its denial or the correct statement, the claim]
+		const cases: Array<[string, string, string, string]> = [
+			[
+				"react-j1",
+				"Mutating state in place, like pushing into the array, triggers a render too.",
+				"Mutating state in place does not trigger a re-render, so you copy the array.",
+				"mutating state in place does not trigger a re-render",
+			],
+			[
+				"mongodb-s1",
+				"MongoDB doesn't guarantee atomicity even for a single-document update.",
+				"Single-document updates are atomic.",
+				"single-document operations are atomic",
+			],
+			[
+				"system-design-i1",
+				"A 301 lets you count every click.",
+				"A 302 lets you count every click, while a 301 is cached by the browser.",
+				"a 301 is cached by browsers, so not every click is counted",
+			],
+			[
+				"leadership-e1",
+				"The leads who pushed back were just resistant to change.",
+				"The leads who pushed back were not resistant to change; they had reasons.",
+				"people who push back are not simply resistant to change",
+			],
+		];
+		for (const [id, wrong, right, claim] of cases) {
+			const list = bankQuestion(id).misconceptions ?? [];
+			expect(findMisconceptions(wrong, list).map((m) => m.claim)).toContain(claim);
+			expect(findMisconceptions(right, list).map((m) => m.claim)).not.toContain(claim);
+		}
+	});
+
 	it("marks a claim both stated and denied as a contradiction", () => {
 		const found = findMisconceptions(
 			"Indexes make writes faster. Then again, indexes do not make writes faster.",

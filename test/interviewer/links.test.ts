@@ -224,6 +224,18 @@ describe("correct explanations that qualify and deny", () => {
 			"system-design-i1",
 			"POST /links creates a short code and GET /{code} answers with a 302 redirect to the long URL. Codes come from a counter encoded in base62, so they are short and unique with no collisions; hashing the URL instead needs collision handling. A key-value store maps code to URL, and since reads dominate, a Redis cache in front serves popular links.",
 		],
+		[
+			"mongodb-s1",
+			"Write concern w: 1 is acknowledged by the primary alone, so a write can still roll back after a failover; w: majority waits until most members have it. Single-document operations are atomic, so a lone insert needs no transaction. Read concern majority returns only data a majority has committed; it does not choose the node, which is what read preference does.",
+		],
+		[
+			"testing-j1",
+			"Unit tests check one function in isolation, usually replacing collaborators with fakes, and they pinpoint the broken line. Integration tests exercise real parts together, and end-to-end tests drive the whole system like a user. End-to-end tests are slow and flaky, so you keep few of them; unit tests are not made redundant by them, because an end-to-end failure rarely tells you which line is wrong.",
+		],
+		[
+			"leadership-e1",
+			"Across four teams I started a design review forum. I asked the leads for feedback early, and the people who pushed back had good reasons: the first version was too heavy, so we cut it to one page. I did not rank teams in public or escalate anyone who disagreed. What did not work was a mandate I tried first; culture changed only once the teams shaped the process themselves. Within a quarter all four teams used the forum and design rework fell by half, and I learned to start with the people who disagree.",
+		],
 	];
 
 	for (const [id, text] of CORRECT)

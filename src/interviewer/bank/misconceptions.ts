@@ -59,6 +59,7 @@ export const MORE_MISCONCEPTIONS: Record<string, Misconception[]> = {
 		m("micro-benchmarks mislead", "microbenchmark|micro benchmark & reliable|accurate|always"),
 		m("TypeScript types do not reach the engine", "typescript|type annotation & v8|engine & faster|optimi*"),
 		m("V8 compiles JavaScript just in time, not ahead of time", "ahead of time & v8|engine & compile"),
+		m("delete does not speed objects up", "delete & faster|speed up|speeds up|improve|improves"),
 	],
 	"python-i1": [
 		m("generators are not always faster than lists", "generator & always & faster"),
@@ -70,6 +71,7 @@ export const MORE_MISCONCEPTIONS: Record<string, Misconception[]> = {
 		m("generators do not run in another thread", "generator & thread|in parallel|concurrently|background"),
 		m("a list comprehension builds the whole list at once", "list comprehension & lazy|lazily|on demand"),
 		m("range in Python 3 is lazy, not a list", "range & return|create|build & list & python 3"),
+		m("an iterable is not the same as an iterator", "iterator & iterable & same|identical"),
 	],
 	"leadership-j1": [
 		m(
@@ -85,6 +87,10 @@ export const MORE_MISCONCEPTIONS: Record<string, Misconception[]> = {
 		m(
 			"overriding the team's concerns is not leadership",
 			"ignore|ignored|overrode|overruled & team|colleague|objection|concern",
+		),
+		m(
+			"incidents caused by skipping safeguards are not an acceptable price",
+			"incident|outage|bug & acceptable|worth it|price of",
 		),
 	],
 	"leadership-e1": [
@@ -103,6 +109,27 @@ export const MORE_MISCONCEPTIONS: Record<string, Misconception[]> = {
 			"removing people who disagree harms the organisation",
 			"fire|fired|remove|removed|replace|replaced & disagree|dissent|pushback|push back",
 		),
+		m(
+			"people who push back are not simply resistant to change",
+			"push back|pushed back|pushback|disagree|sceptic|skeptic & resistant|resistance|resist & change",
+		),
+		m(
+			"escalating people who disagree is not how culture changes",
+			"push back|pushed back|pushback|disagree|resist|resistant & escalate|escalated|escalating",
+		),
+		m(
+			"ranking or naming teams in public harms trust",
+			"rank|ranking|ranked|name|named|naming|shame|shamed & team & public|publicly|leaderboard",
+		),
+		m(
+			"asking for feedback early is part of changing culture",
+			"feedback & only & slow|slowed|slows|gave|give|platform",
+		),
+		m(
+			"culture is not set from the top by mandate",
+			"culture & set|change|changed|shaped|shape & from the top|top down|by mandate",
+		),
+		m("compliance is not culture", "compliance & non negotiable|culture"),
 	],
 	"mongodb-s1": [
 		m(
@@ -123,6 +150,26 @@ export const MORE_MISCONCEPTIONS: Record<string, Misconception[]> = {
 			"unacknowledged writes (w: 0) can be lost",
 			"w 0|w:0|unacknowledged & safe|fine|important|payment|financial",
 		),
+		m(
+			"w: 1 is acknowledged by the primary alone, not every member",
+			"w 1 & every|all & member|node|replica|secondary",
+			"w 1 & fully durable|already durable|never lost|flushed to disk",
+		),
+		m(
+			"majority write concern matters on any replica set, not only sharded clusters",
+			"majority & only & shard|sharded|sharding",
+		),
+		m("single-document operations are atomic", "~single document|one document & atomic|atomicity|atomically"),
+		m(
+			"a single write does not need a transaction",
+			"wrap & every|all|each & write|insert|update & transaction",
+		),
+		m("read concern majority does not take a vote among nodes", "read concern & vote|voting|votes"),
+		m(
+			"read concern is not read preference: it does not choose the node or the index",
+			"read concern & decide|decides|choose|chooses|control|controls|pick|picks & which node|which member|which server|which index|node to read",
+		),
+		m("w: 0 is the weakest write concern", "w 0 & strict|strictest|safest|most durable"),
 	],
 	"react-j1": [
 		m("each component instance has its own state", "state & shared & all instance|every instance|all copies"),
@@ -132,6 +179,32 @@ export const MORE_MISCONCEPTIONS: Record<string, Misconception[]> = {
 			"any|every|normal|local|plain & variable & change & re render|rerender",
 		),
 		m("state is local to its component", "state & global|accessible by any|any component can read"),
+		m(
+			"props are read-only: a child cannot change them",
+			"child & modify|change|mutate|update|assign|edit|write & prop & direct|directly|itself|its own",
+			"prop & mutable|writable|writeable",
+		),
+		m(
+			"mutating state in place does not trigger a re-render",
+			">mutate|mutating|modify|push|pushing & state|array|object & in place|directly|direct & trigger|cause|re render|rerender",
+		),
+		m(
+			"a component also re-renders when its parent does, not only when its props change",
+			"re render|rerender|render & only & prop & change|changes|changed",
+		),
+		m(
+			"without memo, a child re-renders with its parent even when its props are the same",
+			"same prop & skip|skipped|skips & automatic|automatically|by default",
+		),
+		m(
+			"immutable updates are how React sees a change, not a style preference",
+			"immutable|immutability & style|preference|optional|cosmetic",
+		),
+		m(
+			"React does not track state with proxies or re-render on a timer",
+			"react & track & state & proxy|proxies",
+			"re render|rerender|render & on a timer|every frame|sixty time|60 time",
+		),
 	],
 	"react-e1": [
 		m(
@@ -147,6 +220,18 @@ export const MORE_MISCONCEPTIONS: Record<string, Misconception[]> = {
 			"concurrent features and server components have costs",
 			"concurrent|server component & no cost|free|no downside|no trade off",
 		),
+		m(
+			"concurrent rendering does not run components in parallel threads",
+			"concurrent|starttransition|transition & parallel|web worker|background thread|another thread|multiple thread",
+		),
+		m(
+			"server components are not sent to the browser or hydrated",
+			">server component & sent|send|ship|shipped|shipping & browser|client & hydrate|hydrated",
+		),
+		m(
+			"server components shrink the client bundle rather than grow it",
+			"server component & larger|bigger|increase|grow & bundle",
+		),
 	],
 	"sql-s1": [
 		m("read uncommitted is neither safe nor a common default", "read uncommitted & default|safe|recommended"),
@@ -159,6 +244,18 @@ export const MORE_MISCONCEPTIONS: Record<string, Misconception[]> = {
 			"a transaction does not make its statements faster",
 			"transaction & make & fast|faster|quick & statement|query",
 		),
+		m(
+			"read committed never reads uncommitted data",
+			">read committed & see|sees|return|returns|show|shows & uncommitted|dirty",
+		),
+		m(
+			"serializable does not lock the whole table or database",
+			"serializable & lock & whole|entire & table|database",
+		),
+		m(
+			"stronger isolation has a cost",
+			"serializable|higher isolation|stronger isolation & no cost|free|no overhead|always use",
+		),
 	],
 	"system-design-i1": [
 		m(
@@ -170,6 +267,25 @@ export const MORE_MISCONCEPTIONS: Record<string, Misconception[]> = {
 			"sequential id|counter based|auto increment|incrementing id & unguessable|secure|cannot be guessed|can't be guessed|random looking",
 		),
 		m("a truncated hash can collide", "hash & never & collide|collision|clash", "hash & always & unique"),
+		m(
+			"random or hashed short codes can collide",
+			"collision|collide & impossible|can't happen|cannot happen|never happen|mathematically",
+		),
+		m("random or hashed codes need a collision check", "~random|hash & check & collision"),
+		m("caching redirects is how reads scale", "caching|cache & bad idea|break|breaks|bad for|harmful"),
+		m(
+			"reads far outnumber writes in a URL shortener",
+			"read & write & roughly equal|about equal|equal|same rate|balanced",
+		),
+		m(
+			"reads scale out with caches and replicas, not one bigger machine",
+			"read & scale|scaling & bigger machine|bigger server|larger machine|bigger box|vertical",
+		),
+		m(
+			"a 301 is cached by browsers, so not every click is counted",
+			">301 & count|track|see & every click|each click|all click",
+		),
+		m("a redirect answers 301 or 302, not 200 with the page", "redirect & return|respond|answer & 200"),
 	],
 	"testing-j1": [
 		m(
@@ -185,6 +301,27 @@ export const MORE_MISCONCEPTIONS: Record<string, Misconception[]> = {
 		m(
 			"full coverage does not mean no bugs",
 			"100% coverage|full coverage|100 percent & no bug|bug free|guarantee",
+		),
+		m(
+			"unit tests are not made redundant by end-to-end tests",
+			"unit test & redundant|unnecessary|waste|pointless|not needed",
+		),
+		m(
+			"an end-to-end failure does not pinpoint the broken line",
+			">end to end|e2e & tell|show|pinpoint & exact|exactly|precisely & line",
+		),
+		m(
+			"end-to-end tests alone are not enough",
+			"end to end|e2e & only test|only kind|all the effort|all effort|only one that|only ones",
+		),
+		m(
+			"end-to-end tests are the slowest and flakiest, not fast and deterministic",
+			"end to end|e2e & fast & deterministic",
+			"end to end|e2e & completely deterministic|fully deterministic|never flaky",
+		),
+		m(
+			"the inverted pyramid is an anti-pattern, not best practice",
+			"inverted pyramid|ice cream cone & best practice|best|recommended|right way",
 		),
 	],
 	"testing-e1": [
@@ -208,6 +345,26 @@ export const MORE_MISCONCEPTIONS: Record<string, Misconception[]> = {
 		m(
 			"testing finds bugs; it does not prove correctness",
 			"jepsen|test & prove & correct|correctness|bug free",
+		),
+		m(
+			"a passing run does not show there are no races",
+			"one|single|passing & run & prove|show|shows|proves|mean|means & no race|race free|correct",
+		),
+		m(
+			"failures are the application's concern, not only the orchestrator's",
+			"failure & infrastructure concern|handled by kubernetes|kubernetes handle|orchestrator handle",
+		),
+		m(
+			"a consensus store does not remove races in the application",
+			"consensus|etcd|zookeeper & eliminate|eliminates|remove|removes|prevent|prevents & race",
+		),
+		m(
+			"timing bugs can be reproduced with deterministic simulation; testing for them is not pointless",
+			"test|testing & pointless|no point|waste of time",
+		),
+		m(
+			"mocked unit tests do not make a distributed system correct",
+			"unit test|unit coverage|mock & make|makes & correct|reliable|safe",
 		),
 	],
 };
