@@ -204,8 +204,18 @@ function hasPurpose(tokens: Token[], from: number, to: number): boolean {
 	return false;
 }
 
+/** Causal words but "by", which is causal only where something follows it in its clause (see hasCausal). */
+const CAUSAL_BUT_BY = CAUSAL.filter((w) => w !== "by");
+
+/**
+ * A causal word in the span, or a purpose (hasPurpose). "by" counts only with what it names after
+ * it ("by caching", "triggered by a state change"): stranded at the end of a clause ("the
+ * generator my uncle swore by, ...") it names nothing.
+ */
 function hasCausal(tokens: Token[], from = 0, to = tokens.length): boolean {
-	return findAny(tokens, CAUSAL, from, to) !== null || hasPurpose(tokens, from, to);
+	if (findAny(tokens, CAUSAL_BUT_BY, from, to) !== null || hasPurpose(tokens, from, to)) return true;
+	for (let i = from; i < to - 1; i++) if (tokens[i]?.word === "by" && !tokens[i + 1]?.afterComma) return true;
+	return false;
 }
 
 let opposites: Map<string, readonly string[]> | null = null;
@@ -610,13 +620,19 @@ function wordsOfQuestion(text: string): QuestionWords {
 	if (!words) {
 		if (questionWords.size >= 5_000) questionWords.clear();
 		const tokens = analyse(text).flatMap((s) => s.tokens);
+		// The question's first word is its instruction ("Design a URL shortener"), not its subject.
+		const instruction = tokens[0];
 		words = {
 			nouns: new Set(
-				tokens.filter((t) => t.noun && t.word.length > 2 && !GENERIC_NOUNS.has(t.root)).map((t) => t.root),
+				tokens
+					.filter((t) => t !== instruction && t.noun && t.word.length > 2 && !GENERIC_NOUNS.has(t.root))
+					.map((t) => t.root),
 			),
 			verbs: new Set(
 				tokens
-					.filter((t) => t.verb && !t.noun && t.word.length > 2 && !GENERIC_VERBS.has(t.root))
+					.filter(
+						(t) => t !== instruction && t.verb && !t.noun && t.word.length > 2 && !GENERIC_VERBS.has(t.root),
+					)
 					.map((t) => t.root),
 			),
 		};

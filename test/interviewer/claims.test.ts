@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { findMisconceptions, isKeywordList } from "../../src/interviewer/claims";
+import { findLinks, findMisconceptions, isKeywordList, onTopic } from "../../src/interviewer/claims";
 import { analyse } from "../../src/interviewer/language";
 import { OfflineInterviewer } from "../../src/interviewer/offline";
 import { resultsSchema } from "../../src/interviewer/schemas";
@@ -64,6 +64,18 @@ describe("claims", () => {
 				"A 301 lets you count every click.",
 				"A 302 lets you count every click, while a 301 is cached by the browser.",
 				"a 301 is cached by browsers, so not every click is counted",
+			],
+			[
+				"javascript-i1",
+				"Timers are higher priority, so setTimeout with zero delay runs before a promise callback.",
+				"Microtasks have priority over timers, so a promise callback runs before setTimeout with zero delay.",
+				"timers do not run before promise callbacks",
+			],
+			[
+				"sql-s1",
+				"Read committed is already the strongest practical level.",
+				"Most systems default to read committed; serializable is the strongest level.",
+				"read committed is not the strongest level",
 			],
 			[
 				"leadership-e1",
@@ -134,6 +146,33 @@ describe("claims", () => {
 		expect(story.score).toBeLessThan(10);
 		expect(story.review_flags).toContain("off_topic");
 		expect((await interviewer.scoreAnswer(sqlIndexes, "I don't know.", 5)).score).toBeLessThan(10);
+	});
+
+	it("does not take the question's instruction ('Design a URL shortener') for its subject", () => {
+		const shortener = bankQuestion("system-design-i1");
+		// Two rubric words in other senses, and the question's first word as the only shared one.
+		expect(
+			onTopic(shortener, "I had to design the seating plan for a wedding and moved notes around.", 2, 0),
+		).toBe(false);
+		expect(
+			onTopic(shortener, "I would scale the reads of short links with a cache in front of the store.", 2, 0),
+		).toBe(true);
+	});
+
+	it("reads 'by' as causal only when it names something after it", async () => {
+		const generators = bankQuestion("python-i1");
+		const links = (text: string) => findLinks(text, generators.links ?? []).map((l) => l.concept);
+		expect(
+			links("A generator is lazy, and it keeps memory small by never building the whole list."),
+		).toContain("lazy evaluation and memory");
+		// Stranded at the end of its clause, "by" joins nothing.
+		expect(links("A generator my uncle swore by, a huge diesel thing.")).toEqual([]);
+		const story = await interviewer.scoreAnswer(
+			generators,
+			"We had a generator at the cabin that my uncle swore by, a big diesel thing behind the woodpile. Every winter the lines went down and starting it took three pulls and a kick. Those were the best nights of the holiday.",
+			30,
+		);
+		expect(story.score).toBeLessThan(10);
 	});
 
 	it("names misconceptions in areas for improvement and never quotes them as strengths", async () => {

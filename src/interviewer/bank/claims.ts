@@ -308,7 +308,10 @@ export const CLAIMS: Record<string, { misconceptions?: Misconception[]; links?: 
 	},
 	"react-e1": {
 		misconceptions: [
-			m("server components do not run in the browser", "server component & run & browser|client"),
+			m(
+				"server components do not run in the browser",
+				">server component & run|runs|execute|executes & in the browser|on the client|in the client|client side",
+			),
 			m("concurrent rendering is not multi-threading", "concurrent & thread|parallel thread"),
 			m(
 				"hydration does not re-fetch everything from scratch by design",

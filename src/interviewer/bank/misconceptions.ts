@@ -45,6 +45,18 @@ export const MORE_MISCONCEPTIONS: Record<string, Misconception[]> = {
 			"async & multiple core|multiple thread|several core",
 		),
 		m("requestAnimationFrame is not a microtask", "requestanimationframe & microtask"),
+		m(
+			"the loop drains every microtask after each macrotask, it does not alternate one by one",
+			"alternate|alternates|alternating & macrotask|task & microtask",
+		),
+		m(
+			"timers do not run before promise callbacks",
+			">timer|settimeout|macrotask & higher priority|priority over|jump ahead & promise|microtask",
+		),
+		m(
+			"microtasks run on the main thread",
+			"microtask & off the main thread|another thread|background thread|separate thread",
+		),
 	],
 	"javascript-e1": [
 		m(
@@ -55,11 +67,24 @@ export const MORE_MISCONCEPTIONS: Record<string, Misconception[]> = {
 			"delete changes an object's shape and can slow it",
 			"delete & no effect|harmless|no cost|no performance",
 		),
-		m("monomorphic call sites are the fast ones", ">megamorphic|polymorphic & faster|fastest|best|optimal"),
+		m(
+			"monomorphic call sites are the fast ones",
+			">megamorphic & faster|fastest|best|optimal|most optimi*|well optimi*",
+			">polymorphic & faster than monomorphic|most optimi*",
+		),
 		m("micro-benchmarks mislead", "microbenchmark|micro benchmark & reliable|accurate|always"),
 		m("TypeScript types do not reach the engine", "typescript|type annotation & v8|engine & faster|optimi*"),
 		m("V8 compiles JavaScript just in time, not ahead of time", "ahead of time & v8|engine & compile"),
 		m("delete does not speed objects up", "delete & faster|speed up|speeds up|improve|improves"),
+		m(
+			"initialise every property in the constructor: adding properties later changes the shape",
+			"add|adding & property|properties & lazily|on demand",
+		),
+		m(
+			"delete does not shrink the hidden class or help the garbage collector",
+			"delete & shrink|shrinks|help|helps & hidden class|shape|garbage collector",
+		),
+		m("ordinary code deoptimises too, not only eval and with", "deoptimi* & only & eval|with"),
 	],
 	"python-i1": [
 		m("generators are not always faster than lists", "generator & always & faster"),
@@ -92,6 +117,8 @@ export const MORE_MISCONCEPTIONS: Record<string, Misconception[]> = {
 			"incidents caused by skipping safeguards are not an acceptable price",
 			"incident|outage|bug & acceptable|worth it|price of",
 		),
+		m("going around the owners of a system is not initiative", "~bother|bothered & ask|asking|tell|telling"),
+		m("blaming others for the fallout is not initiative", "fault & their|theirs|they|team|them"),
 	],
 	"leadership-e1": [
 		m(
@@ -130,6 +157,22 @@ export const MORE_MISCONCEPTIONS: Record<string, Misconception[]> = {
 			"culture & set|change|changed|shaped|shape & from the top|top down|by mandate",
 		),
 		m("compliance is not culture", "compliance & non negotiable|culture"),
+		m(
+			"consultation strengthens a strategy rather than diluting it",
+			"feedback|comment|comments|consultation|consensus|input|rfc & dilute|dilutes|waste|bikeshed|slow|slowed|slows",
+		),
+		m(
+			"culture is not enforced through performance reviews",
+			"performance review & flag|flagged|deviate|deviated|compliance|comply|punish",
+		),
+		m(
+			"culture does not come from the top by mandate",
+			"culture & from the top|top down|by mandate|non negotiable",
+		),
+		m(
+			"strategy is shaped with the teams, not handed down",
+			"strategy & hand down|handed down|set by the most senior",
+		),
 	],
 	"mongodb-s1": [
 		m(
@@ -256,6 +299,18 @@ export const MORE_MISCONCEPTIONS: Record<string, Misconception[]> = {
 			"stronger isolation has a cost",
 			"serializable|higher isolation|stronger isolation & no cost|free|no overhead|always use",
 		),
+		m("read committed is not the strongest level", ">read committed & strongest|most isolated"),
+		m(
+			"serializable prevents anomalies the weaker levels allow",
+			"serializable & legacy|no real protection|no protection|useless|pointless",
+		),
+		m("read uncommitted is not fine for most applications", "read uncommitted & fine|okay|most app|harmless"),
+		m(
+			"ACID terms are about the transaction, not CPUs, connections or backups",
+			"atomicity & cpu|single operation|one instruction",
+			"durability & backup|backups",
+			"isolation & own connection|separate connection",
+		),
 	],
 	"system-design-i1": [
 		m(
@@ -323,6 +378,16 @@ export const MORE_MISCONCEPTIONS: Record<string, Misconception[]> = {
 			"the inverted pyramid is an anti-pattern, not best practice",
 			"inverted pyramid|ice cream cone & best practice|best|recommended|right way",
 		),
+		m(
+			"coverage does not mean there are no bugs",
+			"coverage & no bug|bug free|no untested|correct by definition",
+		),
+		m(
+			"integration tests use real parts, not more mocks",
+			">integration test & just|really & unit test & more mock|with mock",
+		),
+		m("teams have not dropped end-to-end tests", "end to end|e2e & dropped|obsolete|qa thing|outdated"),
+		m("correct units do not make a correct system", "unit & correct & system & correct|by definition"),
 	],
 	"testing-e1": [
 		m(
