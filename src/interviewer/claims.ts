@@ -19,6 +19,12 @@ interface Clause {
  * A participial phrase set off by a comma ("..., usually replacing the database with fakes") says
  * something of its own: its words are not claims of the clause before it.
  */
+/** ", and" or ", or" joining two clauses ("... runs before any pending timer, and an endless chain ..."). */
+function coordinated(tokens: Token[], j: number): boolean {
+	const t = tokens[j] as Token;
+	return t.afterComma === true && (t.word === "and" || t.word === "or");
+}
+
 function participial(tokens: Token[], j: number): boolean {
 	const t = tokens[j] as Token;
 	if (!t.afterComma) return false;
@@ -27,12 +33,20 @@ function participial(tokens: Token[], j: number): boolean {
 	return gerund(t) || (t.word.endsWith("ly") && gerund(tokens[j + 1]));
 }
 
-function clausesOf(sentences: Sentence[], participles = false): Clause[] {
+/**
+ * The clauses of each sentence: split at a contrast ("but", "whereas" ...), and with `fine` also at
+ * ", and" / ", or" between clauses; with `participles` also before a participial phrase.
+ */
+function clausesOf(sentences: Sentence[], fine = false, participles = false): Clause[] {
 	const out: Clause[] = [];
 	sentences.forEach((s, i) => {
 		let from = 0;
 		s.tokens.forEach((t, j) => {
-			if ((CONTRAST.has(t.word) || (participles && participial(s.tokens, j))) && j > from) {
+			const split =
+				CONTRAST.has(t.word) ||
+				(fine && coordinated(s.tokens, j)) ||
+				(participles && participial(s.tokens, j));
+			if (split && j > from) {
 				out.push({ sentence: i, from, to: j });
 				from = j;
 			}
@@ -154,7 +168,7 @@ export function findMisconceptions(
 ): MisconceptionFinding[] {
 	if (misconceptions.length === 0) return [];
 	const sentences = analyse(text);
-	const clauses = clausesOf(sentences, true);
+	const clauses = clausesOf(sentences, true, true);
 	const out: MisconceptionFinding[] = [];
 	for (const m of misconceptions) {
 		let asserted: string | null = null;
@@ -364,6 +378,8 @@ export function judgeLinks(text: string, links: readonly ExpectedLink[]): LinkJu
 	if (links.length === 0) return { made, inverted };
 	const sentences = analyse(text);
 	const clauses = clausesOf(sentences);
+	// A directional effect is read in the finer clauses that misconceptions use (see participial).
+	const fine = clausesOf(sentences, true);
 	for (const link of links) {
 		const effects = link.effect.map(effectPattern);
 		let madeAt: string | null = null;
@@ -377,18 +393,21 @@ export function judgeLinks(text: string, links: readonly ExpectedLink[]): LinkJu
 			for (const clause of clauses) {
 				if (clause.sentence !== i) continue;
 				for (const e of effects) {
-					if (e.direction !== null) {
-						if (isReported) continue;
-						const here = spanOfAny(s.tokens, clause, link.cause);
-						const reading = here ? directionIn(s.tokens, clause, e, here) : null;
-						if (reading === "inverted") invertedAt ??= quote;
-						else if (reading === "made") madeAt ??= quote;
-						continue;
-					}
+					if (e.direction !== null) continue;
 					// A denied effect ("closures can't cause leaks", "retries aren't needed") is not an explanation of it.
 					const span = spanOf(s.tokens, clause, e.pattern);
 					if (span && span.from !== cause.from && causal && !deniedBefore(s.tokens, clause, span))
 						madeAt ??= quote;
+				}
+			}
+			for (const clause of fine) {
+				if (clause.sentence !== i || isReported) continue;
+				for (const e of effects) {
+					if (e.direction === null) continue;
+					const here = spanOfAny(s.tokens, clause, link.cause);
+					const reading = here ? directionIn(s.tokens, clause, e, here) : null;
+					if (reading === "inverted") invertedAt ??= quote;
+					else if (reading === "made") madeAt ??= quote;
 				}
 			}
 			const next = sentences[i + 1];

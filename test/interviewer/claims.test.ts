@@ -78,6 +78,18 @@ describe("claims", () => {
 				"read committed is not the strongest level",
 			],
 			[
+				"leadership-j1",
+				"I merged it on Monday using my admin rights.",
+				"I merged it on Monday after the review.",
+				"forcing a change through with admin rights is not initiative",
+			],
+			[
+				"aws-s1",
+				"Reserved capacity is always the cheapest option on AWS.",
+				"Reserved capacity is not always the cheapest option for spiky load.",
+				"reserved capacity is not always the cheapest for spiky load",
+			],
+			[
 				"leadership-e1",
 				"The leads who pushed back were just resistant to change.",
 				"The leads who pushed back were not resistant to change; they had reasons.",
@@ -89,6 +101,18 @@ describe("claims", () => {
 			expect(findMisconceptions(wrong, list).map((m) => m.claim)).toContain(claim);
 			expect(findMisconceptions(right, list).map((m) => m.claim)).not.toContain(claim);
 		}
+	});
+
+	it("reads clauses joined by ', and' or ', or' apart: a negation in one does not deny the other", () => {
+		const list = bankQuestion("system-design-i1").misconceptions ?? [];
+		const claims = (text: string) => findMisconceptions(text, list).map((m) => m.claim);
+		expect(
+			claims(
+				"I'd hand out ids from a counter so there are no collisions, or use a hash with a collision check.",
+			),
+		).toEqual([]);
+		// Within one clause the claim is still read.
+		expect(claims("A hash will never collide, and we ship it.")).toContain("hashing long URLs can collide; handle collisions");
 	});
 
 	it("marks a claim both stated and denied as a contradiction", () => {

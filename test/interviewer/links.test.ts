@@ -60,6 +60,19 @@ describe("expected links with a direction", () => {
 		).toEqual([]);
 	});
 
+	it("reads a direction within its own clause: ', and' starts another", () => {
+		const links = eventLoop.links ?? [];
+		const wrongWay = (text: string) => judgeLinks(text, links).inverted.map((m) => m.claim);
+		expect(
+			wrongWay(
+				"An await continuation runs before any pending timer, and an endless chain of microtasks starves rendering.",
+			),
+		).toEqual([]);
+		expect(wrongWay("A pending timer runs before the microtasks.")).toEqual([
+			"a resolved promise's callback runs before setTimeout(0)",
+		]);
+	});
+
 	it("judges swapped subjects of an ordered link as inverted (timers before promises)", () => {
 		const links = eventLoop.links ?? [];
 		const right =

@@ -28,6 +28,26 @@ export const MORE_MISCONCEPTIONS: Record<string, Misconception[]> = {
 		),
 		m("standard SQS queues deliver at least once, unordered", "sqs & guarantee & order|exactly once"),
 		m("Lambda has cold starts and concurrency limits", "lambda & no cold start|unlimited|infinite"),
+		m(
+			"reserved capacity is not always the cheapest for spiky load",
+			"reserved & always & cheapest|cheap|cheaper",
+		),
+		m(
+			"everything in one zone is not highly available",
+			"all in one availability zone|all in one az|all in a single az|all in a single availability zone",
+		),
+		m(
+			"auto scaling suits APIs, not only batch jobs",
+			"auto scaling|autoscaling & batch job|only for batch|add risk|adds risk",
+		),
+		m(
+			"restoring from snapshots is not high availability",
+			"snapshot|backup|backups & highly available|high availability",
+		),
+		m(
+			"Lambda scales well past a few hundred requests a second",
+			"lambda & can't handle|cannot handle|few hundred",
+		),
 	],
 	"javascript-i1": [
 		m(
@@ -117,8 +137,23 @@ export const MORE_MISCONCEPTIONS: Record<string, Misconception[]> = {
 			"incidents caused by skipping safeguards are not an acceptable price",
 			"incident|outage|bug & acceptable|worth it|price of",
 		),
-		m("going around the owners of a system is not initiative", "~bother|bothered & ask|asking|tell|telling"),
+		m(
+			"going around the owners of a system is not initiative",
+			"~bother|bothered & ask|asking|tell|telling|raise|raising|check|checking|consult|consulting",
+		),
 		m("blaming others for the fallout is not initiative", "fault & their|theirs|they|team|them"),
+		m(
+			"speed does not excuse the outages it causes",
+			"price of moving fast|cost of moving fast|price of speed",
+		),
+		m(
+			"initiative brings people along rather than acting first and explaining later",
+			"act|acting & first & explain|explaining & afterwards|later",
+		),
+		m(
+			"forcing a change through with admin rights is not initiative",
+			"merge|merged|push|pushed|deploy|deployed & admin right|admin rights|force push|force pushed",
+		),
 	],
 	"leadership-e1": [
 		m(
@@ -167,11 +202,16 @@ export const MORE_MISCONCEPTIONS: Record<string, Misconception[]> = {
 		),
 		m(
 			"culture does not come from the top by mandate",
-			"culture & from the top|top down|by mandate|non negotiable",
+			"culture & from the top|top down|by mandate|by decree|non negotiable",
 		),
 		m(
 			"strategy is shaped with the teams, not handed down",
-			"strategy & hand down|handed down|set by the most senior",
+			"strategy & hand down|handed down|set by the most senior|one strong person|one person at the top",
+		),
+		m("a gate with no discussion is not culture", "gate|block|blocked & no discussion|without discussion"),
+		m(
+			"people who push back are not weak engineers",
+			"complain|complained|push back|pushed back|disagree|disagreed & weak|bad|worst & engineer|developer|people",
 		),
 	],
 	"mongodb-s1": [
