@@ -1,7 +1,7 @@
 import { insertEvent } from "../events/events-repo";
 import { getDb } from "../platform/db/client";
 import { boundQuery, runBatch, runOne } from "../platform/db/templates";
-import { errorText } from "../platform/lib/error-text";
+import { errorReason, errorText } from "../platform/lib/error-text";
 import { publishEvents } from "../webhooks/publish";
 import { nextRetry, parseRetryDelays } from "./backoff";
 import { calendarMethodOf } from "./calendar";
@@ -211,7 +211,8 @@ async function sendFailed(
 	record: (reason: string, final: boolean) => Promise<unknown>,
 ): Promise<void> {
 	const next = nextRetry(attempt, deps.retryDelays);
-	const reason = (error instanceof Error ? error.message : String(error)).slice(0, 500);
+	// Stored on the row and logged: a failed query's values (addresses, links) never reach either.
+	const reason = errorReason(error).slice(0, 500);
 	await record(reason, !next.retry);
 	console.warn(
 		JSON.stringify({

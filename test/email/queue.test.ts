@@ -1,7 +1,7 @@
 import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { type EmailConsumerDeps, handleEmailBatch, SEND_LEASE_MS } from "../../src/email/consumer";
 import { claimCandidateEmail, getCandidateEmail, listCandidateEmails } from "../../src/email/email-repo";
 import type { CandidateEmailRequest, EmailQueueMessage } from "../../src/email/model";
@@ -377,6 +377,29 @@ describe("sending candidate e-mail from the queue", () => {
 			lastError: null,
 		});
 		expect(await notifiedEvents(req.interviewId)).toHaveLength(1);
+	});
+
+	it("stores and logs a failure's reason without a failed query's values", async () => {
+		const { env: testEnv, queued } = recordingQueueEnv();
+		const req = emailRequest();
+		await queueCandidateEmail(testEnv, req, NOW);
+		const secret = "https://service.test/join/x?token=Q7sYk2mBv9";
+		const send = async (): Promise<{ messageId: string }> => {
+			throw new Error(`Failed query: update candidate_emails set x = ?\nparams: ${secret}`);
+		};
+		const logged: string[] = [];
+		const warn = vi.spyOn(console, "warn").mockImplementation((line: unknown) => {
+			logged.push(String(line));
+		});
+		try {
+			await deliver(queued[0]!, deps(send), 1);
+		} finally {
+			warn.mockRestore();
+		}
+		const row = await getCandidateEmail(db, req.messageId);
+		expect(row?.lastError).toBe("Failed query: update candidate_emails set x = ? (values not logged)");
+		expect(logged.join("\n")).toContain("e-mail send failed");
+		expect(logged.join("\n")).not.toContain(secret);
 	});
 
 	it("marks the e-mail failed after the last attempt and emits nothing", async () => {

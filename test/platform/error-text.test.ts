@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "../../src/platform/db/client";
-import { errorText } from "../../src/platform/lib/error-text";
+import { errorReason, errorText } from "../../src/platform/lib/error-text";
 
 describe("errorText", () => {
 	it("keeps a failed query's SQL and the database's reason, never the values it was given", async () => {
@@ -27,5 +27,9 @@ describe("errorText", () => {
 		expect(errorText("plain")).toBe("plain");
 		const wrapped = new Error("outer", { cause: new RangeError("inner") });
 		expect(errorText(wrapped)).toBe("Error: outer; cause: RangeError: inner");
+		expect(errorReason(wrapped)).toBe("outer; cause: RangeError: inner");
+		expect(errorReason(new Error("Failed query: select 1\nparams: secret"))).toBe(
+			"Failed query: select 1 (values not logged)",
+		);
 	});
 });

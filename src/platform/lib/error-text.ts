@@ -6,8 +6,14 @@
  */
 export function errorText(error: unknown): string {
 	if (!(error instanceof Error)) return String(error);
+	return `${error.name}: ${errorReason(error)}`;
+}
+
+/** The same without the error's name, for a reason stored on a row ("550 mailbox unavailable"). */
+export function errorReason(error: unknown): string {
+	if (!(error instanceof Error)) return String(error);
 	const at = error.message.indexOf("\nparams:");
 	const message = at === -1 ? error.message : `${error.message.slice(0, at)} (values not logged)`;
 	const cause = error.cause instanceof Error ? `; cause: ${errorText(error.cause)}` : "";
-	return `${error.name}: ${message}${cause}`;
+	return `${message}${cause}`;
 }
