@@ -34,7 +34,7 @@ import type {
 	PlannedQuestion,
 } from "../src/interviewer/types";
 import { fmt, mean, spearman } from "./metrics";
-import { interviewerFor } from "./providers";
+import { interviewerFor, UsageError } from "./providers";
 
 export const HONEST = ["expert", "good", "partial", "weak"] as const;
 export const ADVERSARIAL = ["keyword_list", "confidently_wrong"] as const;
@@ -322,31 +322,65 @@ export function report(split: string, scored: Scored[], interviews: InterviewRun
 	return out.join("\n");
 }
 
+const USAGE = `npm run eval -- [options]
+
+  --split tune|holdout|all     which questions to score (default all, each split reported apart)
+  --data <dir>                 another answer set of the same format (eval/tune2, eval/holdout2 ...)
+  --interviewer <kind>         offline (default) or openai (OPENAI_BASE_URL, OPENAI_MODEL, OPENAI_API_KEY)
+  --without-misconceptions     leave every misconception list out (the general mechanisms alone)
+  --json <file>                write every scored answer to a file
+  --base <url> --key <key>     drive the running service over the WebSocket instead (or EVAL_API_KEY)
+  --limit <n>                  with --base: questions per skill (default 3)
+  --help                       this text
+
+docs/interviewer.md, "Evaluation", says what each figure means.`;
+
+/** The command line, or null after printing why it cannot be read (exit code 2). */
+function argsOf(argv: string[]) {
+	try {
+		return parseArgs({ args: argv, options: OPTIONS }).values;
+	} catch (error) {
+		console.error(`${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`);
+		return null;
+	}
+}
+
+const OPTIONS = {
+	split: { type: "string", default: "all" },
+	data: { type: "string" },
+	interviewer: { type: "string", default: "offline" },
+	base: { type: "string" },
+	key: { type: "string" },
+	limit: { type: "string" },
+	json: { type: "string" },
+	"without-misconceptions": { type: "boolean", default: false },
+	help: { type: "boolean", default: false },
+} as const;
+
 async function main() {
-	const { values } = parseArgs({
-		options: {
-			split: { type: "string", default: "all" },
-			data: { type: "string" },
-			interviewer: { type: "string", default: "offline" },
-			base: { type: "string" },
-			key: { type: "string" },
-			limit: { type: "string" },
-			json: { type: "string" },
-			"without-misconceptions": { type: "boolean", default: false },
-		},
-	});
+	const values = argsOf(process.argv.slice(2));
+	if (!values) {
+		process.exitCode = 2;
+		return;
+	}
+	if (values.help) {
+		console.log(USAGE);
+		return;
+	}
 	ablation.withoutMisconceptions = values["without-misconceptions"] ?? false;
 	const dir = values.data ?? (existsSync("eval/data") ? "eval/data" : "eval/samples");
 	const files = loadSet(dir);
 	const splits =
 		values.split === "all" ? (["tune", "holdout"] as const) : [values.split as "tune" | "holdout"];
 	if (!splits.every((s) => s === "tune" || s === "holdout"))
-		throw new Error("--split is tune, holdout or all");
+		throw new UsageError("--split is tune, holdout or all");
 	if (values.base) {
 		// EVAL_API_KEY keeps the key off the command line (npm echoes it).
 		const key = values.key ?? process.env.EVAL_API_KEY;
 		if (!key)
-			throw new Error("--base needs --key or EVAL_API_KEY (a key with interviews:write and interviews:read)");
+			throw new UsageError(
+				"--base needs --key or EVAL_API_KEY (a key with interviews:write and interviews:read)",
+			);
 		const { runServiceInterviews } = await import("./service");
 		await runServiceInterviews({
 			base: values.base,
@@ -383,4 +417,9 @@ async function main() {
 	if (values.json) writeFileSync(values.json, JSON.stringify(scored, null, 1));
 }
 
-if (process.argv[1]?.endsWith("run.ts")) await main();
+if (process.argv[1]?.endsWith("run.ts"))
+	await main().catch((error: unknown) => {
+		if (!(error instanceof UsageError)) throw error;
+		console.error(`${error.message}\n\n${USAGE}`);
+		process.exitCode = 2;
+	});
