@@ -78,6 +78,12 @@ describe("claims", () => {
 				"read committed is not the strongest level",
 			],
 			[
+				"react-j1",
+				"Re-renders happen only when a component's props change.",
+				"Its props only change because the parent rendered.",
+				"a component also re-renders when its parent does, not only when its props change",
+			],
+			[
 				"leadership-j1",
 				"I merged it on Monday using my admin rights.",
 				"I merged it on Monday after the review.",
@@ -112,7 +118,9 @@ describe("claims", () => {
 			),
 		).toEqual([]);
 		// Within one clause the claim is still read.
-		expect(claims("A hash will never collide, and we ship it.")).toContain("hashing long URLs can collide; handle collisions");
+		expect(claims("A hash will never collide, and we ship it.")).toContain(
+			"hashing long URLs can collide; handle collisions",
+		);
 	});
 
 	it("marks a claim both stated and denied as a contradiction", () => {
@@ -191,6 +199,11 @@ describe("claims", () => {
 		).toContain("lazy evaluation and memory");
 		// Stranded at the end of its clause, "by" joins nothing.
 		expect(links("A generator my uncle swore by, a huge diesel thing.")).toEqual([]);
+		// A size must name what is large: a big storm is not a large input.
+		expect(links("We bought a generator after the big storm, when the power was out.")).toEqual([]);
+		expect(links("A generator reads a huge file line by line, so memory stays flat.")).toContain(
+			"lazy evaluation and memory",
+		);
 		const story = await interviewer.scoreAnswer(
 			generators,
 			"We had a generator at the cabin that my uncle swore by, a big diesel thing behind the woodpile. Every winter the lines went down and starting it took three pulls and a kick. Those were the best nights of the holiday.",

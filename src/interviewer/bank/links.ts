@@ -323,7 +323,7 @@ export const LINKS: Record<string, ExpectedLink[]> = {
 			["generator", "lazy", "lazily", "on demand", "one at a time", "iterator"],
 			[
 				"memory|never & whole|all|entire",
-				"large file|huge|big|infinite|stream|constant memory|little memory",
+				"large file|large data|large dataset|large amount|large list|large sequence|large collection|large input|large result|infinite|stream|constant memory|little memory",
 			],
 		),
 		l(

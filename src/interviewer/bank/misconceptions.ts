@@ -273,7 +273,7 @@ export const MORE_MISCONCEPTIONS: Record<string, Misconception[]> = {
 		),
 		m(
 			"a component also re-renders when its parent does, not only when its props change",
-			"re render|rerender|render & only & prop & change|changes|changed",
+			">re render|rerender|render & only & when|if & prop & change|changes|changed",
 		),
 		m(
 			"without memo, a child re-renders with its parent even when its props are the same",
