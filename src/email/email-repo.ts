@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
+import { and, asc, eq, isNull, lte, or, sql } from "drizzle-orm";
 import type { Db } from "../platform/db/client";
 import { candidateEmails } from "../platform/db/schema";
 
@@ -83,64 +83,4 @@ export function recordCandidateEmailFailure(db: Db, id: string, now: number, err
 			updatedAt: now,
 		})
 		.where(and(eq(candidateEmails.id, id), eq(candidateEmails.status, "queued")));
-}
-
-/**
- * Queued e-mails untouched since `before` and held by no consumer: their queue message was lost
- * or dead-lettered after repeated processing failures. Oldest first.
- */
-export async function staleQueuedEmails(
-	db: Db,
-	before: number,
-	neverTriedBefore: number,
-	now: number,
-	limit: number,
-): Promise<string[]> {
-	const rows = await db
-		.select({ id: candidateEmails.id })
-		.from(candidateEmails)
-		.where(
-			and(
-				eq(candidateEmails.status, "queued"),
-				or(
-					lt(candidateEmails.updatedAt, before),
-					and(eq(candidateEmails.attempts, 0), lt(candidateEmails.updatedAt, neverTriedBefore)),
-				),
-				or(isNull(candidateEmails.leaseUntil), lte(candidateEmails.leaseUntil, now)),
-			),
-		)
-		.orderBy(asc(candidateEmails.createdAt))
-		.limit(limit)
-		.all();
-	return rows.map((r) => r.id);
-}
-
-/** Marks these still-queued e-mails as handed to the queue again at `now`. */
-export function touchQueuedEmails(db: Db, ids: string[], now: number) {
-	return db
-		.update(candidateEmails)
-		.set({ updatedAt: now })
-		.where(and(inArray(candidateEmails.id, ids), eq(candidateEmails.status, "queued")))
-		.run();
-}
-
-/** Gives up on queued e-mails made before `createdBefore` and held by no consumer: failed, with why. */
-export async function expireQueuedEmails(
-	db: Db,
-	createdBefore: number,
-	now: number,
-	reason: string,
-): Promise<number> {
-	const result = await db
-		.update(candidateEmails)
-		.set({ status: "failed", lastError: reason, leaseUntil: null, updatedAt: now })
-		.where(
-			and(
-				eq(candidateEmails.status, "queued"),
-				lt(candidateEmails.createdAt, createdBefore),
-				or(isNull(candidateEmails.leaseUntil), lte(candidateEmails.leaseUntil, now)),
-			),
-		)
-		.run();
-	return result.meta.changes ?? 0;
 }

@@ -1,14 +1,10 @@
 import { getDb } from "../platform/db/client";
+import { candidateEmails, userEmails } from "../platform/db/schema";
 import { chunks } from "../platform/lib/chunks";
 import { DEFAULT_RESEND_AFTER_S, resendAfterMs } from "../webhooks/resend";
-import { expireQueuedEmails, staleQueuedEmails, touchQueuedEmails } from "./email-repo";
 import { enqueueAgain } from "./queue-email";
-import {
-	expireQueuedUserEmails,
-	staleQueuedUserEmails,
-	touchQueuedUserEmails,
-	userEmailQueueMessages,
-} from "./user-email";
+import { expireQueuedEmails, staleQueuedEmails, touchQueuedEmails } from "./queued-emails";
+import { userEmailQueueMessages } from "./user-email";
 
 /**
  * A queued e-mail untouched this long lost its queue message (or it was dead-lettered): longer
@@ -34,9 +30,16 @@ const MAX_EMAILS_RESENT = 500;
  */
 export async function sweepStaleEmails(env: Env, now: number): Promise<{ resent: number; givenUp: number }> {
 	const db = getDb(env.DB);
-	const givenUp = await expireQueuedEmails(db, now - EMAIL_GIVE_UP_MS, now, "Not sent within 24 hours");
+	const givenUp = await expireQueuedEmails(
+		db,
+		candidateEmails,
+		now - EMAIL_GIVE_UP_MS,
+		now,
+		"Not sent within 24 hours",
+	);
 	const ids = await staleQueuedEmails(
 		db,
+		candidateEmails,
 		now - EMAIL_STALE_MS,
 		now - resendAfterMs(env),
 		now,
@@ -44,17 +47,19 @@ export async function sweepStaleEmails(env: Env, now: number): Promise<{ resent:
 	);
 	if (ids.length > 0) {
 		await enqueueAgain(env, ids);
-		for (const part of chunks(ids, 90)) await touchQueuedEmails(db, part, now);
+		for (const part of chunks(ids, 90)) await touchQueuedEmails(db, candidateEmails, part, now);
 	}
 	// Dashboard users' invitations: the same rules, their own table.
-	const userGivenUp = await expireQueuedUserEmails(
+	const userGivenUp = await expireQueuedEmails(
 		db,
+		userEmails,
 		now - EMAIL_GIVE_UP_MS,
 		now,
 		"Not sent within 24 hours",
 	);
-	const userIds = await staleQueuedUserEmails(
+	const userIds = await staleQueuedEmails(
 		db,
+		userEmails,
 		now - EMAIL_STALE_MS,
 		now - resendAfterMs(env),
 		now,
@@ -62,7 +67,7 @@ export async function sweepStaleEmails(env: Env, now: number): Promise<{ resent:
 	);
 	for (const part of chunks(userIds, 90)) {
 		await env.EMAIL_QUEUE.sendBatch(userEmailQueueMessages(part));
-		await touchQueuedUserEmails(db, part, now);
+		await touchQueuedEmails(db, userEmails, part, now);
 	}
 	return { resent: ids.length + userIds.length, givenUp: givenUp + userGivenUp };
 }

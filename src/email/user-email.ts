@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
+import { and, asc, eq, isNull, lte, or, sql } from "drizzle-orm";
 import type { Db } from "../platform/db/client";
 import { userEmails } from "../platform/db/schema";
 import { escapeHtml } from "./format";
@@ -152,54 +152,4 @@ export function recordUserEmailFailure(db: Db, id: string, now: number, error: s
 		})
 		.where(and(eq(userEmails.id, id), eq(userEmails.status, "queued")))
 		.run();
-}
-
-/** As `staleQueuedEmails`, for user e-mails. */
-export async function staleQueuedUserEmails(
-	db: Db,
-	before: number,
-	neverTriedBefore: number,
-	now: number,
-	limit: number,
-): Promise<string[]> {
-	const rows = await db
-		.select({ id: userEmails.id })
-		.from(userEmails)
-		.where(
-			and(
-				eq(userEmails.status, "queued"),
-				or(
-					lt(userEmails.updatedAt, before),
-					and(eq(userEmails.attempts, 0), lt(userEmails.updatedAt, neverTriedBefore)),
-				),
-				or(isNull(userEmails.leaseUntil), lte(userEmails.leaseUntil, now)),
-			),
-		)
-		.orderBy(asc(userEmails.createdAt))
-		.limit(limit)
-		.all();
-	return rows.map((r) => r.id);
-}
-
-export function touchQueuedUserEmails(db: Db, ids: string[], now: number) {
-	return db
-		.update(userEmails)
-		.set({ updatedAt: now })
-		.where(and(inArray(userEmails.id, ids), eq(userEmails.status, "queued")))
-		.run();
-}
-
-export async function expireQueuedUserEmails(db: Db, createdBefore: number, now: number, reason: string) {
-	const result = await db
-		.update(userEmails)
-		.set({ status: "failed", lastError: reason, leaseUntil: null, updatedAt: now })
-		.where(
-			and(
-				eq(userEmails.status, "queued"),
-				lt(userEmails.createdAt, createdBefore),
-				or(isNull(userEmails.leaseUntil), lte(userEmails.leaseUntil, now)),
-			),
-		)
-		.run();
-	return result.meta.changes ?? 0;
 }

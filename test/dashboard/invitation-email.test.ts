@@ -211,6 +211,33 @@ describe("invitation e-mail", () => {
 		expect(sent).toHaveLength(1);
 	});
 
+	it("an invitation nothing sent within a day is given up by the sweep, and only its own row", async () => {
+		const a = await dashboardAccount();
+		const recording = recordingQueueEnv();
+		const make = async (name: string, now: number) =>
+			(
+				await createUser(recording.env, {
+					accountId: a.id,
+					companyName: "Acme",
+					email: uniqueEmail(name),
+					role: "member",
+					mode: "invite",
+					invitedBy: null,
+					now,
+					appUrl: BASE,
+				})
+			).emailId as string;
+		const start = Date.now();
+		const old = await make("given-up", start);
+		const recent = await make("still-queued", start + 2 * 60 * 60_000);
+		await sweepStaleEmails(recording.env, start + 24 * 60 * 60_000 + 1_000);
+		expect(await getUserEmail(db, old)).toMatchObject({
+			status: "failed",
+			lastError: "Not sent within 24 hours",
+		});
+		expect((await getUserEmail(db, recent))?.status).toBe("queued");
+	});
+
 	it("settled invitation e-mails are deleted after EMAIL_RETENTION_DAYS, queued ones kept", async () => {
 		const a = await dashboardAccount();
 		const recording = recordingQueueEnv();
