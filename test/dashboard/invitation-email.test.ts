@@ -33,6 +33,21 @@ async function logsOf<T>(run: () => Promise<T>): Promise<{ result: T; logs: stri
 	return { result, logs: lines.join("\n") };
 }
 
+/** Invites a member of the account by e-mail at `now`; the id of the invitation's e-mail row. */
+async function invite(queueEnv: Env, accountId: string, name: string, now = Date.now()): Promise<string> {
+	const made = await createUser(queueEnv, {
+		accountId,
+		companyName: "Acme",
+		email: uniqueEmail(name),
+		role: "member",
+		mode: "invite",
+		invitedBy: null,
+		now,
+		appUrl: BASE,
+	});
+	return made.emailId as string;
+}
+
 /** The consumer's own path from the queue message to the transport, with a recording transport. */
 async function sendWithConsumer(messageId: string, handlerEnv: Env = env) {
 	const sent: OutgoingEmail[] = [];
@@ -214,22 +229,9 @@ describe("invitation e-mail", () => {
 	it("an invitation nothing sent within a day is given up by the sweep, and only its own row", async () => {
 		const a = await dashboardAccount();
 		const recording = recordingQueueEnv();
-		const make = async (name: string, now: number) =>
-			(
-				await createUser(recording.env, {
-					accountId: a.id,
-					companyName: "Acme",
-					email: uniqueEmail(name),
-					role: "member",
-					mode: "invite",
-					invitedBy: null,
-					now,
-					appUrl: BASE,
-				})
-			).emailId as string;
 		const start = Date.now();
-		const old = await make("given-up", start);
-		const recent = await make("still-queued", start + 2 * 60 * 60_000);
+		const old = await invite(recording.env, a.id, "given-up", start);
+		const recent = await invite(recording.env, a.id, "still-queued", start + 2 * 60 * 60_000);
 		await sweepStaleEmails(recording.env, start + 24 * 60 * 60_000 + 1_000);
 		expect(await getUserEmail(db, old)).toMatchObject({
 			status: "failed",
@@ -241,21 +243,8 @@ describe("invitation e-mail", () => {
 	it("settled invitation e-mails are deleted after EMAIL_RETENTION_DAYS, queued ones kept", async () => {
 		const a = await dashboardAccount();
 		const recording = recordingQueueEnv();
-		const make = async (name: string) =>
-			(
-				await createUser(recording.env, {
-					accountId: a.id,
-					companyName: "Acme",
-					email: uniqueEmail(name),
-					role: "member",
-					mode: "invite",
-					invitedBy: null,
-					now: Date.now(),
-					appUrl: BASE,
-				})
-			).emailId as string;
-		const sent = await make("retained-sent");
-		const queued = await make("retained-queued");
+		const sent = await invite(recording.env, a.id, "retained-sent");
+		const queued = await invite(recording.env, a.id, "retained-queued");
 		expect((await sendWithConsumer(sent, recording.env)).sent).toHaveLength(1);
 		const { purgeSettledEmails } = await import("../../src/email/retention");
 		// 31 days on: past the default 30.
