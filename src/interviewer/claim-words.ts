@@ -1,6 +1,9 @@
 /** The words and phrases the claim analysis (claims.ts) reads answers by. */
 
-/** Words that join a cause to its effect. */
+/**
+ * Words that join a cause to its effect. A purpose ("use X to do Y") and "by" with what it names
+ * after it join them too (claims.ts, `hasCausal`).
+ */
 export const CAUSAL = [
 	"because",
 	"since",
@@ -38,7 +41,6 @@ export const CAUSAL = [
 	"unless",
 	"otherwise",
 	"instead",
-	"by",
 	"trade",
 	"at the cost of",
 	"in exchange",

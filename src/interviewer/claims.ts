@@ -206,29 +206,29 @@ const PURPOSE_VERBS = new Set(["use"]);
 /** Words between the verb and its "to" at most: "use a TLA+ model of the protocol to". */
 const PURPOSE_REACH = 8;
 
-/** A purpose: "in order to", "so as to", or a purpose verb followed within reach by "to" and a verb. */
-function hasPurpose(tokens: Token[], from: number, to: number): boolean {
-	for (let i = from; i < to; i++) {
-		if (tokens[i]?.word !== "to" || !tokens[i + 1]?.verb || i + 1 >= to) continue;
-		const before = tokens[i - 1]?.word;
-		if (before === "order" || (before === "as" && tokens[i - 2]?.word === "so")) return true;
-		for (let j = Math.max(from, i - PURPOSE_REACH); j < i; j++)
-			if (PURPOSE_VERBS.has(tokens[j]?.root ?? "")) return true;
-	}
+/** A purpose before the "to" at `at`: "in order to", "so as to", or a purpose verb within reach. */
+function purposeBefore(tokens: Token[], from: number, at: number): boolean {
+	const before = tokens[at - 1]?.word;
+	if (before === "order" || (before === "as" && tokens[at - 2]?.word === "so")) return true;
+	for (let j = Math.max(from, at - PURPOSE_REACH); j < at; j++)
+		if (PURPOSE_VERBS.has(tokens[j]?.root ?? "")) return true;
 	return false;
 }
 
-/** Causal words but "by", which is causal only where something follows it in its clause (see hasCausal). */
-const CAUSAL_BUT_BY = CAUSAL.filter((w) => w !== "by");
-
 /**
- * A causal word in the span, or a purpose (hasPurpose). "by" counts only with what it names after
- * it ("by caching", "triggered by a state change"): stranded at the end of a clause ("the
- * generator my uncle swore by, ...") it names nothing.
+ * A causal word in the span (claim-words.ts CAUSAL), a purpose ("to" and a verb after "use ...",
+ * "in order", "so as"), or "by" with what it names after it in its clause ("by caching",
+ * "triggered by a state change"): stranded at a clause's end ("the generator my uncle swore by,
+ * ...") it names nothing.
  */
 function hasCausal(tokens: Token[], from = 0, to = tokens.length): boolean {
-	if (findAny(tokens, CAUSAL_BUT_BY, from, to) !== null || hasPurpose(tokens, from, to)) return true;
-	for (let i = from; i < to - 1; i++) if (tokens[i]?.word === "by" && !tokens[i + 1]?.afterComma) return true;
+	if (findAny(tokens, CAUSAL, from, to) !== null) return true;
+	for (let i = from; i + 1 < to; i++) {
+		const word = tokens[i]?.word;
+		const next = tokens[i + 1] as Token;
+		if (word === "by" && !next.afterComma) return true;
+		if (word === "to" && next.verb && purposeBefore(tokens, from, i)) return true;
+	}
 	return false;
 }
 
