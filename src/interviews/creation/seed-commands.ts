@@ -44,6 +44,22 @@ function rememberObjectHeld(id: string): void {
 }
 
 /**
+ * The seeds this isolate last read or wrote (unclaimed), each at its version. A change decided
+ * against one skips the seed's read: its batch's guard (`seedChangeStatements`) commits only if
+ * the row is still at that version and unclaimed, in which case the copy was the row and the
+ * decision is exactly the one a read would have given; otherwise the change is decided again on
+ * a read. A change the copy would refuse, or find nothing to change, is decided on a read too,
+ * so that no answer rests on a copy no batch confirmed. Bounded: forgotten all at once when full.
+ */
+const knownSeeds = new Map<string, Seed & { claimed: false }>();
+const KNOWN_SEEDS_MAX = 1_000;
+
+function rememberSeed(seed: Seed): void {
+	if (knownSeeds.size >= KNOWN_SEEDS_MAX) knownSeeds.clear();
+	knownSeeds.set(seed.state.id, { ...seed, claimed: false });
+}
+
+/**
  * Runs `command` against the interview's seed. Null when there is no seed (its object holds the
  * interview, or it never existed) or the seed is claimed by its object, or kept changing: the
  * caller asks the object, as it always did.
@@ -57,30 +73,23 @@ export async function commandSeed(
 ): Promise<CommandResult | null> {
 	if (objectHeld.has(id)) return null;
 	const db = getDb(env.DB);
-	for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-		const seed = await readSeed(db, id);
+	const copy = knownSeeds.get(id);
+	// Pass 0 decides against this isolate's copy of the seed, if it has one; each later pass reads it.
+	for (let pass = copy ? 0 : 1; pass <= ATTEMPTS; pass++) {
+		const seed = pass === 0 ? copy : await readSeed(db, id);
 		if (!seed || seed.claimed || seed.state.id !== id) {
+			knownSeeds.delete(id);
 			rememberObjectHeld(id);
 			return null;
 		}
-		if (seed.state.accountId !== owner.accountId || seed.state.environment !== owner.environment) {
-			return { status: "rejected", error: { code: "NOT_FOUND" }, interview: null };
+		if (pass > 0) rememberSeed(seed);
+		const outcome = decide(seed, command, now, owner);
+		if (outcome.status !== "ok" || outcome.change === null) {
+			if (pass === 0) continue;
+			return outcome.result;
 		}
-		// A svc_test_ key reads live interviews but changes only test-mode ones (decisions.md).
-		if (owner.testKey && !seed.state.testMode) {
-			return { status: "rejected", error: { code: "NOT_TEST_MODE" }, interview: seed.state };
-		}
-		const result = transition(seed.state, command, now);
-		if (!result.ok) return { status: "rejected", error: result.error, interview: seed.state };
-		const outcome = {
-			status: "ok" as const,
-			interview: result.state,
-			notificationQueued: result.effects.some((e) => e.kind === "notify"),
-			creditsRefunded: result.effects.reduce((n, e) => n + (e.kind === "refund" ? e.credits : 0), 0),
-		};
-		if (result.state === seed.state) return outcome;
-		const change = changedSeed(seed, result.state, result.effects, now);
-		const { statements, events } = outboxStatements(db, result.state, change.items);
+		const { change, result } = outcome;
+		const { statements, events } = outboxStatements(db, change.seed.state, change.items);
 		let pending: Awaited<ReturnType<typeof runRecordingEvents>>;
 		try {
 			pending = await runRecordingEvents(
@@ -89,13 +98,45 @@ export async function commandSeed(
 				events,
 			);
 		} catch (error) {
-			if (String(error).includes(SEED_CHANGED_ERROR)) continue;
-			throw error;
+			if (!String(error).includes(SEED_CHANGED_ERROR)) throw error;
+			knownSeeds.delete(id);
+			continue;
 		}
+		rememberSeed(change.seed);
 		await settle(env, change, events, pending, now);
-		return outcome;
+		return result;
 	}
 	return null;
+}
+
+/**
+ * What `command` does to `seed` (pure): a refusal, nothing to change, or the change to write.
+ * The owner's checks come first, as the object makes them.
+ */
+function decide(
+	seed: Seed,
+	command: SeedCommand,
+	now: number,
+	owner: Owner,
+): { status: "refused" | "ok"; result: CommandResult; change: SeedChange | null } {
+	const refused = (result: CommandResult) => ({ status: "refused" as const, result, change: null });
+	if (seed.state.accountId !== owner.accountId || seed.state.environment !== owner.environment) {
+		return refused({ status: "rejected", error: { code: "NOT_FOUND" }, interview: null });
+	}
+	// A svc_test_ key reads live interviews but changes only test-mode ones (decisions.md).
+	if (owner.testKey && !seed.state.testMode) {
+		return refused({ status: "rejected", error: { code: "NOT_TEST_MODE" }, interview: seed.state });
+	}
+	const next = transition(seed.state, command, now);
+	if (!next.ok) return refused({ status: "rejected", error: next.error, interview: seed.state });
+	const result: CommandResult = {
+		status: "ok",
+		interview: next.state,
+		notificationQueued: next.effects.some((e) => e.kind === "notify"),
+		creditsRefunded: next.effects.reduce((n, e) => n + (e.kind === "refund" ? e.credits : 0), 0),
+	};
+	const change = next.state === seed.state ? null : changedSeed(seed, next.state, next.effects, now);
+	return { status: "ok", result, change };
 }
 
 interface SeedChange {

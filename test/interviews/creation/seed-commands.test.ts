@@ -116,6 +116,93 @@ describe("cancel and update of an interview whose object was never opened", () =
 		}
 	}, 30_000);
 
+	it("a later change from this isolate decides against its copy of the seed; a stale or claimed copy decides again on a read", async () => {
+		const account = await newAccount();
+		const { id } = await createInterview(account.test);
+		const other = await createInterview(account.test);
+		const db = getDb(env.DB);
+		// The key's first use (its lookup, its last use recorded) is not the changes'.
+		await call("GET", "/v1/interviews?limit=1", { key: account.test });
+		const patch = (body: unknown) => countedCall("PATCH", `/v1/interviews/${id}`, account.test, body);
+		/** Another isolate's change: the row one version on, with `changes` applied. */
+		const changeElsewhere = (changes: string) =>
+			env.DB.prepare(
+				`UPDATE interview_seeds SET state = json_set(state, ${changes}, '$.version', json_extract(state, '$.version') + 1) WHERE id = ?`,
+			)
+				.bind(id)
+				.run();
+
+		const first = await patch({ position: "First" });
+		expect([first.status, first.roundTrips]).toEqual([200, 2]);
+		// The copy this isolate wrote is the row: the change is the guarded batch alone.
+		const second = await patch({ position: "Second" });
+		expect([second.status, second.roundTrips]).toEqual([200, 1]);
+		expect(second.body.data.position).toBe("Second");
+		expect((await readSeed(db, id))?.state.position).toBe("Second");
+
+		// Changed elsewhere: the copy's batch fails its guard, and the change is decided on a read,
+		// keeping the other change.
+		await changeElsewhere("'$.companyName', 'Elsewhere'");
+		const third = await patch({ position: "Third" });
+		expect([third.status, third.roundTrips]).toEqual([200, 3]);
+		expect(third.body.data).toMatchObject({ position: "Third", company_name: "Elsewhere" });
+		expect((await readSeed(db, id))?.state).toMatchObject({ position: "Third", companyName: "Elsewhere" });
+
+		// Cancelled elsewhere while the copy says scheduled: the refusal comes from a read, as it
+		// would for an interview this isolate never saw.
+		await call("DELETE", `/v1/interviews/${other.id}`, { key: account.test });
+		const refusedFresh = await call("PATCH", `/v1/interviews/${other.id}`, {
+			key: account.test,
+			body: { position: "Late" },
+		});
+		await changeElsewhere("'$.status', 'cancelled', '$.cancelledAt', 1");
+		const refused = await patch({ position: "Late" });
+		expect(refusedFresh.status).toBeGreaterThanOrEqual(400);
+		expect([refused.status, refused.body.error?.code]).toEqual([
+			refusedFresh.status,
+			refusedFresh.body.error?.code,
+		]);
+		expect((await readSeed(db, id))?.state.position).toBe("Third");
+
+		// And a copy that would refuse is not trusted either: cancelled here, then (artificially)
+		// scheduled again elsewhere, the change is decided on the read and applies.
+		const cancelledHere = await createInterview(account.test);
+		expect((await call("DELETE", `/v1/interviews/${cancelledHere.id}`, { key: account.test })).status).toBe(
+			200,
+		);
+		await env.DB.prepare(
+			"UPDATE interview_seeds SET state = json_set(state, '$.status', 'scheduled', '$.cancelledAt', NULL, '$.version', json_extract(state, '$.version') + 1) WHERE id = ?",
+		)
+			.bind(cancelledHere.id)
+			.run();
+		const revived = await countedCall("PATCH", `/v1/interviews/${cancelledHere.id}`, account.test, {
+			position: "Revived",
+		});
+		expect([revived.status, revived.body.data?.position, revived.roundTrips]).toEqual([200, "Revived", 2]);
+		expect(await adopted(id)).toBe(false);
+	});
+
+	it("a copy of a seed its object has since claimed leaves the change to the object", async () => {
+		const account = await newAccount();
+		const { id } = await createInterview(account.test);
+		const db = getDb(env.DB);
+		expect(
+			(await call("PATCH", `/v1/interviews/${id}`, { key: account.test, body: { position: "Copied" } }))
+				.status,
+		).toBe(200);
+		// The object adopts the seed (here claimed first, as an adoption that did not commit leaves it).
+		expect((await claimSeed(db, id, Date.now()))?.state.position).toBe("Copied");
+		const res = await call("PATCH", `/v1/interviews/${id}`, {
+			key: account.test,
+			body: { position: "By the object" },
+		});
+		expect(res.status).toBe(200);
+		expect(res.body.data.position).toBe("By the object");
+		expect(await adopted(id)).toBe(true);
+		expect((await interviewStub(env, id).get())?.position).toBe("By the object");
+		expect((await projectionOf(id))?.position).toBe("By the object");
+	});
+
 	it("a PATCH of a never-opened interview answers as the object would, moves the seed's timer, and the object adopts the change", async () => {
 		const account = await newAccount();
 		const at = Date.now() + 48 * HOUR;
