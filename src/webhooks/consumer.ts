@@ -1,15 +1,19 @@
+import type { BatchItem } from "drizzle-orm/batch";
 import { type Db, getDb } from "../platform/db/client";
 import { errorText } from "../platform/lib/error-text";
 import { newId } from "../platform/lib/random";
-import { attemptDelivery } from "./attempt";
+import { type AttemptReport, attemptDelivery } from "./attempt";
 import { shouldDisable } from "./auto-disable";
 import { parseRetryDelays, parseTimeoutMs, retryDelaySeconds } from "./backoff";
 import { type NextStep, nextStep } from "./classify";
 import {
 	attemptStatements,
-	claimAttempt,
+	claimAttemptStatement,
+	type DeliveryContext,
 	loadDeliveryContext,
+	loadDeliveryContexts,
 	settlePendingDelivery,
+	settlePendingStatement,
 } from "./deliveries-repo";
 import {
 	disableFailingEndpoint,
@@ -39,8 +43,6 @@ export function consumerConfig(env: Env, overrides: Partial<ConsumerConfig> = {}
 	};
 }
 
-type Verdict = NextStep | { action: "drop" };
-
 /**
  * Attempts in flight at once within one batch: a Worker invocation keeps at most six outgoing
  * connections open and queues the rest, so a seventh fetch would spend its timeout waiting for a
@@ -48,11 +50,44 @@ type Verdict = NextStep | { action: "drop" };
  */
 export const ATTEMPTS_IN_FLIGHT = 6;
 
+/** A well-formed message of the batch, and the attempt number it stands for. */
+interface Job {
+	message: Message;
+	deliveryId: string;
+	attempt: number;
+}
+
+/** A message whose delivery is pending, with an endpoint, account and event to attempt it with. */
+interface Target extends Job {
+	ctx: DeliveryContext;
+	endpoint: EndpointRow;
+	account: NonNullable<DeliveryContext["account"]>;
+	data: Record<string, unknown>;
+}
+
+/** A claimed attempt that was made, with what to do with its message next. */
+interface Attempted extends Target {
+	report: AttemptReport;
+	step: NextStep;
+	finishedAt: number;
+}
+
+/** The endpoint's failure run after an attempt was counted (`recordEndpointAttempt`). */
+type Counters = { consecutiveFailures: number; failingSince: number | null; active: boolean };
+
 /**
- * The `interview-webhooks` consumer: one attempt per message, up to `ATTEMPTS_IN_FLIGHT` of a
- * batch at once (each bounded by the timeout). A failed attempt is retried through
- * `message.retry` with the schedule's delay; after the last attempt the delivery is failed and the
- * message is retried once more so that the queue dead-letters it (`max_retries = 5`).
+ * The `interview-webhooks` consumer: one attempt per message, with the batch's D1 work done per
+ * batch rather than per message, since every D1 round trip is costly (locally the Worker, the
+ * objects and D1 share one thread; in production each is a trip to the database). For a batch:
+ * one read of every delivery's context; one D1 batch that claims the attempts to make (each its
+ * own guarded update, so a second message for the same attempt takes nothing) and settles the
+ * deliveries to cancel; the attempts, up to `ATTEMPTS_IN_FLIGHT` at once, each bounded by the
+ * timeout; one D1 batch recording every attempt, the deliveries' new state and the endpoints'
+ * counters, in the order the attempts ended. Each message is then acked or retried on its own: a
+ * failed attempt through `message.retry` with the schedule's delay; after the last attempt the
+ * delivery is failed and the message is retried once more so that the queue dead-letters it
+ * (`max_retries = 5`). A failure of our own (D1 unavailable) retries the messages whose work it
+ * stopped, with the schedule's delay, and no other (see `runGroups`).
  */
 export async function consumeWebhookBatch(
 	batch: MessageBatch,
@@ -60,117 +95,254 @@ export async function consumeWebhookBatch(
 	overrides: Partial<ConsumerConfig> = {},
 ): Promise<void> {
 	const config = consumerConfig(env, overrides);
-	const messages = [...batch.messages];
+	const db = getDb(env.DB);
+	const jobs: Job[] = [];
+	for (const message of batch.messages) {
+		const body = parseDeliveryMessage(message.body);
+		if (!body) {
+			console.warn(JSON.stringify({ message: "dropping malformed webhook message", id: message.id }));
+			message.ack();
+			continue;
+		}
+		// A message handed over again by the resend sweep counts on from the attempts already made.
+		jobs.push({ message, deliveryId: body.delivery_id, attempt: (body.base ?? 0) + message.attempts });
+	}
+	if (jobs.length === 0) return;
+
+	let contexts: Map<string, DeliveryContext>;
+	try {
+		contexts = await loadDeliveryContexts(
+			db,
+			jobs.map((job) => job.deliveryId),
+		);
+	} catch (error) {
+		for (const job of jobs) processingFailed(job, error, config);
+		return;
+	}
+	const targets = await claimAttempts(env, db, jobs, contexts, config);
+	const attempted = await attemptAll(targets, config);
+	await recordAttempts(env, db, attempted, config);
+}
+
+/**
+ * Settles what will not be attempted and claims the attempts of the rest, in one D1 batch; acks
+ * or retries every message that stops here, and returns the claimed ones.
+ */
+async function claimAttempts(
+	env: Env,
+	db: Db,
+	jobs: readonly Job[],
+	contexts: ReadonlyMap<string, DeliveryContext>,
+	config: ConsumerConfig,
+): Promise<Target[]> {
+	// Once per endpoint of the batch, whatever its deliveries' state, as each message did alone.
+	const endpoints = new Map<string, EndpointRow>();
+	for (const { endpoint } of contexts.values()) if (endpoint) endpoints.set(endpoint.id, endpoint);
+	const publishFailures = new Map<string, unknown>();
+	for (const endpoint of endpoints.values()) {
+		try {
+			await publishPendingDisabledEvent(env, endpoint);
+		} catch (error) {
+			publishFailures.set(endpoint.id, error);
+		}
+	}
+	const now = config.clock();
+	const writes: { job: Job; statement: BatchItem<"sqlite">; target: Target | null }[] = [];
+	for (const job of jobs) {
+		const ctx = contexts.get(job.deliveryId);
+		if (!ctx) {
+			job.message.ack();
+			continue;
+		}
+		if (ctx.endpoint && publishFailures.has(ctx.endpoint.id)) {
+			processingFailed(job, publishFailures.get(ctx.endpoint.id), config);
+			continue;
+		}
+		if (ctx.delivery.outcome !== "pending") {
+			job.message.ack();
+			continue;
+		}
+		const target = targetOf(job, ctx);
+		if (typeof target === "string") {
+			const statement = settlePendingStatement(db, job.deliveryId, "cancelled", target, now);
+			writes.push({ job, statement, target: null });
+		} else {
+			const statement = claimAttemptStatement(db, job.deliveryId, job.attempt, now);
+			writes.push({ job, statement, target });
+		}
+	}
+	const done = await runGroups(
+		db,
+		writes.map((w) => [w.statement]),
+	);
+	const targets: Target[] = [];
+	for (const [i, { job, target }] of writes.entries()) {
+		const result = done[i] as GroupResult;
+		if (!result.ok) processingFailed(job, result.error, config);
+		// A second message for this delivery (at least once) finds its attempt taken, and stops.
+		else if (!target || (result.results[0] as unknown[]).length === 0) job.message.ack();
+		else targets.push(target);
+	}
+	return targets;
+}
+
+/** What to attempt a pending delivery with, or why it is cancelled instead. */
+function targetOf(job: Job, ctx: DeliveryContext): Target | string {
+	const { endpoint, account } = ctx;
+	if (!endpoint || !account) return "The endpoint was deleted";
+	if (!endpoint.active) return "The endpoint is disabled";
+	const data = ctx.delivery.payload ?? ctx.event?.data;
+	if (!data) return "The event no longer exists";
+	return { ...job, ctx, endpoint, account, data };
+}
+
+/** The claimed attempts, up to `ATTEMPTS_IN_FLIGHT` at once; each message's own failure retries it. */
+async function attemptAll(targets: readonly Target[], config: ConsumerConfig): Promise<Attempted[]> {
+	const attempted: Attempted[] = [];
 	let next = 0;
 	const lane = async () => {
-		while (next < messages.length) {
-			const message = messages[next++] as Message;
-			await consumeMessage(message, env, config);
+		while (next < targets.length) {
+			const target = targets[next++] as Target;
+			const { ctx, endpoint, account } = target;
+			try {
+				const report = await attemptDelivery(
+					{
+						url: endpoint.url,
+						endpointId: endpoint.id,
+						deliveryId: ctx.delivery.id,
+						eventId: ctx.delivery.eventId,
+						eventType: ctx.delivery.eventType,
+						data: target.data,
+						account: { id: account.id, name: account.name },
+						secrets: signingSecrets(account.secret, ctx.previous, config.clock()),
+					},
+					config,
+				);
+				const step = nextStep(report.classification.outcome, target.attempt, config.retryDelays);
+				attempted.push({ ...target, report, step, finishedAt: report.attemptedAt + report.durationMs });
+			} catch (error) {
+				processingFailed(target, error, config);
+			}
 		}
 	};
-	await Promise.all(Array.from({ length: Math.min(ATTEMPTS_IN_FLIGHT, messages.length) }, lane));
+	await Promise.all(Array.from({ length: Math.min(ATTEMPTS_IN_FLIGHT, targets.length) }, lane));
+	return attempted;
 }
 
-async function consumeMessage(message: Message, env: Env, config: ConsumerConfig): Promise<void> {
-	const body = parseDeliveryMessage(message.body);
-	if (!body) {
-		console.warn(JSON.stringify({ message: "dropping malformed webhook message", id: message.id }));
-		message.ack();
-		return;
-	}
-	let verdict: Verdict;
-	try {
-		// A message handed over again by the resend sweep counts on from the attempts already made.
-		verdict = await processDelivery(env, body.delivery_id, (body.base ?? 0) + message.attempts, config);
-	} catch (error) {
-		// Our own failure (D1 unavailable, ...): not the receiver's fault, but the schedule still
-		// bounds it, and the dead-letter consumer settles a delivery whose message runs out.
-		console.error(
-			JSON.stringify({
-				message: "webhook delivery processing failed",
-				delivery_id: body.delivery_id,
-				error: errorText(error),
-			}),
-		);
-		const delay = retryDelaySeconds((body.base ?? 0) + message.attempts, config.retryDelays);
-		message.retry(delay === null ? {} : { delaySeconds: delay });
-		return;
-	}
-	switch (verdict.action) {
-		case "done":
-		case "drop":
-			message.ack();
-			return;
-		case "retry":
-			message.retry({ delaySeconds: verdict.delaySeconds });
-			return;
-		case "give_up":
-			message.retry();
-			return;
-	}
-}
-
-async function processDelivery(
+/**
+ * Records the attempts in one D1 batch, in the order they ended (so the endpoints' counters and
+ * last attempt count them in that order), disables an endpoint whose failure run reached the
+ * rule after one of them, and acks or retries each message as its attempt decided.
+ */
+async function recordAttempts(
 	env: Env,
-	deliveryId: string,
-	attempt: number,
+	db: Db,
+	attempted: readonly Attempted[],
 	config: ConsumerConfig,
-): Promise<Verdict> {
-	const db = getDb(env.DB);
-	const ctx = await loadDeliveryContext(db, deliveryId);
-	if (!ctx) return { action: "drop" };
-	const { delivery, endpoint, account } = ctx;
-	if (endpoint) await publishPendingDisabledEvent(env, endpoint);
-	if (delivery.outcome !== "pending") return { action: "drop" };
-	const now = config.clock();
-	if (!endpoint || !account) {
-		await settlePendingDelivery(db, delivery.id, "cancelled", "The endpoint was deleted", now);
-		return { action: "drop" };
-	}
-	if (!endpoint.active) {
-		await settlePendingDelivery(db, delivery.id, "cancelled", "The endpoint is disabled", now);
-		return { action: "drop" };
-	}
-	const data = delivery.payload ?? ctx.event?.data;
-	if (!data) {
-		await settlePendingDelivery(db, delivery.id, "cancelled", "The event no longer exists", now);
-		return { action: "drop" };
-	}
-	// A second message for this delivery (at least once) finds its attempt taken, and stops.
-	if (!(await claimAttempt(db, delivery.id, attempt, now))) return { action: "drop" };
-	const report = await attemptDelivery(
-		{
-			url: endpoint.url,
-			endpointId: endpoint.id,
-			deliveryId: delivery.id,
-			eventId: delivery.eventId,
-			eventType: delivery.eventType,
-			data,
-			account: { id: account.id, name: account.name },
-			secrets: signingSecrets(account.secret, ctx.previous, now),
-		},
-		config,
+): Promise<void> {
+	const ordered = [...attempted].sort((a, b) => a.finishedAt - b.finishedAt);
+	const recorded = await runGroups(
+		db,
+		ordered.map((a) => {
+			const { step, finishedAt } = a;
+			const [insertAttempt, updateDelivery] = attemptStatements(db, {
+				delivery: a.ctx.delivery,
+				attempt: a.attempt,
+				url: a.endpoint.url,
+				...a.report,
+				nextAttemptAt: step.action === "retry" ? finishedAt + step.delaySeconds * 1000 : null,
+				outcome: step.action === "done" ? "succeeded" : step.action === "give_up" ? "failed" : "pending",
+			});
+			return [
+				insertAttempt,
+				updateDelivery,
+				recordEndpointAttempt(db, a.endpoint.id, a.report.classification, finishedAt),
+			];
+		}),
 	);
-	const step = nextStep(report.classification.outcome, attempt, config.retryDelays);
-	const finishedAt = report.attemptedAt + report.durationMs;
-	const [insertAttempt, updateDelivery] = attemptStatements(db, {
-		delivery,
-		attempt,
-		url: endpoint.url,
-		...report,
-		nextAttemptAt: step.action === "retry" ? finishedAt + step.delaySeconds * 1000 : null,
-		outcome: step.action === "done" ? "succeeded" : step.action === "give_up" ? "failed" : "pending",
-	});
-	const [, , run] = await db.batch([
-		insertAttempt,
-		updateDelivery,
-		recordEndpointAttempt(db, endpoint.id, report.classification, finishedAt),
-	]);
-	const counters = run[0];
-	if (counters?.active && shouldDisable(counters, finishedAt)) {
-		await disableEndpoint(env, db, { ...endpoint, ...counters }, finishedAt);
+	// Endpoints this batch found disabled after an attempt: later attempts' counters predate that.
+	const disabled = new Set<string>();
+	for (const [i, a] of ordered.entries()) {
+		const result = recorded[i] as GroupResult;
+		if (!result.ok) {
+			processingFailed(a, result.error, config);
+			continue;
+		}
+		const counters = (result.results[2] as Counters[])[0];
+		if (counters?.active && !disabled.has(a.endpoint.id) && shouldDisable(counters, a.finishedAt)) {
+			try {
+				await disableEndpoint(env, db, { ...a.endpoint, ...counters }, a.finishedAt);
+				disabled.add(a.endpoint.id);
+			} catch (error) {
+				processingFailed(a, error, config);
+				continue;
+			}
+		}
+		switch (a.step.action) {
+			case "done":
+				a.message.ack();
+				break;
+			case "retry":
+				a.message.retry({ delaySeconds: a.step.delaySeconds });
+				break;
+			case "give_up":
+				a.message.retry();
+				break;
+		}
 	}
-	return step;
+}
+
+/**
+ * Our own failure (D1 unavailable, ...): not the receiver's fault, but the schedule still bounds
+ * it, and the dead-letter consumer settles a delivery whose message runs out.
+ */
+function processingFailed(job: Job, error: unknown, config: ConsumerConfig): void {
+	console.error(
+		JSON.stringify({
+			message: "webhook delivery processing failed",
+			delivery_id: job.deliveryId,
+			error: errorText(error),
+		}),
+	);
+	const delay = retryDelaySeconds(job.attempt, config.retryDelays);
+	job.message.retry(delay === null ? {} : { delaySeconds: delay });
+}
+
+type GroupResult = { ok: true; results: unknown[] } | { ok: false; error: unknown };
+
+/**
+ * Runs each message's statements (a group) in one D1 batch for all of them: one round trip. A D1
+ * batch is one transaction, so when it fails nothing of it was written; each group then runs in
+ * a batch of its own, in order, and only the messages whose own statements fail are failed. So
+ * one message's failure never loses another's claim or record (an attempt made and not recorded
+ * would be made again by the message's retry).
+ */
+async function runGroups(
+	db: Db,
+	groups: readonly (readonly BatchItem<"sqlite">[])[],
+): Promise<GroupResult[]> {
+	const [first, ...rest] = groups.flat();
+	if (!first) return groups.map(() => ({ ok: true, results: [] }));
+	try {
+		const results = (await db.batch([first, ...rest])) as unknown[];
+		let at = 0;
+		return groups.map((group) => {
+			at += group.length;
+			return { ok: true, results: results.slice(at - group.length, at) };
+		});
+	} catch (error) {
+		if (groups.length === 1) return [{ ok: false, error }];
+		const out: GroupResult[] = [];
+		for (const group of groups) {
+			const [head, ...tail] = group;
+			try {
+				out.push({ ok: true, results: head ? ((await db.batch([head, ...tail])) as unknown[]) : [] });
+			} catch (failure) {
+				out.push({ ok: false, error: failure });
+			}
+		}
+		return out;
+	}
 }
 
 async function disableEndpoint(env: Env, db: Db, endpoint: EndpointRow, now: number): Promise<void> {

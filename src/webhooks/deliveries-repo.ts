@@ -144,8 +144,8 @@ export async function markEnqueued(db: Db, ids: string[], now: number): Promise<
 	if (first) await db.batch([first, ...rest]);
 }
 
-/** Everything one attempt needs, in one query: the delivery, its endpoint, account, secret, event. */
-export function loadDeliveryContext(db: Db, deliveryId: string) {
+/** The contexts (see `loadDeliveryContext`) of the deliveries `which` selects. */
+function contextsWhere(db: Db, which: SQL) {
 	return db
 		.select({
 			delivery: webhookDeliveries,
@@ -159,20 +159,50 @@ export function loadDeliveryContext(db: Db, deliveryId: string) {
 		.leftJoin(accounts, eq(accounts.id, webhookDeliveries.accountId))
 		.leftJoin(webhookPreviousSecrets, eq(webhookPreviousSecrets.accountId, webhookDeliveries.accountId))
 		.leftJoin(events, eq(events.id, webhookDeliveries.eventId))
-		.where(eq(webhookDeliveries.id, deliveryId))
-		.get();
+		.where(which);
+}
+
+/** Everything one attempt needs, in one query: the delivery, its endpoint, account, secret, event. */
+export function loadDeliveryContext(db: Db, deliveryId: string) {
+	return contextsWhere(db, eq(webhookDeliveries.id, deliveryId)).get();
 }
 
 export type DeliveryContext = NonNullable<Awaited<ReturnType<typeof loadDeliveryContext>>>;
 
 /**
- * Takes attempt number `attempt` of a pending delivery, once: false when that number (or a later
- * one) was already taken, by a second queue message for the same delivery. So every attempt
- * number is made at most once, and a delivery gets at most six attempts however many messages
- * carry it.
+ * The contexts of a queue batch's deliveries, by delivery id, in one statement of one bound
+ * parameter whatever the batch's size: the ids travel as one JSON array read with `json_each`
+ * (each still found through the primary key). A select of joined tables cannot go in a D1 batch,
+ * whose rows are objects keyed by column name (the tables' `id` columns would merge), so chunked
+ * `IN` lists would cost a round trip each. A delivery that no longer exists (its endpoint was
+ * deleted) has no entry.
  */
-export async function claimAttempt(db: Db, id: string, attempt: number, now: number): Promise<boolean> {
-	const rows = await db
+export async function loadDeliveryContexts(
+	db: Db,
+	deliveryIds: readonly string[],
+): Promise<Map<string, DeliveryContext>> {
+	const found = new Map<string, DeliveryContext>();
+	if (deliveryIds.length === 0) return found;
+	const ids = JSON.stringify([...new Set(deliveryIds)]);
+	const rows = await contextsWhere(
+		db,
+		inArray(webhookDeliveries.id, sql`(select value from json_each(${ids}))`),
+	).all();
+	// One row per delivery: an account has at most one previous secret (its primary key).
+	for (const row of rows) if (!found.has(row.delivery.id)) found.set(row.delivery.id, row);
+	return found;
+}
+
+/**
+ * Takes attempt number `attempt` of a pending delivery, once: the statement returns the
+ * delivery's id, or no row when that number (or a later one) was already taken, by a second
+ * queue message for the same delivery. So every attempt number is made at most once, and a
+ * delivery gets at most six attempts however many messages carry it. A statement (not a call)
+ * so that a queue batch claims all its attempts in one D1 batch; run in order within it, the
+ * second claim of the same number finds the first one's `attempt_count` and takes nothing.
+ */
+export function claimAttemptStatement(db: Db, id: string, attempt: number, now: number) {
+	return db
 		.update(webhookDeliveries)
 		.set({ attemptCount: attempt, updatedAt: now })
 		.where(
@@ -183,7 +213,6 @@ export async function claimAttempt(db: Db, id: string, attempt: number, now: num
 			),
 		)
 		.returning({ id: webhookDeliveries.id });
-	return rows.length > 0;
 }
 
 export interface AttemptRecord {
@@ -275,7 +304,12 @@ export async function failAbandonedDeliveries(
 	return result.meta.changes ?? 0;
 }
 
-export function settlePendingDelivery(
+/**
+ * Settles a delivery that is still pending (one already settled keeps its outcome), as a
+ * statement, for a D1 batch: the consumer settles a queue batch's cancelled deliveries in the
+ * batch that claims its attempts.
+ */
+export function settlePendingStatement(
 	db: Db,
 	id: string,
 	outcome: "failed" | "cancelled",
@@ -285,8 +319,17 @@ export function settlePendingDelivery(
 	return db
 		.update(webhookDeliveries)
 		.set({ outcome, lastError: error, nextAttemptAt: null, completedAt: now, updatedAt: now })
-		.where(and(eq(webhookDeliveries.id, id), eq(webhookDeliveries.outcome, "pending")))
-		.run();
+		.where(and(eq(webhookDeliveries.id, id), eq(webhookDeliveries.outcome, "pending")));
+}
+
+export function settlePendingDelivery(
+	db: Db,
+	id: string,
+	outcome: "failed" | "cancelled",
+	error: string,
+	now: number,
+) {
+	return settlePendingStatement(db, id, outcome, error, now).run();
 }
 
 export function findDelivery(db: Db, endpointId: string, id: string): Promise<DeliveryRow | undefined> {
