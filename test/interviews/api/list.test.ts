@@ -45,6 +45,83 @@ describe("GET /v1/interviews", () => {
 		}
 	});
 
+	it("writes every item as the contract's list item, from the projection's row", async () => {
+		const account = await newAccount();
+		const ids = await createMany(account.live, 4, (i) => ({
+			candidate_email: `Mixed.Case+${i}@Example.com`,
+			position: `Senior "Back\\end" Éngineer — ${i} \u{1F680}`,
+			skills: ["C++", 'say "hi"', "Ω\\path"],
+		}));
+		const [plain, scored, unscored, cancelled] = ids as [string, string, string, string];
+		const set = (sql: string, ...values: unknown[]) =>
+			env.DB.prepare(sql)
+				.bind(...values)
+				.run();
+		// Milliseconds of every size, so that the timestamps' fractions are written exactly.
+		await set(
+			"UPDATE interviews SET created_at = 1900000000007, scheduled_at = 1900000123450 WHERE id = ?",
+			plain,
+		);
+		await set(
+			"UPDATE interviews SET status = 'completed', overall_score = 87, recommendation = 'hire', created_at = 1900000000999 WHERE id = ?",
+			scored,
+		);
+		await set(
+			"UPDATE interviews SET status = 'completed', created_at = 1900000000000 WHERE id = ?",
+			unscored,
+		);
+		await set("UPDATE interviews SET status = 'cancelled', overall_score = 5 WHERE id = ?", cancelled);
+		const expected = async (id: string, includeResults: boolean) => {
+			const row = (await env.DB.prepare("SELECT * FROM interviews WHERE id = ?").bind(id).first()) as Record<
+				string,
+				any
+			>;
+			return {
+				id,
+				status: row.status,
+				candidate_email: row.candidate_email,
+				position: row.position,
+				skills: JSON.parse(row.skills),
+				scheduled_at: new Date(row.scheduled_at).toISOString(),
+				created_at: new Date(row.created_at).toISOString(),
+				test_mode: row.test_mode === 1,
+				...(includeResults && row.status === "completed" && row.overall_score !== null
+					? { results: { overall_score: row.overall_score, recommendation: row.recommendation } }
+					: {}),
+			};
+		};
+		for (const includeResults of [false, true]) {
+			const res = await call("GET", `/v1/interviews?limit=10&include_results=${includeResults}`, {
+				key: account.live,
+			});
+			expect(res.status).toBe(200);
+			expect(res.headers.get("content-type")).toBe("application/json");
+			expect(res.body).toMatchObject({ success: true, meta: { request_id: expect.any(String) } });
+			const items = res.body.data as Record<string, unknown>[];
+			expect(items.map((item) => item.id)).toEqual([scored, plain, unscored, cancelled]);
+			for (const item of items) {
+				const want = await expected(item.id as string, includeResults);
+				expect(item).toStrictEqual(want);
+				expect(Object.keys(item)).toEqual(Object.keys(want));
+			}
+			expect(items.filter((item) => "results" in item).map((item) => item.id)).toEqual(
+				includeResults ? [scored] : [],
+			);
+		}
+		const empty = await call("GET", "/v1/interviews?status=in_progress", { key: account.live });
+		expect(empty.body.data).toEqual([]);
+		expect(empty.body.pagination).toEqual({ next_cursor: null, has_more: false, total_count: 0 });
+		// A page exactly as long as what is left has no next page; one shorter has.
+		const exact = await call("GET", "/v1/interviews?limit=4", { key: account.live });
+		expect(exact.body.pagination).toEqual({ next_cursor: null, has_more: false, total_count: 4 });
+		const short = await call("GET", "/v1/interviews?limit=3", { key: account.live });
+		expect(short.body.pagination).toMatchObject({ has_more: true, total_count: 4 });
+		const rest = await call("GET", `/v1/interviews?limit=3&cursor=${short.body.pagination?.next_cursor}`, {
+			key: account.live,
+		});
+		expect(rest.body.data.map((item: { id: string }) => item.id)).toEqual([cancelled]);
+	});
+
 	it("refuses limit 0 and 101 and a forged cursor", async () => {
 		const account = await newAccount();
 		for (const query of ["limit=0", "limit=101", "cursor=garbage", "status=done", "include_results=maybe"]) {
