@@ -25,9 +25,13 @@ export function startService(options?: {
 	/** Start again on a killed service's folder, state, port and keys. */
 	restart?: Pick<LocalService, "dir" | "port" | "adminToken" | "accountId" | "keys">;
 }): Promise<LocalService>;
+/**
+ * One request to the service: the response's parsed JSON body (null if it has none), or an error
+ * when its status is not one of `expect` (200 and 201 unless given).
+ */
 export function call(
 	service: LocalService,
 	method: string,
 	path: string,
-	options?: { key?: string; body?: unknown; expect?: number },
-): Promise<any>;
+	options?: { key?: string; body?: unknown; expect?: number[] },
+): Promise<unknown>;
