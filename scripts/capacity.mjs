@@ -342,10 +342,21 @@ async function main() {
 		await m("PATCH /v1/interviews/{id} (never opened)", () =>
 			call(service, "PATCH", `/v1/interviews/${seeded.id}`, { key, body: { position: "Staff Engineer" } }),
 		);
+		// The same interview again: this isolate decides against its copy of the seed, without reading it.
+		await m("PATCH /v1/interviews/{id} (never opened, again)", () =>
+			call(service, "PATCH", `/v1/interviews/${seeded.id}`, {
+				key,
+				body: { position: "Principal Engineer" },
+			}),
+		);
 		await m("PATCH /v1/interviews/{id} (opened)", () =>
 			call(service, "PATCH", `/v1/interviews/${opened.id}`, { key, body: { position: "Staff Engineer" } }),
 		);
-		await m("DELETE /v1/interviews/{id} (never opened)", () =>
+		const fresh = (await create(4)).data;
+		await m("DELETE /v1/interviews/{id} (never opened, its first change)", () =>
+			call(service, "DELETE", `/v1/interviews/${fresh.id}`, { key }),
+		);
+		await m("DELETE /v1/interviews/{id} (never opened, after its PATCHes)", () =>
 			call(service, "DELETE", `/v1/interviews/${seeded.id}`, { key }),
 		);
 		await m("DELETE /v1/interviews/{id} (opened)", () =>
