@@ -1,6 +1,7 @@
 import { AccountObject } from "./accounts/account-object";
 import { createApp } from "./app";
 import { writeCreations } from "./interviews/creation/creation";
+import { writeSeedChanges } from "./interviews/creation/seed-commands";
 import { SocketIoSessionObject } from "./interviews/room/socketio/session";
 import { interviewStub } from "./interviews/stub";
 import { getDb } from "./platform/db/client";
@@ -8,11 +9,12 @@ import { callCountsWanted, countingNamespace, readCallCounts } from "./platform/
 import { handleQueueBatch } from "./queues";
 import { runHousekeeping } from "./scheduled";
 
-// The account object writes single creates and starts waiting interviews through interviews/,
-// which accounts/ does not import: handed over here, before any object is constructed.
+// The account object writes single creates and changes and starts waiting interviews through
+// interviews/, which accounts/ does not import: handed over here, before any object is constructed.
 AccountObject.configure({
 	commitCreates: (env, writes) => writeCreations(getDb(env.DB), writes),
 	interviewsIn: (write) => write.seeds.length,
+	commitChanges: (env, writes) => writeSeedChanges(getDb(env.DB), writes),
 	startWaiting: (env, interviewId, now) => interviewStub(env, interviewId).startFromWaitingRoom(now),
 });
 

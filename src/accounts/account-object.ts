@@ -21,6 +21,10 @@ import {
 	writeAuthVersion,
 } from "./account-storage";
 import type {
+	ChangeAtOnceOutcome,
+	ChangeAtOnceRequest,
+	ChangeWrite,
+	ChangeWritten,
 	CountAnswer,
 	CreateAtOnceOutcome,
 	CreateAtOnceRequest,
@@ -45,6 +49,11 @@ const SQL_PRUNE_EVERY_MS = 1_000;
 const AUTH_CHANGE_TIMEOUT_MS = 5 * 60_000;
 /** Interviews per group commit: a bulk's worth, whose statements are known to fit D1's limits. */
 const MAX_INTERVIEWS_PER_COMMIT = 100;
+/**
+ * Changes per group commit: a change writes about ten statements (guard, row, projection, ledger,
+ * monthly count, events), so a group stays far below D1's 1,000 queries per call.
+ */
+const MAX_CHANGES_PER_COMMIT = 20;
 
 /**
  * What the account object does through the modules above accounts, which accounts does not
@@ -56,6 +65,8 @@ export interface AccountObjectDeps {
 	commitCreates(env: Env, writes: CreateWrite[]): Promise<CreateWritten[]>;
 	/** Interviews one write holds: a group commit stays within MAX_INTERVIEWS_PER_COMMIT. */
 	interviewsIn(write: CreateWrite): number;
+	/** Commits changes of interviews not yet opened in one batch; one result per write, in order. */
+	commitChanges(env: Env, writes: ChangeWrite[]): Promise<ChangeWritten[]>;
 	/** Starts a live interview just given a slot; `not_waiting` when it no longer waits. */
 	startWaiting(env: Env, interviewId: string, now: number): Promise<{ status: "started" | "not_waiting" }>;
 }
@@ -75,6 +86,8 @@ function deps(): AccountObjectDeps {
  *   order; a freed slot goes to the longest-waiting interview, which this object starts.
  * - Single creates: counted, admitted and written in one call (`createAtOnce`), the writes of
  *   concurrent creates committed to D1 together (group commit).
+ * - Changes of interviews not yet opened (a cancel, an update decided against the seed): counted
+ *   and written in one call (`changeAtOnce`), concurrent ones committed together the same way.
  */
 export class AccountObject extends DurableObject<Env> {
 	/** Hands over what the object needs from higher modules (see `AccountObjectDeps`). */
@@ -94,6 +107,12 @@ export class AccountObject extends DurableObject<Env> {
 		run: (writes) => deps().commitCreates(this.env, writes),
 		size: (write) => deps().interviewsIn(write),
 		maxSize: MAX_INTERVIEWS_PER_COMMIT,
+	});
+	/** Changes' D1 writes, committed together as creates are (each still guarded by its own seed's version). */
+	readonly changes = new GroupCommit<ChangeWrite, ChangeWritten>({
+		run: (writes) => deps().commitChanges(this.env, writes),
+		size: () => 1,
+		maxSize: MAX_CHANGES_PER_COMMIT,
 	});
 
 	constructor(ctx: DurableObjectState, env: Env) {
@@ -140,6 +159,17 @@ export class AccountObject extends DurableObject<Env> {
 			}
 		}
 		return { count, commit: await this.creations.commit(request.write) };
+	}
+
+	/**
+	 * A change of an interview not yet opened in one call: the request is counted as `countRequest`
+	 * counts it and, if allowed, its write is committed with the changes that arrived meanwhile.
+	 * Never rejects for a failed write: it reports it (a guard that found the seed changed too).
+	 */
+	async changeAtOnce(request: ChangeAtOnceRequest): Promise<ChangeAtOnceOutcome> {
+		const count = await this.countRequest(request.limit, request.version);
+		if (count.status !== "counted" || !count.decision.allowed) return { count };
+		return { count, commit: await this.changes.commit(request.write) };
 	}
 
 	/**

@@ -37,6 +37,29 @@ export type CreateWrite = CreatePayloads extends { write: infer W } ? W : unknow
 export type CreateWritten = CreatePayloads extends { written: infer R } ? R : unknown;
 
 /**
+ * What a change of an interview not yet opened writes (`write`) and what its committed write
+ * returns (`written`): declared by the module that changes interviews
+ * (src/interviews/creation/seed-commands.ts), as `CreatePayloads` is.
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: filled in by module augmentation
+export interface ChangePayloads {}
+export type ChangeWrite = ChangePayloads extends { write: infer W } ? W : unknown;
+export type ChangeWritten = ChangePayloads extends { written: infer R } ? R : unknown;
+
+/** A change's write with the request's rate-limit count in one call (`changeAtOnce`). */
+export interface ChangeAtOnceRequest {
+	limit: number;
+	version: number | null;
+	write: ChangeWrite;
+}
+
+/** What `changeAtOnce` did: the count (refused or stale: nothing written), then the write's outcome. */
+export interface ChangeAtOnceOutcome {
+	count: CountAnswer;
+	commit?: CommitOutcome<ChangeWritten>;
+}
+
+/**
  * A single create in one call (`createAtOnce`): the request's rate-limit count (`limit`,
  * `version` as for `countRequest`), a live interview's admission to the monthly quota and
  * credits, and the write itself.

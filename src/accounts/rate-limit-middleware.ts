@@ -3,6 +3,8 @@ import type { AppBindings } from "../platform/http/context";
 import { AppError } from "../platform/http/errors";
 import {
 	accountStub,
+	type ChangeAtOnceOutcome,
+	type ChangeWrite,
 	type CountAnswer,
 	type CreateAtOnceOutcome,
 	type CreateAtOnceRequest,
@@ -37,7 +39,9 @@ const MAX_STALE_ATTEMPTS = 3;
  * - a single create sends the count with its write (`countWithWrite`, then `withCreate`): one
  *   call to the account object counts, admits and writes. Refused before that (its scope, its
  *   body), it is counted after the refusal and answers 429 instead if over the limit, so the
- *   order of checks is unchanged; with an Idempotency-Key it is counted before the key is taken.
+ *   order of checks is unchanged; with an Idempotency-Key it is counted before the key is taken;
+ * - a cancel or update of an interview not yet opened does the same with its seed's change
+ *   (`withChange`); one that goes to the interview's object is counted before it (`counted`).
  * The limit headers go on the response, errors too; refused requests are not recorded, so 429s
  * never count.
  */
@@ -74,16 +78,36 @@ export class RequestCount {
 	 * (429 when refused). After a stale answer nothing was taken or written, and the request is
 	 * counted with the key read again: `auth` is the key as it then stands.
 	 */
-	async withCreate(
+	withCreate(
 		create: Pick<CreateAtOnceRequest, "admissions" | "write">,
 	): Promise<CreateAtOnceOutcome & { auth: AuthContext }> {
-		if (!this.pending) throw new Error("withCreate: the request was counted already");
+		return this.inOneCall("withCreate", (stub, count) => stub.createAtOnce({ ...count, ...create }));
+	}
+
+	/**
+	 * A change of an interview not yet opened in one call to the account object (`changeAtOnce`):
+	 * the count, applied as `counted` applies it (429 when refused), and the write. After a stale
+	 * answer nothing was written and the request is counted with the key read again: `auth` is
+	 * the key as it then stands, and the caller decides again with it.
+	 */
+	withChange(write: ChangeWrite): Promise<ChangeAtOnceOutcome & { auth: AuthContext }> {
+		return this.inOneCall("withChange", (stub, count) => stub.changeAtOnce({ ...count, write }));
+	}
+
+	/** One call to the account object that counts the request with the route's work; its count applied. */
+	private async inOneCall<O extends { count: CountAnswer }>(
+		name: string,
+		call: (
+			stub: ReturnType<typeof accountStub>,
+			count: { limit: number; version: number | null },
+		) => Promise<O>,
+	): Promise<O & { auth: AuthContext }> {
+		if (!this.pending) throw new Error(`${name}: the request was counted already`);
 		const c = this.c;
 		const auth = c.get("auth");
-		const outcome = await accountStub(c.env, auth.accountId).createAtOnce({
+		const outcome = await call(accountStub(c.env, auth.accountId), {
 			limit: auth.limits.requests_per_minute,
 			version: c.get("authVersion"),
-			...create,
 		});
 		this.counting = this.apply(outcome.count);
 		await this.counting;

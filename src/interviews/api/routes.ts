@@ -224,9 +224,11 @@ interviewRoutes.patch(
 		],
 		idempotent: true,
 	}),
+	countWithWrite,
 	requireScope("interviews:write"),
 	validate("query", noQuery),
 	updateRequest,
+	countedBeforeIdempotency,
 	idempotent,
 	async (c) => {
 		const body = c.req.valid("json");
@@ -252,6 +254,7 @@ interviewRoutes.patch(
 				newJoinToken: randomBase62(32),
 			},
 			c.get("now"),
+			c.get("requestCount"),
 		);
 		return ok(c, updatedView(result.interview, result.notificationQueued));
 	},
@@ -282,8 +285,10 @@ interviewRoutes.delete(
 		],
 		idempotent: true,
 	}),
+	countWithWrite,
 	requireScope("interviews:delete"),
 	validate("query", cancelQuery),
+	countedBeforeIdempotency,
 	idempotent,
 	async (c) => {
 		const q = c.req.valid("query");
@@ -298,6 +303,7 @@ interviewRoutes.delete(
 				refundCredits: q.refund_credits,
 			},
 			c.get("now"),
+			c.get("requestCount"),
 		);
 		return ok(c, cancelledView(result.interview, result.creditsRefunded, result.notificationQueued));
 	},

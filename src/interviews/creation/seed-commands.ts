@@ -1,14 +1,22 @@
 import { noticeIsSent } from "../../email/queue-email";
-import { getDb } from "../../platform/db/client";
-import { runOne } from "../../platform/db/templates";
+import type { EventRecord } from "../../events/events-repo";
+import { type Db, getDb } from "../../platform/db/client";
+import { type Bound, runOne } from "../../platform/db/templates";
 import { errorText } from "../../platform/lib/error-text";
-import { runRecordingEvents } from "../../webhooks/deliveries-repo";
+import { type PendingDelivery, runRecordingEvents } from "../../webhooks/deliveries-repo";
 import { type CancelCommand, transition, type UpdateCommand } from "../core/state-machine";
 import { readSeed, SEED_CHANGED_ERROR, type Seed, seedChangeStatements, setSeedWake } from "../db/seeds-repo";
 import type { CommandResult, Owner } from "../object/command-result";
-import { outboxItem, outboxStatements, settleOutbox } from "../object/outbox";
+import { outboxEvents, outboxItem, outboxStatements, settleOutbox } from "../object/outbox";
 import type { OutboxItem } from "../object/storage";
 import { sendWakeMessages } from "./wake";
+
+declare module "../../accounts/account-stub" {
+	interface ChangePayloads {
+		write: SeedWrite;
+		written: PendingDelivery[];
+	}
+}
 
 /**
  * Cancel and update of an interview whose object was never opened, decided against its seed row
@@ -70,9 +78,13 @@ export async function commandSeed(
 	command: SeedCommand,
 	now: number,
 	owner: Owner,
+	commit?: SeedCommit,
 ): Promise<CommandResult | null> {
 	if (objectHeld.has(id)) return null;
 	const db = getDb(env.DB);
+	// The caller's commit (the account object's, with the request's count) takes the first write;
+	// a write decided again after it goes to D1 directly.
+	let first = commit;
 	const copy = knownSeeds.get(id);
 	// Pass 0 decides against this isolate's copy of the seed, if it has one; each later pass reads it.
 	for (let pass = copy ? 0 : 1; pass <= ATTEMPTS; pass++) {
@@ -89,14 +101,13 @@ export async function commandSeed(
 			return outcome.result;
 		}
 		const { change, result } = outcome;
-		const { statements, events } = outboxStatements(db, change.seed.state, change.items);
-		let pending: Awaited<ReturnType<typeof runRecordingEvents>>;
+		const write: SeedWrite = { seed: change.seed, expectedVersion: seed.state.version, items: change.items };
+		const events = outboxEvents(change.seed.state, change.items);
+		let pending: PendingDelivery[];
 		try {
-			pending = await runRecordingEvents(
-				db,
-				[...seedChangeStatements(db, change.seed, seed.state.version), ...statements],
-				events,
-			);
+			const by = first ?? ((w: SeedWrite) => writeSeedChange(db, w));
+			first = undefined;
+			pending = await by(write);
 		} catch (error) {
 			if (!String(error).includes(SEED_CHANGED_ERROR)) throw error;
 			knownSeeds.delete(id);
@@ -137,6 +148,46 @@ function decide(
 	};
 	const change = next.state === seed.state ? null : changedSeed(seed, next.state, next.effects, now);
 	return { status: "ok", result, change };
+}
+
+/** A change's write: the seed as it becomes, guarded by the version it was decided against, and what it owes D1. */
+export interface SeedWrite {
+	seed: Seed;
+	expectedVersion: number;
+	items: OutboxItem[];
+}
+
+/**
+ * Commits a seed's change and returns its events' unsent deliveries; throws when it did not
+ * commit, with `SEED_CHANGED_ERROR` in the message when the seed was no longer the one decided
+ * against (then nothing of it was written).
+ */
+export type SeedCommit = (write: SeedWrite) => Promise<PendingDelivery[]>;
+
+/**
+ * Writes changes to seeds in one D1 batch (one transaction): each its guard, its row and what it
+ * owes (projection, events, ledger), and one read of the events' unsent deliveries, returned per
+ * change in order. One guard that fails fails them all (the account object's group commit then
+ * writes each alone).
+ */
+export async function writeSeedChanges(db: Db, writes: readonly SeedWrite[]): Promise<PendingDelivery[][]> {
+	const statements: Bound[] = [];
+	const events: EventRecord[] = [];
+	for (const write of writes) {
+		const owed = outboxStatements(db, write.seed.state, write.items);
+		statements.push(...seedChangeStatements(db, write.seed, write.expectedVersion), ...owed.statements);
+		events.push(...owed.events);
+	}
+	const pending = await runRecordingEvents(db, statements, events);
+	return writes.map((write) => {
+		const ids = new Set(outboxEvents(write.seed.state, write.items).map((event) => event.id));
+		return pending.filter((delivery) => ids.has(delivery.eventId));
+	});
+}
+
+export async function writeSeedChange(db: Db, write: SeedWrite): Promise<PendingDelivery[]> {
+	const [pending] = await writeSeedChanges(db, [write]);
+	return pending ?? [];
 }
 
 interface SeedChange {

@@ -71,19 +71,22 @@ export function eventRecord(
 	};
 }
 
+/** The events among an outbox's items, as recorded (for the fan-out). */
+export function outboxEvents(state: InterviewState, items: readonly OutboxItem[]): EventRecord[] {
+	return items.flatMap((item) => (item.kind === "event" ? [eventRecord(state, item.event)] : []));
+}
+
 /** What an outbox owes D1, as batch statements, and the events among it (for the fan-out). */
 export function outboxStatements(
 	db: Db,
 	state: InterviewState,
 	items: readonly OutboxItem[],
 ): { statements: Bound[]; events: EventRecord[] } {
-	const events: EventRecord[] = [];
+	const events = outboxEvents(state, items);
 	// The projection is always written from the newest state, in the same batch as the events.
 	const statements: Bound[] = [upsertProjection(db, state)];
 	for (const item of items) {
-		if (item.kind === "event") {
-			events.push(eventRecord(state, item.event));
-		} else if (item.kind === "refund") {
+		if (item.kind === "refund") {
 			statements.push(
 				boundQuery(
 					db,
