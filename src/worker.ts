@@ -1,7 +1,8 @@
 import { AccountObject } from "./accounts/account-object";
 import { createApp } from "./app";
 import { writeCreations } from "./interviews/creation/creation";
-import { writeSeedChanges } from "./interviews/creation/seed-commands";
+import { decideSeedCommand, writeSeedChanges } from "./interviews/creation/seed-commands";
+import { readSeeds } from "./interviews/db/seeds-repo";
 import { SocketIoSessionObject } from "./interviews/room/socketio/session";
 import { interviewStub } from "./interviews/stub";
 import { getDb } from "./platform/db/client";
@@ -15,6 +16,8 @@ AccountObject.configure({
 	commitCreates: (env, writes) => writeCreations(getDb(env.DB), writes),
 	interviewsIn: (write) => write.seeds.length,
 	commitChanges: (env, writes) => writeSeedChanges(getDb(env.DB), writes),
+	readSeeds: (env, ids) => readSeeds(getDb(env.DB), ids),
+	decideChange: (_env, request, io) => decideSeedCommand(io, request),
 	startWaiting: (env, interviewId, now) => interviewStub(env, interviewId).startFromWaitingRoom(now),
 });
 

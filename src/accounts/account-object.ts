@@ -23,6 +23,9 @@ import {
 import type {
 	ChangeAtOnceOutcome,
 	ChangeAtOnceRequest,
+	ChangeDecided,
+	ChangeRead,
+	ChangeRequest,
 	ChangeWrite,
 	ChangeWritten,
 	CountAnswer,
@@ -34,7 +37,7 @@ import type {
 	SlotUsage,
 } from "./account-stub";
 import { findAccount } from "./accounts-repo";
-import { GroupCommit } from "./group-commit";
+import { type CommitOutcome, GroupCommit } from "./group-commit";
 import { effectiveLimits, type PlanId } from "./plans";
 import { admitLiveInterviews } from "./quota-repo";
 import { decide, type RateDecision, RESERVATION_MS, reservationSize, WINDOW_MS } from "./rate-limit";
@@ -54,6 +57,8 @@ const MAX_INTERVIEWS_PER_COMMIT = 100;
  * monthly count, events), so a group stays far below D1's 1,000 queries per call.
  */
 const MAX_CHANGES_PER_COMMIT = 20;
+/** Seeds per grouped read: one statement whatever the number (the ids are one JSON parameter). */
+const MAX_SEEDS_PER_READ = 100;
 
 /**
  * What the account object does through the modules above accounts, which accounts does not
@@ -67,6 +72,14 @@ export interface AccountObjectDeps {
 	interviewsIn(write: CreateWrite): number;
 	/** Commits changes of interviews not yet opened in one batch; one result per write, in order. */
 	commitChanges(env: Env, writes: ChangeWrite[]): Promise<ChangeWritten[]>;
+	/** Reads the seeds of interviews not yet opened in one statement; one per id, in order. */
+	readSeeds(env: Env, ids: string[]): Promise<ChangeRead[]>;
+	/** Decides a change against its seed, reading and writing through `io`. */
+	decideChange(
+		env: Env,
+		request: ChangeRequest,
+		io: { read(id: string): Promise<ChangeRead>; commit(write: ChangeWrite): Promise<ChangeWritten> },
+	): Promise<ChangeDecided>;
 	/** Starts a live interview just given a slot; `not_waiting` when it no longer waits. */
 	startWaiting(env: Env, interviewId: string, now: number): Promise<{ status: "started" | "not_waiting" }>;
 }
@@ -78,6 +91,12 @@ function deps(): AccountObjectDeps {
 	return configured;
 }
 
+/** A grouped read's or write's result, or its failure as an error (with D1's message). */
+function resultOf<R>(outcome: CommitOutcome<R>): R {
+	if (outcome.status === "failed") throw new Error(outcome.error);
+	return outcome.result;
+}
+
 /**
  * One per account: the serialisation point for per-account limits.
  * - Rate limit: the timestamps of the requests counted in the last 60 seconds (in memory,
@@ -86,8 +105,9 @@ function deps(): AccountObjectDeps {
  *   order; a freed slot goes to the longest-waiting interview, which this object starts.
  * - Single creates: counted, admitted and written in one call (`createAtOnce`), the writes of
  *   concurrent creates committed to D1 together (group commit).
- * - Changes of interviews not yet opened (a cancel, an update decided against the seed): counted
- *   and written in one call (`changeAtOnce`), concurrent ones committed together the same way.
+ * - Changes of interviews not yet opened (a cancel, an update decided against the seed): counted,
+ *   decided and written in one call (`changeAtOnce`); the seeds of concurrent changes are read
+ *   together and their writes committed together the same way.
  */
 export class AccountObject extends DurableObject<Env> {
 	/** Hands over what the object needs from higher modules (see `AccountObjectDeps`). */
@@ -113,6 +133,12 @@ export class AccountObject extends DurableObject<Env> {
 		run: (writes) => deps().commitChanges(this.env, writes),
 		size: () => 1,
 		maxSize: MAX_CHANGES_PER_COMMIT,
+	});
+	/** Seed reads of changes, those that arrive while one is in flight read together. */
+	readonly seedReads = new GroupCommit<string, ChangeRead>({
+		run: (ids) => deps().readSeeds(this.env, ids),
+		size: () => 1,
+		maxSize: MAX_SEEDS_PER_READ,
 	});
 
 	constructor(ctx: DurableObjectState, env: Env) {
@@ -163,13 +189,22 @@ export class AccountObject extends DurableObject<Env> {
 
 	/**
 	 * A change of an interview not yet opened in one call: the request is counted as `countRequest`
-	 * counts it and, if allowed, its write is committed with the changes that arrived meanwhile.
-	 * Never rejects for a failed write: it reports it (a guard that found the seed changed too).
+	 * counts it and, if allowed, the change is decided against its seed, read with the seeds of the
+	 * changes that arrived meanwhile and written with their writes. Never rejects: a read or write
+	 * D1 could not do is reported (`error`).
 	 */
 	async changeAtOnce(request: ChangeAtOnceRequest): Promise<ChangeAtOnceOutcome> {
 		const count = await this.countRequest(request.limit, request.version);
 		if (count.status !== "counted" || !count.decision.allowed) return { count };
-		return { count, commit: await this.changes.commit(request.write) };
+		try {
+			const decided = await deps().decideChange(this.env, request.change, {
+				read: async (id) => resultOf(await this.seedReads.commit(id)),
+				commit: async (write) => resultOf(await this.changes.commit(write)),
+			});
+			return { count, decided };
+		} catch (error) {
+			return { count, error: errorText(error) };
+		}
 	}
 
 	/**

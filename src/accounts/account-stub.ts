@@ -37,26 +37,35 @@ export type CreateWrite = CreatePayloads extends { write: infer W } ? W : unknow
 export type CreateWritten = CreatePayloads extends { written: infer R } ? R : unknown;
 
 /**
- * What a change of an interview not yet opened writes (`write`) and what its committed write
- * returns (`written`): declared by the module that changes interviews
- * (src/interviews/creation/seed-commands.ts), as `CreatePayloads` is.
+ * A change of an interview not yet opened, decided against its seed: what the Worker asks
+ * (`request`), what a seed read gives (`read`), what a change writes (`write`) and its committed
+ * write returns (`written`), and the decision (`decided`). Declared by the module that changes
+ * interviews (src/interviews/creation/seed-commands.ts), as `CreatePayloads` is.
  */
 // biome-ignore lint/suspicious/noEmptyInterface: filled in by module augmentation
 export interface ChangePayloads {}
-export type ChangeWrite = ChangePayloads extends { write: infer W } ? W : unknown;
-export type ChangeWritten = ChangePayloads extends { written: infer R } ? R : unknown;
+type ChangePayload<K extends string> = ChangePayloads extends { [P in K]: infer T } ? T : unknown;
+export type ChangeRequest = ChangePayload<"request">;
+export type ChangeRead = ChangePayload<"read">;
+export type ChangeWrite = ChangePayload<"write">;
+export type ChangeWritten = ChangePayload<"written">;
+export type ChangeDecided = ChangePayload<"decided">;
 
-/** A change's write with the request's rate-limit count in one call (`changeAtOnce`). */
+/** A change with the request's rate-limit count in one call (`changeAtOnce`). */
 export interface ChangeAtOnceRequest {
 	limit: number;
 	version: number | null;
-	write: ChangeWrite;
+	change: ChangeRequest;
 }
 
-/** What `changeAtOnce` did: the count (refused or stale: nothing written), then the write's outcome. */
+/**
+ * What `changeAtOnce` did: the count (refused or stale: nothing read or written), then the
+ * decision, or the error that stopped it (a read or write D1 could not do).
+ */
 export interface ChangeAtOnceOutcome {
 	count: CountAnswer;
-	commit?: CommitOutcome<ChangeWritten>;
+	decided?: ChangeDecided;
+	error?: string;
 }
 
 /**

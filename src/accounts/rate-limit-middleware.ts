@@ -4,7 +4,7 @@ import { AppError } from "../platform/http/errors";
 import {
 	accountStub,
 	type ChangeAtOnceOutcome,
-	type ChangeWrite,
+	type ChangeRequest,
 	type CountAnswer,
 	type CreateAtOnceOutcome,
 	type CreateAtOnceRequest,
@@ -86,12 +86,13 @@ export class RequestCount {
 
 	/**
 	 * A change of an interview not yet opened in one call to the account object (`changeAtOnce`):
-	 * the count, applied as `counted` applies it (429 when refused), and the write. After a stale
-	 * answer nothing was written and the request is counted with the key read again: `auth` is
-	 * the key as it then stands, and the caller decides again with it.
+	 * the count, applied as `counted` applies it (429 when refused), then the change decided
+	 * against its seed and written. After a stale answer nothing was read or written and the
+	 * request is counted with the key read again: `auth` is the key as it then stands, and the
+	 * caller decides again with it.
 	 */
-	withChange(write: ChangeWrite): Promise<ChangeAtOnceOutcome & { auth: AuthContext }> {
-		return this.inOneCall("withChange", (stub, count) => stub.changeAtOnce({ ...count, write }));
+	withChange(change: ChangeRequest): Promise<ChangeAtOnceOutcome & { auth: AuthContext }> {
+		return this.inOneCall("withChange", (stub, count) => stub.changeAtOnce({ ...count, change }));
 	}
 
 	/** One call to the account object that counts the request with the route's work; its count applied. */

@@ -18,7 +18,7 @@ import {
 	NothingWritten,
 	plantInterviews,
 } from "./creation/creation";
-import { commandSeed, type SeedCommit } from "./creation/seed-commands";
+import { commandSeed, settleSeedChange } from "./creation/seed-commands";
 import type { CommandResult, Owner } from "./object/command-result";
 import { interviewStub, isKnownInterview } from "./stub";
 
@@ -214,23 +214,6 @@ function commitAtOnce(
 	};
 }
 
-/**
- * The first write of a change whose count is pending: one call to the account object counts the
- * request and commits the write with the changes that arrived meanwhile. When the object finds
- * the Worker's cached key out of date it does nothing: the request is counted with the key read
- * again and decided again with that key (`KeyReread`).
- */
-function changeAtOnce(count: RequestCount): SeedCommit {
-	return async (write) => {
-		const outcome = await count.withChange(write);
-		if (outcome.count.status === "stale") throw new KeyReread(outcome.auth);
-		if (outcome.commit?.status !== "committed") {
-			throw new Error(outcome.commit?.error ?? "the account object did not write the change");
-		}
-		return outcome.commit.result;
-	};
-}
-
 /** How far ahead an interview may be scheduled (docs/decisions.md): five years. */
 export const MAX_SCHEDULE_AHEAD_MS = 5 * 365 * 24 * 3_600_000;
 
@@ -250,9 +233,9 @@ export function scheduledAtOf(value: string | undefined, now: number): number {
 
 /**
  * Runs an API command on the caller's interview and returns what it did. With the request's
- * `count` still pending, a change decided against the interview's seed is counted and written in
- * one call to the account's object (`RequestCount.withChange`); a command the interview's object
- * runs is counted before it.
+ * `count` still pending, a cancel or update is counted, decided against the interview's seed and
+ * written in one call to the account's object (`RequestCount.withChange`); a command the
+ * interview's object runs is counted before it.
  */
 export async function commandInterview(
 	env: Env,
@@ -265,24 +248,21 @@ export async function commandInterview(
 	// A cancel or update of an interview whose object was never opened is decided against its
 	// seed row in D1 (null: no seed to decide against; the object decides, as before). A seed
 	// exists only for a created interview, so finding one is the check that the id is known.
-	let seeded: CommandResult | null;
-	try {
-		seeded =
-			command.type === "cancel" || command.type === "update"
-				? await commandSeed(
-						env,
-						id,
-						command,
-						now,
-						owner(auth),
-						count?.pending ? changeAtOnce(count) : undefined,
-					)
-				: null;
-	} catch (error) {
-		if (!(error instanceof KeyReread)) throw error;
-		// Counted now with the key read again: decided again with that key's scopes and account.
-		assertScope(error.auth, command.type === "cancel" ? "interviews:delete" : "interviews:write");
-		return commandInterview(env, error.auth, id, command, now);
+	let seeded: CommandResult | null = null;
+	if (command.type === "cancel" || command.type === "update") {
+		if (count?.pending) {
+			const outcome = await count.withChange({ id, command, now, owner: owner(auth) });
+			if (outcome.count.status === "stale") {
+				// Counted now with the key read again: decided again with that key's scopes and account.
+				assertScope(outcome.auth, command.type === "cancel" ? "interviews:delete" : "interviews:write");
+				return commandInterview(env, outcome.auth, id, command, now);
+			}
+			if (outcome.error !== undefined) throw new Error(outcome.error);
+			if (outcome.decided?.settlement) await settleSeedChange(env, outcome.decided.settlement);
+			seeded = outcome.decided?.result ?? null;
+		} else {
+			seeded = await commandSeed(env, id, command, now, owner(auth));
+		}
 	}
 	if (!seeded && !(await isKnownInterview(env, id))) throw notFound(id);
 	if (!seeded) await count?.counted();

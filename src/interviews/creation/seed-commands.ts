@@ -13,8 +13,11 @@ import { sendWakeMessages } from "./wake";
 
 declare module "../../accounts/account-stub" {
 	interface ChangePayloads {
+		request: SeedCommandRequest;
+		read: SeedRead;
 		write: SeedWrite;
 		written: PendingDelivery[];
+		decided: SeedDecision | null;
 	}
 }
 
@@ -67,6 +70,45 @@ function rememberSeed(seed: Seed): void {
 	knownSeeds.set(seed.state.id, { ...seed, claimed: false });
 }
 
+/** A seed as read, with whether its object has claimed it. */
+export type SeedRead = (Seed & { claimed: boolean }) | null;
+
+/**
+ * How a decision reads seeds and writes changes: D1 directly (`directSeedIo`), or through the
+ * account object, which reads and writes the seeds of concurrent changes together.
+ */
+export interface SeedIo {
+	read(id: string): Promise<SeedRead>;
+	commit: SeedCommit;
+}
+
+export function directSeedIo(env: Env): SeedIo {
+	const db = getDb(env.DB);
+	return { read: (id) => readSeed(db, id), commit: (write) => writeSeedChange(db, write) };
+}
+
+/** A change to decide against a seed, as the Worker sends it to the account object. */
+export interface SeedCommandRequest {
+	id: string;
+	command: SeedCommand;
+	now: number;
+	owner: Owner;
+}
+
+/** What a decided change still owes beyond D1, settled after the answer is known (`settleSeedChange`). */
+export interface SeedSettlement {
+	change: SeedChange;
+	events: EventRecord[];
+	pending: PendingDelivery[];
+	now: number;
+}
+
+/** A decision against the seed: its result, and what is left to settle when it wrote a change. */
+export interface SeedDecision {
+	result: CommandResult;
+	settlement: SeedSettlement | null;
+}
+
 /**
  * Runs `command` against the interview's seed. Null when there is no seed (its object holds the
  * interview, or it never existed) or the seed is claimed by its object, or kept changing: the
@@ -78,17 +120,24 @@ export async function commandSeed(
 	command: SeedCommand,
 	now: number,
 	owner: Owner,
-	commit?: SeedCommit,
 ): Promise<CommandResult | null> {
+	const decided = await decideSeedCommand(directSeedIo(env), { id, command, now, owner });
+	if (!decided) return null;
+	if (decided.settlement) await settleSeedChange(env, decided.settlement);
+	return decided.result;
+}
+
+/** `commandSeed` without its settling: the decision and its write (see `commandSeed`). */
+export async function decideSeedCommand(
+	io: SeedIo,
+	request: SeedCommandRequest,
+): Promise<SeedDecision | null> {
+	const { id, command, now, owner } = request;
 	if (objectHeld.has(id)) return null;
-	const db = getDb(env.DB);
-	// The caller's commit (the account object's, with the request's count) takes the first write;
-	// a write decided again after it goes to D1 directly.
-	let first = commit;
 	const copy = knownSeeds.get(id);
 	// Pass 0 decides against this isolate's copy of the seed, if it has one; each later pass reads it.
 	for (let pass = copy ? 0 : 1; pass <= ATTEMPTS; pass++) {
-		const seed = pass === 0 ? copy : await readSeed(db, id);
+		const seed = pass === 0 ? copy : await io.read(id);
 		if (!seed || seed.claimed || seed.state.id !== id) {
 			knownSeeds.delete(id);
 			rememberObjectHeld(id);
@@ -98,24 +147,24 @@ export async function commandSeed(
 		const outcome = decide(seed, command, now, owner);
 		if (outcome.status !== "ok" || outcome.change === null) {
 			if (pass === 0) continue;
-			return outcome.result;
+			return { result: outcome.result, settlement: null };
 		}
 		const { change, result } = outcome;
-		const write: SeedWrite = { seed: change.seed, expectedVersion: seed.state.version, items: change.items };
-		const events = outboxEvents(change.seed.state, change.items);
 		let pending: PendingDelivery[];
 		try {
-			const by = first ?? ((w: SeedWrite) => writeSeedChange(db, w));
-			first = undefined;
-			pending = await by(write);
+			pending = await io.commit({
+				seed: change.seed,
+				expectedVersion: seed.state.version,
+				items: change.items,
+			});
 		} catch (error) {
 			if (!String(error).includes(SEED_CHANGED_ERROR)) throw error;
 			knownSeeds.delete(id);
 			continue;
 		}
 		rememberSeed(change.seed);
-		await settle(env, change, events, pending, now);
-		return result;
+		const events = outboxEvents(change.seed.state, change.items);
+		return { result, settlement: { change, events, pending, now } };
 	}
 	return null;
 }
@@ -190,7 +239,7 @@ export async function writeSeedChange(db: Db, write: SeedWrite): Promise<Pending
 	return pending ?? [];
 }
 
-interface SeedChange {
+export interface SeedChange {
 	seed: Seed;
 	/** What the change owes, also appended to the seed's outbox (replayed if it is ever adopted). */
 	items: OutboxItem[];
@@ -256,13 +305,8 @@ export function changedSeed(
  * message when the seed now wakes within the horizon (a reschedule to soon). A failure here does
  * not fail the request (the change is committed): the seed stays due and the sweep finishes it.
  */
-async function settle(
-	env: Env,
-	change: SeedChange,
-	events: Parameters<typeof settleOutbox>[3],
-	pending: Parameters<typeof settleOutbox>[4],
-	now: number,
-): Promise<void> {
+export async function settleSeedChange(env: Env, settlement: SeedSettlement): Promise<void> {
+	const { change, events, pending, now } = settlement;
 	const { state } = change.seed;
 	try {
 		await settleOutbox(env, state, change.items, events, pending);

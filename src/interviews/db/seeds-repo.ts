@@ -28,6 +28,14 @@ const seedById = new Template<{ id: string }>((db) =>
 		.where(eq(interviewSeeds.id, sql.placeholder("id"))),
 );
 
+/** Seeds by id, the ids as one JSON array (one bound parameter however many). */
+const seedsByIds = new Template<{ ids: string }>((db) =>
+	db
+		.select()
+		.from(interviewSeeds)
+		.where(sql`${interviewSeeds.id} IN (SELECT value FROM json_each(${sql.placeholder("ids")}))`),
+);
+
 /** The seed, marked as taken by its object (`claimSeed`). */
 const claimById = new Template<{ id: string; now: number }>((db) =>
 	db
@@ -80,6 +88,21 @@ export async function readSeed(db: Db, id: string): Promise<(Seed & { claimed: b
 export async function claimSeed(db: Db, id: string, now: number): Promise<Seed | null> {
 	const [row] = (await runOne(claimById.bind(db, { id, now }))) as (typeof interviewSeeds.$inferSelect)[];
 	return row ? seedOfRow(row) : null;
+}
+
+/** Several seeds in one statement, as `readSeed` reads one: in the order asked, null where none. */
+export async function readSeeds(
+	db: Db,
+	ids: readonly string[],
+): Promise<((Seed & { claimed: boolean }) | null)[]> {
+	const rows = (await runOne(
+		seedsByIds.bind(db, { ids: JSON.stringify(ids) }),
+	)) as (typeof interviewSeeds.$inferSelect)[];
+	const byId = new Map(rows.map((row) => [row.id, row]));
+	return ids.map((id) => {
+		const row = byId.get(id);
+		return row ? { ...seedOfRow(row), claimed: row.claimedAt !== null } : null;
+	});
 }
 
 /** SQLite's error for `json()` of text that is not JSON: how the guard below fails its batch. */

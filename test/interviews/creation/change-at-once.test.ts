@@ -41,12 +41,12 @@ async function cancelWrite(id: string, expectedVersion?: number): Promise<SeedWr
 	return { seed: change.seed, expectedVersion: expectedVersion ?? seed.state.version, items: change.items };
 }
 
-/** Changes the account object has committed so far. */
-function changesWritten(accountId: string): Promise<number> {
-	return runInDurableObject(
-		accountObject(accountId),
-		(instance: AccountObject) => instance.changes.stats.writes,
-	);
+/** Seeds the account object has read and changes it has committed so far. */
+function changesWritten(accountId: string): Promise<{ reads: number; writes: number }> {
+	return runInDurableObject(accountObject(accountId), (instance: AccountObject) => ({
+		reads: instance.seedReads.stats.writes,
+		writes: instance.changes.stats.writes,
+	}));
 }
 
 describe("a change of a never-opened interview in one call to the account object", () => {
@@ -58,7 +58,7 @@ describe("a change of a never-opened interview in one call to the account object
 		await setLimits(account.id, { requests_per_minute: 9 });
 		for (let i = 0; i < 2; i++)
 			expect((await call("GET", "/v1/account/profile", { key: account.test })).status).toBe(200);
-		const writesBefore = await changesWritten(account.id);
+		const before = await changesWritten(account.id);
 		const responses = await Promise.all(
 			ids.map((id) => call("DELETE", `/v1/interviews/${id}`, { key: account.test })),
 		);
@@ -67,8 +67,12 @@ describe("a change of a never-opened interview in one call to the account object
 		expect(responses.filter((r) => r.body.error?.code === "RATE_LIMIT_EXCEEDED")).toHaveLength(4);
 		const left = cancelled.map((r) => Number(r.headers.get("X-RateLimit-Remaining"))).sort((a, b) => a - b);
 		expect(left).toEqual([0, 1, 2, 3, 4, 5]);
-		// Written by the account object's group commit, with their counts.
-		expect((await changesWritten(account.id)) - writesBefore).toBe(6);
+		// Read and written by the account object's groups, with their counts; the refused read nothing.
+		const after = await changesWritten(account.id);
+		expect({ reads: after.reads - before.reads, writes: after.writes - before.writes }).toEqual({
+			reads: 6,
+			writes: 6,
+		});
 		for (const [i, id] of ids.entries()) {
 			const done = responses[i]?.status === 200;
 			expect((await projectionOf(id))?.status).toBe(done ? "cancelled" : "scheduled");
@@ -188,5 +192,32 @@ describe("a change of a never-opened interview in one call to the account object
 			expect((await projectionOf(id))?.status).toBe("cancelled");
 			expect((await eventsOf(id)).filter((e) => e.type === "interview.cancelled")).toHaveLength(1);
 		}
+	});
+
+	it("reads the seeds of changes that arrive while one read is in flight in one statement, null for none", async () => {
+		const account = await newAccount();
+		const ids = await bulkOf(account.test, 4, "read");
+		const asked = [...ids, "int_000000000000000000000000"];
+		const { reads, batches, largest } = await runInDurableObject(
+			accountObject(account.id),
+			async (instance: AccountObject) => {
+				const before = instance.seedReads.stats.batches;
+				const reads = await Promise.all(asked.map((id) => instance.seedReads.commit(id)));
+				return {
+					reads,
+					batches: instance.seedReads.stats.batches - before,
+					largest: instance.seedReads.stats.largestGroup,
+				};
+			},
+		);
+		expect(batches).toBe(2);
+		expect(largest).toBe(4);
+		const db = getDb(env.DB);
+		for (const [i, id] of asked.entries()) {
+			const read = reads[i];
+			expect(read?.status).toBe("committed");
+			expect(read?.status === "committed" && read.result).toEqual(await readSeed(db, id));
+		}
+		expect(reads[4]?.status === "committed" && reads[4].result).toBeNull();
 	});
 });
