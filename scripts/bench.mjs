@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { bundleSize } from "./bench/bundle.mjs";
 import { measureLiveRoom } from "./bench/live-room.mjs";
 import { measurePaired } from "./bench/load.mjs";
+import { cpuPer, serviceCpu } from "./bench/process-cpu.mjs";
 import {
 	caseRatios,
 	consoleTable,
@@ -116,6 +117,8 @@ async function main() {
 		const deletePool = ids.slice(200);
 
 		const health = { path: "/api/v1/health/" };
+		/** The service's CPU so far per process role (read around every slice of every case). */
+		const cpu = () => serviceCpu(service.pid);
 		const run = async (id, name, spec, extra = {}) => {
 			const connections = extra.connections ?? settings.connections;
 			log(`Measuring ${name}...`);
@@ -128,6 +131,7 @@ async function main() {
 					durationS: settings.durationS,
 					warmupS: settings.warmupS,
 					slices: settings.slices,
+					cpu,
 					...extra,
 				},
 			);
@@ -253,8 +257,11 @@ async function main() {
 		const wsWarmup = await liveRoom(WS_WARMUP_ANSWERS, 30_000);
 		const wsBaseline = await healthNow(settings.connections);
 		results.baselines.push(wsBaseline);
+		const wsCpuBefore = cpu();
+		const room = await liveRoom(300, 90_000);
 		results.websocket = {
-			...(await liveRoom(300, 90_000)),
+			...room,
+			cpuMsPerAnswer: cpuPer(wsCpuBefore, cpu(), room.answers),
 			warmup: { answers: wsWarmup.answers, errors: wsWarmup.errors },
 			baseline: wsBaseline,
 		};

@@ -2,6 +2,7 @@
 // alternate with slices of the baseline (health) at the same number of connections, so both see
 // the same background load of a shared machine; each side's slices are then pooled.
 import autocannon from "autocannon";
+import { addCpu } from "./process-cpu.mjs";
 import { aggregateSlices } from "./report.mjs";
 
 /**
@@ -58,8 +59,11 @@ export function runSlice(baseUrl, spec, { connections, durationS, maxRequests, t
  * @param {RequestSpec} spec
  * @param {RequestSpec | null} baselineSpec  null: the case is the baseline itself
  * @param {{connections: number, durationS: number, warmupS: number, slices: number,
- *   maxRequests?: number, warmupMaxRequests?: number, timeoutS?: number, budget?: () => number}} options
- *   `budget` (optional) says how many more requests the case may make (a pool of fresh ids).
+ *   maxRequests?: number, warmupMaxRequests?: number, timeoutS?: number, budget?: () => number,
+ *   cpu?: () => Record<string, number> | null}} options
+ *   `budget` (optional) says how many more requests the case may make (a pool of fresh ids);
+ *   `cpu` (optional) reads the service's CPU time per role (process-cpu.mjs), read around every
+ *   slice, so each side gets its CPU per request.
  */
 export async function measurePaired(baseUrl, spec, baselineSpec, options) {
 	const { connections, durationS, warmupS, slices, timeoutS } = options;
@@ -76,16 +80,29 @@ export async function measurePaired(baseUrl, spec, baselineSpec, options) {
 	}
 	const caseSlices = [];
 	const baseSlices = [];
+	const cpu = { case: undefined, base: undefined };
+	const measured = async (side, run) => {
+		const before = options.cpu?.();
+		const slice = await run();
+		if (options.cpu) cpu[side] = addCpu(cpu[side], before, options.cpu());
+		return slice;
+	};
 	for (let i = 0; i < slices; i++) {
 		const runBase = async () => {
 			if (baselineSpec)
-				baseSlices.push(await runSlice(baseUrl, baselineSpec, { connections, durationS: sliceS, timeoutS }));
+				baseSlices.push(
+					await measured("base", () =>
+						runSlice(baseUrl, baselineSpec, { connections, durationS: sliceS, timeoutS }),
+					),
+				);
 		};
 		const runCase = async () => {
 			const max = cap(undefined);
 			if (max !== undefined && max <= 0) return;
 			caseSlices.push(
-				await runSlice(baseUrl, spec, { connections, durationS: sliceS, maxRequests: max, timeoutS }),
+				await measured("case", () =>
+					runSlice(baseUrl, spec, { connections, durationS: sliceS, maxRequests: max, timeoutS }),
+				),
 			);
 		};
 		if (i % 2 === 0) {
@@ -96,6 +113,17 @@ export async function measurePaired(baseUrl, spec, baselineSpec, options) {
 			await runBase();
 		}
 	}
-	const result = aggregateSlices(caseSlices);
-	return { result, baseline: baselineSpec ? aggregateSlices(baseSlices) : result };
+	const result = withCpu(aggregateSlices(caseSlices), cpu.case);
+	return { result, baseline: baselineSpec ? withCpu(aggregateSlices(baseSlices), cpu.base) : result };
+}
+
+/** The side's CPU per request (milliseconds per role), when it was read. */
+function withCpu(result, total) {
+	if (!total || result.requests === 0) return result;
+	return {
+		...result,
+		cpuMsPerRequest: Object.fromEntries(
+			Object.entries(total).map(([role, ms]) => [role, ms / result.requests]),
+		),
+	};
 }

@@ -19,6 +19,8 @@ export interface LoadResult {
 	non2xx: number;
 	status5xx: number;
 	statuses: Record<string, number>;
+	/** CPU milliseconds per request of the service's processes, per role (process-cpu.mjs), when read. */
+	cpuMsPerRequest?: Record<string, number>;
 }
 export interface Ratios {
 	rps: number | null;
@@ -69,6 +71,8 @@ export interface BenchResults {
 		/** Round trips made before the measured ones, and their failures. */
 		warmup?: { answers: number; errors: number };
 		baseline: LoadResult;
+		/** CPU milliseconds per answer of the service's processes, per role, when read. */
+		cpuMsPerAnswer?: Record<string, number> | null;
 	};
 	webhooks?: {
 		endpoints: number;

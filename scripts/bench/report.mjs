@@ -154,6 +154,16 @@ const fmt = {
 	x: (v) => (v === null || v === undefined ? "-" : `${v.toFixed(2)}x`),
 };
 
+/**
+ * The CPU columns: milliseconds per request (per answer for the room) of the Worker's runtime
+ * thread, and of all the service's processes; "-" when not read.
+ */
+function cpuCells(cpu) {
+	if (!cpu) return { cpuRuntime: "-", cpuAll: "-" };
+	const all = Object.values(cpu).reduce((a, b) => a + b, 0);
+	return { cpuRuntime: cpu.runtime.toFixed(2), cpuAll: all.toFixed(2) };
+}
+
 /** Rows shared by the console table and the markdown table. */
 export function tableRows(results) {
 	const rows = [];
@@ -169,6 +179,7 @@ export function tableRows(results) {
 			vsP99: c.id === "health" ? "1.00x" : fmt.x(c.ratio.p99),
 			errors: String(c.result.errors + c.result.timeouts),
 			non2xx: `${c.result.non2xx}${c.result.status5xx > 0 ? ` (${c.result.status5xx} 5xx)` : ""}`,
+			...cpuCells(c.result.cpuMsPerRequest),
 		});
 	}
 	const ws = results.websocket;
@@ -184,6 +195,7 @@ export function tableRows(results) {
 			vsP99: fmt.x(ratio(ws.p99, ws.baseline.p99)),
 			errors: String(ws.errors + ws.missing),
 			non2xx: "-",
+			...cpuCells(ws.cpuMsPerAnswer),
 		});
 	}
 	const sio = results.socketio;
@@ -201,6 +213,7 @@ export function tableRows(results) {
 			vsP99: fmt.x(ratio(sio.p99, sio.baseline.p99)),
 			errors: String(sio.errors + sio.missing),
 			non2xx: "-",
+			...cpuCells(undefined),
 		});
 	}
 	const hooks = results.webhooks;
@@ -216,6 +229,7 @@ export function tableRows(results) {
 			vsP99: "-",
 			errors: String(hooks.missing + hooks.invalid + hooks.errors),
 			non2xx: "-",
+			...cpuCells(undefined),
 		});
 	}
 	return rows;
@@ -232,6 +246,8 @@ const COLUMNS = [
 	["vsP99", "p99 vs health"],
 	["errors", "errors"],
 	["non2xx", "non-2xx"],
+	["cpuRuntime", "runtime CPU ms"],
+	["cpuAll", "all CPU ms"],
 ];
 
 /** A fixed-width table for the terminal. */
@@ -280,7 +296,10 @@ export function generatedSection(results) {
 			(results.websocket?.warmup
 				? ` (the WebSocket row after ${results.websocket.warmup.answers} round trips of warm-up, not measured). `
 				: ". ") +
-			`Total bench time ${Math.round(results.elapsedS)} s.`,
+			`Total bench time ${Math.round(results.elapsedS)} s. The last two columns are CPU time per request (per answer ` +
+			`for the WebSocket row), read from /proc around the case's own slices: of the workerd process that runs the ` +
+			`Worker, both Durable Objects and the local D1 on one thread ("runtime"), and of all the service's ` +
+			`processes together (that one, wrangler's proxy runtime, its Node process and the start script).`,
 		"",
 		markdownTable(tableRows(results)),
 		"",

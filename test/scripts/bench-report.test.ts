@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { addCpu, cpuPer, roleOf } from "../../scripts/bench/process-cpu.mjs";
 import {
 	aggregateSlices,
 	type BenchResults,
@@ -250,6 +251,44 @@ describe("the bench's report", () => {
 		expect(rows[12]).toMatchObject({ p50: "15.0", vsP50: "1.50x", errors: "1" });
 		expect(rows[12]?.name).toContain("p50 2.50x the WebSocket's");
 		expect(evaluateTargets(run).find((t) => t.id === "no_errors")?.value).toBe(1);
+	});
+
+	it("gives each case's CPU per request, of the Worker's runtime and of all processes, and '-' where none was read", () => {
+		const run = results();
+		const [health, get] = run.cases;
+		if (!health || !get || !run.websocket) throw new Error("fixture");
+		get.result = {
+			...get.result,
+			cpuMsPerRequest: { runtime: 3.734, proxy: 3.01, wrangler: 0.74, other: 0.2 },
+		};
+		run.websocket.cpuMsPerAnswer = { runtime: 4.5, proxy: 0.1, wrangler: 0.05, other: 0 };
+		const rows = tableRows(run);
+		expect(rows[1]).toMatchObject({ cpuRuntime: "3.73", cpuAll: "7.68" });
+		expect(rows[0]).toMatchObject({ cpuRuntime: "-", cpuAll: "-" });
+		const ws = rows.find((r) => String(r.name).startsWith("WebSocket"));
+		expect(ws).toMatchObject({ cpuRuntime: "4.50", cpuAll: "4.65" });
+		expect(consoleTable(rows).split("\n")[0]).toContain("runtime CPU ms");
+	});
+
+	it("tells the Worker's runtime from wrangler's proxy runtime and Node process, and divides CPU by the work", () => {
+		expect(
+			roleOf(
+				"/x/workerd serve --binary --experimental --socket-addr=entry=127.0.0.1:0 - --inspector-addr=127.0.0.1:0",
+			),
+		).toBe("runtime");
+		expect(roleOf("/x/workerd serve --binary --experimental --socket-addr=entry=127.0.0.1:8787 -")).toBe(
+			"proxy",
+		);
+		expect(roleOf("/x/node --no-warnings /x/wrangler/wrangler-dist/cli.js dev --local")).toBe("wrangler");
+		expect(roleOf("/x/node scripts/start.mjs")).toBe("other");
+		const a = { runtime: 100, proxy: 50, wrangler: 20, other: 10 };
+		const b = { runtime: 400, proxy: 150, wrangler: 60, other: 10 };
+		expect(cpuPer(a, b, 100)).toEqual({ runtime: 3, proxy: 1, wrangler: 0.4, other: 0 });
+		expect(cpuPer(null, b, 100)).toBeNull();
+		expect(cpuPer(a, b, 0)).toBeNull();
+		const total = addCpu(addCpu(undefined, a, b), a, b);
+		expect(total).toEqual({ runtime: 600, proxy: 200, wrangler: 80, other: 0 });
+		expect(addCpu(addCpu(undefined, a, null), a, b)).toBeNull();
 	});
 
 	it("replaces only the generated section of the document, or appends it", () => {
