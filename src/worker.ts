@@ -17,7 +17,7 @@ AccountObject.configure({
 	interviewsIn: (write) => write.seeds.length,
 	commitChanges: (env, writes) => writeSeedChanges(getDb(env.DB), writes),
 	readSeeds: (env, ids) => readSeeds(getDb(env.DB), ids),
-	decideChange: (_env, request, io) => decideSeedCommand(io, request),
+	decideChange: (request, io) => decideSeedCommand(io, request),
 	startWaiting: (env, interviewId, now) => interviewStub(env, interviewId).startFromWaitingRoom(now),
 });
 

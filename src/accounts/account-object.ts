@@ -76,7 +76,6 @@ export interface AccountObjectDeps {
 	readSeeds(env: Env, ids: string[]): Promise<ChangeRead[]>;
 	/** Decides a change against its seed, reading and writing through `io`. */
 	decideChange(
-		env: Env,
 		request: ChangeRequest,
 		io: { read(id: string): Promise<ChangeRead>; commit(write: ChangeWrite): Promise<ChangeWritten> },
 	): Promise<ChangeDecided>;
@@ -197,7 +196,7 @@ export class AccountObject extends DurableObject<Env> {
 		const count = await this.countRequest(request.limit, request.version);
 		if (count.status !== "counted" || !count.decision.allowed) return { count };
 		try {
-			const decided = await deps().decideChange(this.env, request.change, {
+			const decided = await deps().decideChange(request.change, {
 				read: async (id) => resultOf(await this.seedReads.commit(id)),
 				commit: async (write) => resultOf(await this.changes.commit(write)),
 			});

@@ -98,7 +98,6 @@ export interface SeedCommandRequest {
 /** What a decided change still owes beyond D1, settled after the answer is known (`settleSeedChange`). */
 export interface SeedSettlement {
 	change: SeedChange;
-	events: EventRecord[];
 	pending: PendingDelivery[];
 	now: number;
 }
@@ -163,8 +162,7 @@ export async function decideSeedCommand(
 			continue;
 		}
 		rememberSeed(change.seed);
-		const events = outboxEvents(change.seed.state, change.items);
-		return { result, settlement: { change, events, pending, now } };
+		return { result, settlement: { change, pending, now } };
 	}
 	return null;
 }
@@ -222,16 +220,15 @@ export type SeedCommit = (write: SeedWrite) => Promise<PendingDelivery[]>;
 export async function writeSeedChanges(db: Db, writes: readonly SeedWrite[]): Promise<PendingDelivery[][]> {
 	const statements: Bound[] = [];
 	const events: EventRecord[] = [];
+	const eventIds: Set<string>[] = [];
 	for (const write of writes) {
 		const owed = outboxStatements(db, write.seed.state, write.items);
 		statements.push(...seedChangeStatements(db, write.seed, write.expectedVersion), ...owed.statements);
 		events.push(...owed.events);
+		eventIds.push(new Set(owed.events.map((event) => event.id)));
 	}
 	const pending = await runRecordingEvents(db, statements, events);
-	return writes.map((write) => {
-		const ids = new Set(outboxEvents(write.seed.state, write.items).map((event) => event.id));
-		return pending.filter((delivery) => ids.has(delivery.eventId));
-	});
+	return eventIds.map((ids) => pending.filter((delivery) => ids.has(delivery.eventId)));
 }
 
 export async function writeSeedChange(db: Db, write: SeedWrite): Promise<PendingDelivery[]> {
@@ -306,8 +303,9 @@ export function changedSeed(
  * not fail the request (the change is committed): the seed stays due and the sweep finishes it.
  */
 export async function settleSeedChange(env: Env, settlement: SeedSettlement): Promise<void> {
-	const { change, events, pending, now } = settlement;
+	const { change, pending, now } = settlement;
 	const { state } = change.seed;
+	const events = outboxEvents(state, change.items);
 	try {
 		await settleOutbox(env, state, change.items, events, pending);
 		if (change.seed.wakeAt !== change.settledWakeAt) {

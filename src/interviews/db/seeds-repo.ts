@@ -21,13 +21,6 @@ const seedRows = new JsonRowsTemplate<typeof interviewSeeds.$inferInsert, (typeo
 	(db, row) => db.insert(interviewSeeds).values(row),
 );
 
-const seedById = new Template<{ id: string }>((db) =>
-	db
-		.select()
-		.from(interviewSeeds)
-		.where(eq(interviewSeeds.id, sql.placeholder("id"))),
-);
-
 /** Seeds by id, the ids as one JSON array (one bound parameter however many). */
 const seedsByIds = new Template<{ ids: string }>((db) =>
 	db
@@ -75,8 +68,8 @@ function seedOfRow(row: typeof interviewSeeds.$inferSelect): Seed {
 
 /** The seed as it stands, and whether its object has claimed it (then only the object decides). */
 export async function readSeed(db: Db, id: string): Promise<(Seed & { claimed: boolean }) | null> {
-	const [row] = (await runOne(seedById.bind(db, { id }))) as (typeof interviewSeeds.$inferSelect)[];
-	return row ? { ...seedOfRow(row), claimed: row.claimedAt !== null } : null;
+	const [seed] = await readSeeds(db, [id]);
+	return seed ?? null;
 }
 
 /**

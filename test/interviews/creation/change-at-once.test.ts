@@ -49,6 +49,26 @@ function changesWritten(accountId: string): Promise<{ reads: number; writes: num
 	}));
 }
 
+/**
+ * Runs `work` in the account's object and says how many batches its group (`changes` or
+ * `seedReads`) ran meanwhile, and the largest group it has run.
+ */
+function inGroups<T>(
+	accountId: string,
+	group: "changes" | "seedReads",
+	work: (instance: AccountObject) => Promise<T>,
+): Promise<{ outcomes: T; batches: number; largest: number }> {
+	return runInDurableObject(accountObject(accountId), async (instance: AccountObject) => {
+		const before = instance[group].stats.batches;
+		const outcomes = await work(instance);
+		return {
+			outcomes,
+			batches: instance[group].stats.batches - before,
+			largest: instance[group].stats.largestGroup,
+		};
+	});
+}
+
 describe("a change of a never-opened interview in one call to the account object", () => {
 	it("cancels exactly the rate limit of a parallel burst and changes nothing for the refused", async () => {
 		const account = await newAccount();
@@ -155,17 +175,8 @@ describe("a change of a never-opened interview in one call to the account object
 		const account = await newAccount();
 		const ids = await bulkOf(account.test, 5, "group");
 		const writes = await Promise.all(ids.map((id) => cancelWrite(id)));
-		const { outcomes, batches, largest } = await runInDurableObject(
-			accountObject(account.id),
-			async (instance: AccountObject) => {
-				const before = instance.changes.stats.batches;
-				const outcomes = await Promise.all(writes.map((write) => instance.changes.commit(write)));
-				return {
-					outcomes,
-					batches: instance.changes.stats.batches - before,
-					largest: instance.changes.stats.largestGroup,
-				};
-			},
+		const { outcomes, batches, largest } = await inGroups(account.id, "changes", (instance) =>
+			Promise.all(writes.map((write) => instance.changes.commit(write))),
 		);
 		expect(outcomes.map((o) => o.status)).toEqual(Array(5).fill("committed"));
 		expect(batches).toBe(2);
@@ -198,17 +209,12 @@ describe("a change of a never-opened interview in one call to the account object
 		const account = await newAccount();
 		const ids = await bulkOf(account.test, 4, "read");
 		const asked = [...ids, "int_000000000000000000000000"];
-		const { reads, batches, largest } = await runInDurableObject(
-			accountObject(account.id),
-			async (instance: AccountObject) => {
-				const before = instance.seedReads.stats.batches;
-				const reads = await Promise.all(asked.map((id) => instance.seedReads.commit(id)));
-				return {
-					reads,
-					batches: instance.seedReads.stats.batches - before,
-					largest: instance.seedReads.stats.largestGroup,
-				};
-			},
+		const {
+			outcomes: reads,
+			batches,
+			largest,
+		} = await inGroups(account.id, "seedReads", (instance) =>
+			Promise.all(asked.map((id) => instance.seedReads.commit(id))),
 		);
 		expect(batches).toBe(2);
 		expect(largest).toBe(4);
