@@ -2,7 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import type { Context, MiddlewareHandler } from "hono";
 import { getDb } from "../platform/db/client";
 import { accounts, apiKeys } from "../platform/db/schema";
-import { runJoined, Template } from "../platform/db/templates";
+import { runRows, Template } from "../platform/db/templates";
 import type { AppBindings } from "../platform/http/context";
 import { AppError } from "../platform/http/errors";
 import { appUrl } from "../platform/http/urls";
@@ -93,7 +93,7 @@ export async function lookupApiKey(
 	token: string,
 	hash: string,
 ): Promise<AuthContext> {
-	const [row] = (await runJoined(keyByHash.bind(getDb(c.env.DB), { hash }))) as KeyWithAccount[];
+	const [row] = (await runRows(keyByHash.bind(getDb(c.env.DB), { hash }))) as KeyWithAccount[];
 	// The index finds the row by hash; the comparison itself is constant-time.
 	if (!row || !constantTimeEqual(row.key.keyHash, hash) || row.key.revokedAt !== null) {
 		throw invalidKey(token);

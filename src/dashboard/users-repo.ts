@@ -9,7 +9,7 @@ import {
 	userEmails,
 	users,
 } from "../platform/db/schema";
-import { runJoined, Template } from "../platform/db/templates";
+import { runRows, Template } from "../platform/db/templates";
 
 export type UserRow = typeof users.$inferSelect;
 export type SessionRow = typeof sessions.$inferSelect;
@@ -71,7 +71,7 @@ export async function findSession(
 	db: Db,
 	tokenHash: string,
 ): Promise<{ session: SessionRow; user: UserRow; account: typeof accounts.$inferSelect } | undefined> {
-	const [row] = (await runJoined(sessionByHash.bind(db, { tokenHash }))) as {
+	const [row] = (await runRows(sessionByHash.bind(db, { tokenHash }))) as {
 		session: SessionRow;
 		user: UserRow;
 		account: typeof accounts.$inferSelect;

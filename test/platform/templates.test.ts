@@ -14,7 +14,7 @@ import {
 	JSON_ROWS_MAX_ROWS,
 	RowsTemplate,
 	runBatch,
-	runJoined,
+	runRows,
 	runOne,
 	Template,
 } from "../../src/platform/db/templates";
@@ -296,7 +296,7 @@ describe("statements built once and bound per use", () => {
 					and(eq(webhookEndpoints.id, sql.placeholder("id")), sql`${other.id} <> ${webhookEndpoints.id}`),
 				),
 		);
-		const [row] = (await runJoined(pair.bind(db, { id: first }))) as {
+		const [row] = (await runRows(pair.bind(db, { id: first }))) as {
 			one: typeof webhookEndpoints.$inferSelect;
 			two: typeof webhookEndpoints.$inferSelect;
 		}[];

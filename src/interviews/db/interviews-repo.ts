@@ -2,7 +2,7 @@ import { and, count, desc, eq, getTableColumns, gte, inArray, lt, lte, or, type 
 import type { DataEnvironment } from "../../accounts/keys";
 import type { Db } from "../../platform/db/client";
 import { interviewCounts, interviews } from "../../platform/db/schema";
-import { type Bound, JsonRowsTemplate, RowsTemplate, runBatch, Template } from "../../platform/db/templates";
+import { type Bound, JsonRowsTemplate, RowsTemplate, runRows, Template } from "../../platform/db/templates";
 import { chunks } from "../../platform/lib/chunks";
 import type { InterviewState, InterviewStatus } from "../core/model";
 
@@ -249,7 +249,11 @@ const LIST_COLUMNS = {
 };
 export type InterviewListRow = Pick<InterviewRow, keyof typeof LIST_COLUMNS>;
 
-/** A list's page and total statements, built once per shape of its filters (and cursor). */
+/**
+ * A list's statements, built once per shape of its filters (and cursor): the page, which carries
+ * the total as a column of every row (an uncorrelated subquery, which SQLite runs once), and the
+ * total alone, for a page without rows.
+ */
 const listTemplates = new Map<
 	string,
 	{ page: Template<Record<string, unknown>>; total: Template<Record<string, unknown>> }
@@ -274,7 +278,7 @@ function listTemplatesOf(present: ReadonlySet<FilterKey>, cursor: boolean) {
 					);
 				}
 				return db
-					.select(LIST_COLUMNS)
+					.select({ ...LIST_COLUMNS, total: sql<number>`${totalQuery(db, present)}`.mapWith(Number) })
 					.from(interviews)
 					.where(and(...conditions))
 					.orderBy(desc(interviews.createdAt), desc(interviews.id))
@@ -314,9 +318,10 @@ export async function listInterviews(
 		cursorId: cursor?.id,
 		limit: limit + 1,
 	};
-	const [rows, totals] = (await runBatch(db, [page.bind(db, values), total.bind(db, values)])) as [
-		InterviewListRow[],
-		{ total: number }[],
-	];
+	// One statement, its rows fetched as arrays (a batch would turn them into objects and back).
+	const rows = (await runRows(page.bind(db, values))) as (InterviewListRow & { total: number })[];
+	const first = rows[0];
+	if (first) return { rows, total: first.total };
+	const totals = (await runRows(total.bind(db, values))) as { total: number }[];
 	return { rows, total: Number(totals[0]?.total ?? 0) };
 }

@@ -122,6 +122,36 @@ describe("GET /v1/interviews", () => {
 		expect(rest.body.data.map((item: { id: string }) => item.id)).toEqual([cancelled]);
 	});
 
+	it("gives the total with an empty page past the last matching interview, filtered or not", async () => {
+		const account = await newAccount();
+		const ids = await createMany(account.live, 3, (i) => ({ position: `Role ${i}` }));
+		// Newest first: a page of one ends at the second-newest; cancelling the oldest empties the rest.
+		const first = await call("GET", "/v1/interviews?status=scheduled&limit=2", { key: account.live });
+		const byPosition = await call("GET", "/v1/interviews?position=role&limit=2", { key: account.live });
+		expect(first.body.pagination).toMatchObject({ has_more: true, total_count: 3 });
+		expect(byPosition.body.pagination).toMatchObject({ has_more: true, total_count: 3 });
+		expect((await call("DELETE", `/v1/interviews/${ids[0]}`, { key: account.live })).status).toBe(200);
+		// The counters' total (status only) and the counted one (another filter) both come without rows.
+		const rest = await call(
+			"GET",
+			`/v1/interviews?status=scheduled&limit=2&cursor=${first.body.pagination?.next_cursor}`,
+			{
+				key: account.live,
+			},
+		);
+		expect(rest.status).toBe(200);
+		expect(rest.body.data).toEqual([]);
+		expect(rest.body.pagination).toEqual({ next_cursor: null, has_more: false, total_count: 2 });
+		const cancelled = await call(
+			"GET",
+			`/v1/interviews?position=role&status=scheduled&limit=2&cursor=${byPosition.body.pagination?.next_cursor}`,
+			{ key: account.live },
+		);
+		expect(cancelled.status).toBe(200);
+		expect(cancelled.body.data).toEqual([]);
+		expect(cancelled.body.pagination).toEqual({ next_cursor: null, has_more: false, total_count: 2 });
+	});
+
 	it("refuses limit 0 and 101 and a forged cursor", async () => {
 		const account = await newAccount();
 		for (const query of ["limit=0", "limit=101", "cursor=garbage", "status=done", "include_results=maybe"]) {
