@@ -10,12 +10,13 @@ import { webhookEndpoints } from "../../src/platform/db/schema";
 import {
 	type Bound,
 	boundQuery,
+	flatRowReader,
 	JSON_ROWS_MAX_CHARS,
 	JSON_ROWS_MAX_ROWS,
 	RowsTemplate,
 	runBatch,
-	runRows,
 	runOne,
+	runRows,
 	Template,
 } from "../../src/platform/db/templates";
 import { randomBase62 } from "../../src/platform/lib/random";
@@ -262,6 +263,75 @@ describe("statements built once and bound per use", () => {
 			),
 		]);
 		expect(await runOne(template.bind(db, { n: 41 }))).toEqual([{ n: 42 }]);
+	});
+
+	it("reads a flat select's rows fetched as arrays exactly as drizzle reads them", async () => {
+		const db = getDb(env.DB);
+		const accountId = fresh("acc");
+		const rows = [true, false].map((active, i) => ({
+			id: fresh("wh"),
+			accountId,
+			environment: "production" as const,
+			url: `https://hooks.example.com/${i}`,
+			events: i === 0 ? ["interview.completed", "*"] : [],
+			active,
+			failingSince: i === 0 ? null : 7,
+			createdAt: 1 + i,
+			updatedAt: 2,
+		}));
+		await runBatch(db, [boundQuery(db, db.insert(webhookEndpoints).values(rows))]);
+		// Columns (text, JSON, boolean, nullable), SQL with and without a decoder, an aliased one.
+		const select = (d: typeof db) =>
+			d
+				.select({
+					id: webhookEndpoints.id,
+					events: webhookEndpoints.events,
+					active: webhookEndpoints.active,
+					failingSince: webhookEndpoints.failingSince,
+					total:
+						sql<number>`(select count(*) from ${webhookEndpoints} where ${webhookEndpoints.accountId} = ${sql.placeholder("accountId")})`.mapWith(
+							(v) => `n=${v}`,
+						),
+					raw: sql<string>`upper(${webhookEndpoints.url})`,
+					named: sql<boolean>`${webhookEndpoints.active} = 0`.mapWith(Boolean).as("named"),
+				})
+				.from(webhookEndpoints)
+				.where(eq(webhookEndpoints.accountId, sql.placeholder("accountId")))
+				.orderBy(webhookEndpoints.createdAt);
+		expect(flatRowReader(select(db).prepare())).not.toBeNull();
+		const fast = await runRows(new Template<{ accountId: string }>(select).bind(db, { accountId }));
+		const drizzles = await select(db).all({ accountId });
+		expect(fast).toStrictEqual(drizzles);
+		expect(fast).toEqual([
+			{
+				id: rows[0]?.id,
+				events: ["interview.completed", "*"],
+				active: true,
+				failingSince: null,
+				total: "n=2",
+				raw: "HTTPS://HOOKS.EXAMPLE.COM/0",
+				named: false,
+			},
+			{
+				id: rows[1]?.id,
+				events: [],
+				active: false,
+				failingSince: 7,
+				total: "n=2",
+				raw: "HTTPS://HOOKS.EXAMPLE.COM/1",
+				named: true,
+			},
+		]);
+		// Nested objects and joined tables are left to drizzle.
+		expect(flatRowReader(db.select({ one: webhookEndpoints }).from(webhookEndpoints).prepare())).toBeNull();
+		expect(
+			flatRowReader(
+				db
+					.select({ nested: { id: webhookEndpoints.id } })
+					.from(webhookEndpoints)
+					.prepare(),
+			),
+		).toBeNull();
 	});
 
 	it("reads a join of tables with columns of the same name without merging them", async () => {

@@ -1,4 +1,4 @@
-import { is, Param, Placeholder, type Query, sql } from "drizzle-orm";
+import { Column, is, Param, Placeholder, type Query, SQL, sql } from "drizzle-orm";
 import type { Db } from "./client";
 
 /** What a drizzle query builder's `prepare()` gives: its SQL and how to read its D1 result. */
@@ -35,6 +35,8 @@ interface Compiled {
 	sql: string;
 	slots: Slot[];
 	prepared: Prepared;
+	/** Reads rows fetched as arrays, for a flat select; null: drizzle reads them. */
+	readFlat: ((rows: unknown[][]) => Record<string, unknown>[]) | null;
 }
 
 /**
@@ -59,7 +61,7 @@ export class Template<V extends Record<string, unknown>> {
 	/** Binds with each placeholder's value read by name (`lookup` throws for a missing one). */
 	bindEach(db: Db, lookup: (name: string) => unknown): BoundTemplate {
 		this.compiled ??= compile(this.build(db));
-		const { sql: text, slots, prepared } = this.compiled;
+		const { sql: text, slots, prepared, readFlat } = this.compiled;
 		const args = new Array<unknown>(slots.length);
 		for (let i = 0; i < slots.length; i++) {
 			const slot = slots[i] as Slot;
@@ -74,7 +76,7 @@ export class Template<V extends Record<string, unknown>> {
 		return {
 			statement: bound,
 			read: (result) => prepared.mapResult(result, true),
-			readRows: (rows) => prepared.mapResult(rows, false),
+			readRows: (rows) => (readFlat ? readFlat(rows) : prepared.mapResult(rows, false)),
 		};
 	}
 }
@@ -255,7 +257,54 @@ export async function runOne(item: Bound): Promise<unknown> {
 function compile(query: Preparable): Compiled {
 	const prepared = query.prepare();
 	const { sql: text, params } = prepared.getQuery();
-	return { sql: text, slots: params.map(slotOf), prepared };
+	return { sql: text, slots: params.map(slotOf), prepared, readFlat: flatRowReader(prepared) };
+}
+
+interface Decoder {
+	mapFromDriverValue(value: unknown): unknown;
+}
+
+/** An SQL value's decoder (`mapWith`, or none), which drizzle keeps out of its types. */
+function decoderOf(value: SQL): Decoder {
+	return (value as unknown as { decoder: Decoder }).decoder;
+}
+
+/** What drizzle's prepared select keeps of its selection (not in its types; absent, drizzle reads). */
+interface Selection {
+	fields?: readonly { path: readonly string[]; field: unknown }[];
+	customResultMapper?: unknown;
+}
+
+/**
+ * For a select of columns and SQL values under their own keys (no nested objects, no joined
+ * tables), a reader of its rows that decodes each value as drizzle does (null stays null, every
+ * other value through its column's or SQL's decoder), worked out once: drizzle's own reader works
+ * out each cell's decoder and path again on every row, which was a measurable part of a list's page
+ * (docs/performance.md). Null for any other select, which drizzle then reads itself.
+ */
+export function flatRowReader(prepared: Prepared): ((rows: unknown[][]) => Record<string, unknown>[]) | null {
+	const { fields, customResultMapper } = prepared as Prepared & Selection;
+	if (!fields || customResultMapper) return null;
+	const keys: string[] = [];
+	const decoders: Decoder[] = [];
+	for (const { path, field } of fields) {
+		const [key] = path;
+		if (path.length !== 1 || key === undefined) return null;
+		if (is(field, Column)) decoders.push(field);
+		else if (is(field, SQL)) decoders.push(decoderOf(field));
+		else if (is(field, SQL.Aliased)) decoders.push(decoderOf(field.sql));
+		else return null;
+		keys.push(key);
+	}
+	return (rows) =>
+		rows.map((row) => {
+			const out: Record<string, unknown> = {};
+			for (let i = 0; i < keys.length; i++) {
+				const value = row[i];
+				out[keys[i] as string] = value === null ? null : (decoders[i] as Decoder).mapFromDriverValue(value);
+			}
+			return out;
+		});
 }
 
 function slotOf(param: unknown): Slot {
