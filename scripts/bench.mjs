@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { bundleSize } from "./bench/bundle.mjs";
 import { measureLiveRoom } from "./bench/live-room.mjs";
 import { measurePaired } from "./bench/load.mjs";
-import { cpuPer, serviceCpu } from "./bench/process-cpu.mjs";
+import { cpuPer, serviceCpu, waitForIdleRuntime } from "./bench/process-cpu.mjs";
 import {
 	caseRatios,
 	consoleTable,
@@ -121,6 +121,7 @@ async function main() {
 		const cpu = () => serviceCpu(service.pid);
 		const run = async (id, name, spec, extra = {}) => {
 			const connections = extra.connections ?? settings.connections;
+			const settledMs = await waitForIdleRuntime(cpu);
 			log(`Measuring ${name}...`);
 			const { result, baseline } = await measurePaired(
 				service.baseUrl,
@@ -135,7 +136,15 @@ async function main() {
 					...extra,
 				},
 			);
-			const entry = { id, name, connections, result, baseline, ratio: caseRatios(result, baseline) };
+			const entry = {
+				id,
+				name,
+				connections,
+				settledMs,
+				result,
+				baseline,
+				ratio: caseRatios(result, baseline),
+			};
 			results.cases.push(entry);
 			return entry;
 		};
@@ -254,9 +263,12 @@ async function main() {
 				timeLimitMs,
 			});
 		// A warm-up like every HTTP case's: the room's code has not run before this point.
+		await waitForIdleRuntime(cpu);
 		const wsWarmup = await liveRoom(WS_WARMUP_ANSWERS, 30_000);
+		await waitForIdleRuntime(cpu);
 		const wsBaseline = await healthNow(settings.connections);
 		results.baselines.push(wsBaseline);
+		await waitForIdleRuntime(cpu);
 		const wsCpuBefore = cpu();
 		const room = await liveRoom(300, 90_000);
 		results.websocket = {
@@ -266,7 +278,9 @@ async function main() {
 			baseline: wsBaseline,
 		};
 		log("Measuring the same round trip over socket.io-client...");
+		await waitForIdleRuntime(cpu);
 		const sioWarmup = await liveRoom(WS_WARMUP_ANSWERS, 30_000, "socketio");
+		await waitForIdleRuntime(cpu);
 		results.socketio = {
 			...(await liveRoom(300, 90_000, "socketio")),
 			warmup: { answers: sioWarmup.answers, errors: sioWarmup.errors },
@@ -290,6 +304,7 @@ async function main() {
 		});
 
 		log("Measuring webhook fan-out...");
+		await waitForIdleRuntime(cpu);
 		const hooksBaseline = await healthNow(settings.connections);
 		results.baselines.push(hooksBaseline);
 		const hooksAccount = await prepareAccount(service, "Bench Webhooks");

@@ -8,3 +8,11 @@ export function addCpu(
 	before: CpuReading | null | undefined,
 	after: CpuReading | null | undefined,
 ): CpuReading | null;
+export const IDLE_PROBE_MS: number;
+export const IDLE_SHARE: number;
+export const IDLE_WAIT_MAX_MS: number;
+export function runtimeIdle(before: CpuReading | null, after: CpuReading | null, elapsedMs: number): boolean;
+export function waitForIdleRuntime(
+	read: () => CpuReading | null,
+	clock?: { sleep?: (ms: number) => Promise<void>; now?: () => number },
+): Promise<number>;

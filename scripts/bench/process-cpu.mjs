@@ -93,3 +93,38 @@ export function addCpu(total, before, after) {
 	for (const role of ROLES) sum[role] += after[role] - before[role];
 	return sum;
 }
+
+/** Readings this far apart judge whether the runtime is idle. */
+export const IDLE_PROBE_MS = 500;
+/** The runtime counts as idle below this share of one core over a probe (10 %). */
+export const IDLE_SHARE = 0.1;
+/** The longest wait for an idle runtime before a case starts anyway. */
+export const IDLE_WAIT_MAX_MS = 20_000;
+
+/**
+ * Whether the Worker's runtime was idle between two readings `elapsedMs` apart: it used less
+ * than `IDLE_SHARE` of one core. Without readings nothing can be judged, which counts as idle.
+ */
+export function runtimeIdle(before, after, elapsedMs) {
+	if (!before || !after || !(elapsedMs > 0)) return true;
+	return (after.runtime - before.runtime) / elapsedMs < IDLE_SHARE;
+}
+
+/**
+ * Waits until the Worker's runtime is idle (the work a case left behind, such as queued
+ * deliveries or the room's analysis, has finished), at most `IDLE_WAIT_MAX_MS`; returns how long
+ * it waited. Work left running would otherwise be counted against the next case.
+ */
+export async function waitForIdleRuntime(
+	read,
+	{ sleep = (ms) => new Promise((r) => setTimeout(r, ms)), now = Date.now } = {},
+) {
+	const started = now();
+	while (now() - started < IDLE_WAIT_MAX_MS) {
+		const before = read();
+		const at = now();
+		await sleep(IDLE_PROBE_MS);
+		if (runtimeIdle(before, read(), now() - at)) break;
+	}
+	return now() - started;
+}

@@ -289,6 +289,8 @@ export function generatedSection(results) {
 		"",
 		`${results.generatedAt}, ${results.machine.cpus} CPUs (${results.machine.cpuModel}), load average ` +
 			`${results.machine.loadBefore} before the run, Node ${results.machine.node}, wrangler ${results.machine.wrangler}. ` +
+			`Each case starts once the Worker's runtime has been idle for half a second (below 10 % of a core; at most ` +
+			`20 s of waiting), so that work a case leaves behind is not counted against the next. ` +
 			`Each load case: ${s.warmupS} s warm-up, then ${s.slices} rounds in which ${s.durationS / s.slices} s of the case ` +
 			`alternate with ${s.durationS / s.slices} s of the health endpoint, ${s.connections} connections unless the table ` +
 			`says otherwise; a case's ratios compare it with its own interleaved health slices (the health row is ` +

@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { addCpu, cpuPer, roleOf } from "../../scripts/bench/process-cpu.mjs";
+import {
+	addCpu,
+	cpuPer,
+	IDLE_PROBE_MS,
+	IDLE_WAIT_MAX_MS,
+	roleOf,
+	runtimeIdle,
+	waitForIdleRuntime,
+} from "../../scripts/bench/process-cpu.mjs";
 import {
 	aggregateSlices,
 	type BenchResults,
@@ -289,6 +297,37 @@ describe("the bench's report", () => {
 		const total = addCpu(addCpu(undefined, a, b), a, b);
 		expect(total).toEqual({ runtime: 600, proxy: 200, wrangler: 80, other: 0 });
 		expect(addCpu(addCpu(undefined, a, null), a, b)).toBeNull();
+	});
+
+	it("starts a case once the Worker's runtime is idle, and not later than the wait's bound", async () => {
+		const at = (runtime: number) => ({ runtime, proxy: 0, wrangler: 0, other: 0 });
+		// 10 % of one core over a probe is the line: 49 ms of 500 is idle, 50 ms is not.
+		expect(runtimeIdle(at(0), at(49), IDLE_PROBE_MS)).toBe(true);
+		expect(runtimeIdle(at(0), at(50), IDLE_PROBE_MS)).toBe(false);
+		expect(runtimeIdle(null, at(400), IDLE_PROBE_MS)).toBe(true);
+		// Busy for three probes (400 ms of each 500), then idle: four probes, 2 s.
+		let runtime = 0;
+		let clock = 0;
+		let probes = 0;
+		const busy = [400, 400, 400, 10];
+		const sleep = async (ms: number) => {
+			runtime += busy[probes++] ?? 0;
+			clock += ms;
+		};
+		expect(await waitForIdleRuntime(() => at(runtime), { sleep, now: () => clock })).toBe(4 * IDLE_PROBE_MS);
+		expect(probes).toBe(4);
+		// Never idle: it gives up at the bound.
+		probes = 0;
+		clock = 0;
+		const alwaysBusy = async (ms: number) => {
+			probes++;
+			runtime += 400;
+			clock += ms;
+		};
+		expect(await waitForIdleRuntime(() => at(runtime), { sleep: alwaysBusy, now: () => clock })).toBe(
+			IDLE_WAIT_MAX_MS,
+		);
+		expect(probes).toBe(IDLE_WAIT_MAX_MS / IDLE_PROBE_MS);
 	});
 
 	it("replaces only the generated section of the document, or appends it", () => {
