@@ -3,13 +3,11 @@ import { interviewBulkPages } from "./interview-bulk";
 import { owned } from "./interview-common";
 import { interviewCreatePages } from "./interview-create";
 import { interviewDetailPages } from "./interview-detail";
-import { interviewListPages } from "./interview-list";
 import type { DashBindings } from "./session";
 
 export const interviewPages = new Hono<DashBindings>();
 
 // In this order: `/new` and `/bulk` are matched before `/:id`.
-interviewPages.route("/", interviewListPages);
 interviewPages.route("/", interviewCreatePages);
 interviewPages.route("/", interviewBulkPages);
 interviewPages.route("/", interviewDetailPages);

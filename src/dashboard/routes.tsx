@@ -3,6 +3,7 @@ import type { AppBindings } from "../platform/http/context";
 import { accountPages } from "./account-pages";
 import { authRoutes } from "./auth-routes";
 import { csrf, ownerOnly } from "./guard";
+import { interviewListPages } from "./interview-list";
 import { interviewPages } from "./interview-pages";
 import { keyPages } from "./key-pages";
 import { Page } from "./layout";
@@ -21,6 +22,8 @@ dashboardRoutes.use("*", async (c, next) => {
 	if (!c.res.headers.has("Cache-Control")) c.header("Cache-Control", "no-store");
 });
 dashboardRoutes.route("/", authRoutes);
+// The interviews list signs its visitor in itself, reading the session with its page.
+dashboardRoutes.route("/interviews", interviewListPages);
 
 const signedIn = new Hono<DashBindings>({ strict: false });
 signedIn.use("*", requireUser, csrf);

@@ -11,6 +11,7 @@ import { randomBase62 } from "../platform/lib/random";
 import { SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from "../platform/lib/session-policy";
 import {
 	deleteSession,
+	type FoundSession,
 	findSession,
 	insertSession,
 	listSessionHashes,
@@ -99,15 +100,35 @@ export async function endSession(c: Context<AppBindings>): Promise<void> {
 	});
 }
 
-/** The signed-in user of the request, or null (no cookie, unknown, idle or expired session). */
-export async function currentUser(c: Context<AppBindings>): Promise<DashboardUser | null> {
+/** The SHA-256 of the request's session cookie, or null (no cookie, or not one of ours). */
+export async function sessionHashOf(c: Context<AppBindings>): Promise<string | null> {
 	const token = getCookie(c, cookieName(c));
 	if (!token || token.length > 100) return null;
-	const db = getDb(c.env.DB);
-	const hash = await hashToken(token);
+	return hashToken(token);
+}
+
+/** The signed-in user of the request, or null (no cookie, unknown, idle or expired session). */
+export async function currentUser(c: Context<AppBindings>): Promise<DashboardUser | null> {
+	const hash = await sessionHashOf(c);
+	if (hash === null) return null;
 	// With its user and account: a session of an account that no longer exists is not found.
-	const found = await findSession(db, hash);
+	return signedIn(c, hash, await findSession(getDb(c.env.DB), hash));
+}
+
+/** Dashboard users see the account's production data (test-mode interviews among it). */
+export const DASHBOARD_DATA = "production" as const;
+
+/**
+ * The user of a session read by its hash (`findSession`, or carried by a list's rows), or null: an
+ * unknown session, or one idle or expired, which is deleted now with its live views.
+ */
+export async function signedIn(
+	c: Context<AppBindings>,
+	hash: string,
+	found: FoundSession | undefined,
+): Promise<DashboardUser | null> {
 	if (!found) return null;
+	const db = getDb(c.env.DB);
 	const now = c.get("now");
 	const { session, user, account } = found;
 	if (session.expiresAt <= now || session.lastSeenAt + SESSION_IDLE_MS <= now) {
@@ -129,7 +150,7 @@ export async function currentUser(c: Context<AppBindings>): Promise<DashboardUse
 		// The user stands where a key would: actions are attributed to `usr_...`.
 		keyId: user.id,
 		keyEnvironment: "live",
-		dataEnvironment: "production",
+		dataEnvironment: DASHBOARD_DATA,
 		permissions: user.role === "owner" ? [...SCOPES] : MEMBER_SCOPES,
 		expiresAt: null,
 	};
@@ -152,11 +173,14 @@ export function safeNext(value: string | undefined | null): string {
 /** Every dashboard page but sign-in: without a session, to the sign-in page and back. */
 export const requireUser: MiddlewareHandler<DashBindings> = async (c, next) => {
 	const found = await currentUser(c as unknown as Context<AppBindings>);
-	if (!found) {
-		const url = new URL(c.req.url);
-		const next = c.req.method === "GET" ? `${url.pathname}${url.search}` : "/dashboard";
-		return c.redirect(`/dashboard/login?next=${encodeURIComponent(next)}`, 303);
-	}
+	if (!found) return toSignIn(c);
 	c.set("dashboard", found);
 	await next();
 };
+
+/** To the sign-in page, and back to this page after it (a form's post: back to the dashboard). */
+export function toSignIn(c: Context): Response {
+	const url = new URL(c.req.url);
+	const next = c.req.method === "GET" ? `${url.pathname}${url.search}` : "/dashboard";
+	return c.redirect(`/dashboard/login?next=${encodeURIComponent(next)}`, 303);
+}

@@ -1,5 +1,6 @@
 import { and, count, desc, eq, gt, lt, sql } from "drizzle-orm";
 import type { Db } from "../platform/db/client";
+import { jsonObjectOf, readJsonRow } from "../platform/db/json-row";
 import {
 	accounts,
 	invitations,
@@ -67,16 +68,44 @@ const sessionByHash = new Template<{ tokenHash: string }>((db) =>
 );
 
 /** A session with its user and the user's account: one round trip for every dashboard request. */
-export async function findSession(
-	db: Db,
-	tokenHash: string,
-): Promise<{ session: SessionRow; user: UserRow; account: typeof accounts.$inferSelect } | undefined> {
-	const [row] = (await runRows(sessionByHash.bind(db, { tokenHash }))) as {
-		session: SessionRow;
-		user: UserRow;
-		account: typeof accounts.$inferSelect;
-	}[];
+export async function findSession(db: Db, tokenHash: string): Promise<FoundSession | undefined> {
+	const [row] = (await runRows(sessionByHash.bind(db, { tokenHash }))) as FoundSession[];
 	return row;
+}
+
+export type AccountRow = typeof accounts.$inferSelect;
+export type FoundSession = { session: SessionRow; user: UserRow; account: AccountRow };
+
+/** The session's account, by its user (as `findSession` finds it): null for an unknown session. */
+const sessionAccountId = sql`(select ${users.accountId} from ${sessions} inner join ${users} on ${users.id} = ${sessions.userId} where ${sessions.tokenHash} = ${sql.placeholder("sessionHash")})`;
+
+/** The session with its user and account as one JSON value (read by `readSessionJson`). */
+const sessionJson = sql<string>`(select json_object('session', ${jsonObjectOf(sessions)}, 'user', ${jsonObjectOf(users)}, 'account', ${jsonObjectOf(accounts)}) from ${sessions} inner join ${users} on ${users.id} = ${sessions.userId} inner join ${accounts} on ${accounts.id} = ${users.accountId} where ${sessions.tokenHash} = ${sql.placeholder("sessionHash")})`;
+
+/**
+ * A list owned by the session's account, whose statement reads the session too (`session`, see
+ * `readSessionJson`): the page and the session in one D1 round trip. Nothing but the session's
+ * own account is read: an unknown session's account is null, which matches no row.
+ */
+export function sessionOwner(tokenHash: string) {
+	return {
+		key: "session",
+		accountId: sessionAccountId,
+		columns: { session: sessionJson },
+		values: { sessionHash: tokenHash },
+	};
+}
+
+/** The session a row carried (`sessionOwner`), as `findSession` reads it; undefined if none. */
+export function readSessionJson(value: unknown): FoundSession | undefined {
+	if (typeof value !== "string") return undefined;
+	const { session, user, account } = JSON.parse(value) as Record<string, Record<string, unknown>>;
+	if (!session || !user || !account) return undefined;
+	return {
+		session: readJsonRow(sessions, session),
+		user: readJsonRow(users, user),
+		account: readJsonRow(accounts, account),
+	};
 }
 
 export function touchSession(db: Db, tokenHash: string, now: number) {

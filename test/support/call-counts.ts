@@ -12,28 +12,29 @@ export async function countedCall(
 	key: string,
 	body?: unknown,
 ): Promise<{ status: number; body: any; counts: CallCounts; roundTrips: number }> {
+	const counted = await countedRequest(
+		new Request(`${BASE}${path}`, {
+			method,
+			headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" },
+			...(body === undefined ? {} : { body: JSON.stringify(body) }),
+		}),
+	);
+	return { ...counted, body: await counted.response.json() };
+}
+
+/** Any request (a dashboard page with its cookie, say), counted as `countedCall` counts. */
+export async function countedRequest(
+	request: Request,
+): Promise<{ status: number; response: Response; counts: CallCounts; roundTrips: number }> {
 	const counting = { ...env, DEV_CALL_COUNTS: "1" } as Env;
 	const ctx = createExecutionContext();
 	readCallCounts(true);
 	try {
-		const res = await worker.fetch(
-			new Request(`${BASE}${path}`, {
-				method,
-				headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" },
-				...(body === undefined ? {} : { body: JSON.stringify(body) }),
-			}),
-			counting,
-			ctx,
-		);
+		const response = await worker.fetch(request as Parameters<typeof worker.fetch>[0], counting, ctx);
 		await waitOnExecutionContext(ctx);
 		const counts = readCallCounts(true);
 		// Round trips: each batch, and each statement run alone.
-		return {
-			status: res.status,
-			body: await res.json(),
-			counts,
-			roundTrips: counts.d1Batches + counts.d1Executions,
-		};
+		return { status: response.status, response, counts, roundTrips: counts.d1Batches + counts.d1Executions };
 	} finally {
 		callCountsWanted({});
 	}

@@ -1,8 +1,29 @@
-import { and, count, desc, eq, getTableColumns, gte, inArray, lt, lte, or, type SQL, sql } from "drizzle-orm";
+import {
+	and,
+	count,
+	desc,
+	eq,
+	getTableColumns,
+	gte,
+	inArray,
+	lt,
+	lte,
+	or,
+	type Placeholder,
+	type SQL,
+	sql,
+} from "drizzle-orm";
 import type { DataEnvironment } from "../../accounts/keys";
 import type { Db } from "../../platform/db/client";
 import { interviewCounts, interviews } from "../../platform/db/schema";
-import { type Bound, JsonRowsTemplate, RowsTemplate, runRows, Template } from "../../platform/db/templates";
+import {
+	type Bound,
+	JsonRowsTemplate,
+	RowsTemplate,
+	runRows,
+	selectLike,
+	Template,
+} from "../../platform/db/templates";
 import { chunks } from "../../platform/lib/chunks";
 import type { InterviewState, InterviewStatus } from "../core/model";
 
@@ -132,7 +153,7 @@ type FilterKey = (typeof FILTER_KEYS)[number];
 
 /** The values a list's statement binds: the owner, the set filters (as the SQL compares them). */
 function filterValues(
-	accountId: string,
+	accountId: string | null,
 	environment: DataEnvironment,
 	f: ListFilters,
 ): Record<string, unknown> {
@@ -150,11 +171,29 @@ function filterValues(
 	};
 }
 
+/**
+ * Whose interviews a list reads: an account id, or an account the statement finds itself, with
+ * values it reads beside the page (`carried`). The dashboard's list finds the account by the
+ * session's token and reads the session with it, so that the page and whom it is shown to are
+ * one D1 round trip (docs/performance.md).
+ */
+export type ListOwner = string | FoundOwner;
+
+export interface FoundOwner {
+	/** Names this kind of owner: a statement is built once per kind and shape of filters. */
+	key: string;
+	/** The owner's account id, an SQL value of placeholders named in `values` (null: no rows). */
+	accountId: SQL;
+	/** What the statement reads beside the page: SQL values of the same placeholders. */
+	columns: Record<string, SQL>;
+	values: Record<string, unknown>;
+}
+
 /** The conditions of the set filters (`present`), with placeholders named as in `filterValues`. */
-function filterConditions(present: ReadonlySet<FilterKey>): SQL[] {
+function filterConditions(present: ReadonlySet<FilterKey>, account: SQL | Placeholder): SQL[] {
 	const p = (name: string) => sql.placeholder(name);
 	const conditions: (SQL | undefined)[] = [
-		eq(interviews.accountId, p("accountId")),
+		eq(interviews.accountId, account),
 		eq(interviews.environment, p("environment")),
 		present.has("status") ? eq(interviews.status, p("status")) : undefined,
 		present.has("candidateEmail") ? eq(interviews.candidateEmailLower, p("candidateEmail")) : undefined,
@@ -212,20 +251,20 @@ export async function ownedInterviewIds(
  * projection when only the status filters (constant time however many interviews the account
  * has), otherwise by counting the matching rows.
  */
-function totalQuery(db: Db, present: ReadonlySet<FilterKey>) {
+function totalQuery(db: Db, present: ReadonlySet<FilterKey>, account: SQL | Placeholder) {
 	// The counters answer the total when no filter but the status and test mode is set.
 	if (![...present].every((k) => k === "status" || k === "testMode")) {
 		return db
 			.select({ total: count() })
 			.from(interviews)
-			.where(and(...filterConditions(present)));
+			.where(and(...filterConditions(present, account)));
 	}
 	return db
 		.select({ total: sql<number>`coalesce(sum(${interviewCounts.count}), 0)` })
 		.from(interviewCounts)
 		.where(
 			and(
-				eq(interviewCounts.accountId, sql.placeholder("accountId")),
+				eq(interviewCounts.accountId, account),
 				eq(interviewCounts.environment, sql.placeholder("environment")),
 				present.has("status") ? eq(interviewCounts.status, sql.placeholder("status")) : undefined,
 				present.has("testMode") ? eq(interviewCounts.testMode, sql.placeholder("testMode")) : undefined,
@@ -250,78 +289,116 @@ const LIST_COLUMNS = {
 export type InterviewListRow = Pick<InterviewRow, keyof typeof LIST_COLUMNS>;
 
 /**
- * A list's statements, built once per shape of its filters (and cursor): the page, which carries
- * the total as a column of every row (an uncorrelated subquery, which SQLite runs once), and the
- * total alone, for a page without rows.
+ * A list's statements, built once per shape of its filters (and cursor) and kind of owner. For an
+ * account id: the page, which carries the total as a column of every row (an uncorrelated
+ * subquery, which SQLite runs once), and the total alone, for a page without rows. For an owner
+ * the statement finds: the page's rows and then one row more, of the total and the owner's
+ * columns (a compound select), so that even a page without rows is one statement; `total` is
+ * then unused.
  */
 const listTemplates = new Map<
 	string,
 	{ page: Template<Record<string, unknown>>; total: Template<Record<string, unknown>> }
 >();
 
-function listTemplatesOf(present: ReadonlySet<FilterKey>, cursor: boolean) {
-	const key = `${FILTER_KEYS.filter((k) => present.has(k)).join(",")}|${cursor}`;
+function listTemplatesOf(present: ReadonlySet<FilterKey>, cursor: boolean, owner: FoundOwner | null) {
+	const key = `${FILTER_KEYS.filter((k) => present.has(k)).join(",")}|${cursor}|${owner?.key ?? ""}`;
 	let templates = listTemplates.get(key);
 	if (!templates) {
+		const account = owner ? owner.accountId : sql.placeholder("accountId");
+		const pageOf = (db: Db, extra: Record<string, SQL>) => {
+			const conditions = filterConditions(present, account);
+			if (cursor) {
+				conditions.push(
+					or(
+						lt(interviews.createdAt, sql.placeholder("cursorCreatedAt")),
+						and(
+							eq(interviews.createdAt, sql.placeholder("cursorCreatedAt")),
+							lt(interviews.id, sql.placeholder("cursorId")),
+						),
+					) as SQL,
+				);
+			}
+			return db
+				.select({ ...LIST_COLUMNS, ...extra })
+				.from(interviews)
+				.where(and(...conditions))
+				.orderBy(desc(interviews.createdAt), desc(interviews.id))
+				.limit(sql.placeholder("limit"));
+		};
+		const totalOf = (db: Db) => sql<number>`${totalQuery(db, present, account)}`.mapWith(Number);
 		templates = {
 			page: new Template((db) => {
-				const conditions = filterConditions(present);
-				if (cursor) {
-					conditions.push(
-						or(
-							lt(interviews.createdAt, sql.placeholder("cursorCreatedAt")),
-							and(
-								eq(interviews.createdAt, sql.placeholder("cursorCreatedAt")),
-								lt(interviews.id, sql.placeholder("cursorId")),
-							),
-						) as SQL,
-					);
-				}
-				return db
-					.select({ ...LIST_COLUMNS, total: sql<number>`${totalQuery(db, present)}`.mapWith(Number) })
-					.from(interviews)
-					.where(and(...conditions))
-					.orderBy(desc(interviews.createdAt), desc(interviews.id))
-					.limit(sql.placeholder("limit"));
+				if (!owner) return pageOf(db, { total: totalOf(db) });
+				// The page's rows with nulls for the total and the owner's columns, then the row of
+				// those with nulls for the interview's columns: last, as its null `created_at` and
+				// `id` sort after every interview's (newest first, as the page).
+				const carried = Object.keys(owner.columns);
+				const page = pageOf(db, {
+					total: sql<number>`null`.mapWith(Number),
+					...Object.fromEntries(carried.map((k) => [k, sql`null`])),
+				});
+				const nulls = sql.raw(LIST_KEYS.map(() => "null").join(", "));
+				const order = sql.raw(
+					`${LIST_KEYS.indexOf("createdAt") + 1} desc, ${LIST_KEYS.indexOf("id") + 1} desc`,
+				);
+				const compound = sql`select * from ${page} union all select ${nulls}, ${totalOf(db)}, ${sql.join(
+					carried.map((k) => owner.columns[k] as SQL),
+					sql`, `,
+				)} order by ${order}`;
+				return selectLike(db, compound, page);
 			}),
-			total: new Template((db) => totalQuery(db, present)),
+			total: new Template((db) => totalQuery(db, present, account)),
 		};
 		listTemplates.set(key, templates);
 	}
 	return templates;
 }
 
+const LIST_KEYS = Object.keys(LIST_COLUMNS) as (keyof typeof LIST_COLUMNS)[];
+
 /**
  * One page of interviews, newest first (created_at, then id, both descending), and the count of
  * all interviews matching the filters. Keyset pagination: a page costs the same wherever it is.
  * Its statements are built once per isolate for each shape of filters (which are set, and
- * whether a cursor is), and each list only binds values.
+ * whether a cursor is), and each list only binds values. For an owner found by the statement,
+ * `carried` is the values of its columns (null for an account id).
  */
 export async function listInterviews(
 	db: Db,
-	accountId: string,
+	owner: ListOwner,
 	environment: DataEnvironment,
 	filters: ListFilters,
 	limit: number,
 	cursor: ListCursor | null,
-): Promise<{ rows: InterviewListRow[]; total: number }> {
+): Promise<{ rows: InterviewListRow[]; total: number; carried: Record<string, unknown> | null }> {
 	// Text filters count when not empty, the others when given (as the conditions always did).
 	const present = new Set(
 		FILTER_KEYS.filter((k) =>
 			typeof filters[k] === "string" ? filters[k] !== "" : filters[k] !== undefined,
 		),
 	);
-	const { page, total } = listTemplatesOf(present, cursor !== null);
+	const found = typeof owner === "string" ? null : owner;
+	const { page, total } = listTemplatesOf(present, cursor !== null, found);
 	const values = {
-		...filterValues(accountId, environment, filters),
+		...filterValues(typeof owner === "string" ? owner : null, environment, filters),
+		...found?.values,
 		cursorCreatedAt: cursor?.createdAt,
 		cursorId: cursor?.id,
 		limit: limit + 1,
 	};
 	// One statement, its rows fetched as arrays (a batch would turn them into objects and back).
-	const rows = (await runRows(page.bind(db, values))) as (InterviewListRow & { total: number })[];
+	const rows = (await runRows(page.bind(db, values))) as (InterviewListRow & {
+		total: number | null;
+	} & Record<string, unknown>)[];
+	if (found) {
+		const last = rows.pop();
+		if (!last || last.id !== null) throw new Error("The list's statement gave no owner row.");
+		const carried = Object.fromEntries(Object.keys(found.columns).map((k) => [k, last[k]]));
+		return { rows, total: Number(last.total ?? 0), carried };
+	}
 	const first = rows[0];
-	if (first) return { rows, total: first.total };
+	if (first) return { rows, total: first.total as number, carried: null };
 	const totals = (await runRows(total.bind(db, values))) as { total: number }[];
-	return { rows, total: Number(totals[0]?.total ?? 0) };
+	return { rows, total: Number(totals[0]?.total ?? 0), carried: null };
 }

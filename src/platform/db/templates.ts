@@ -233,6 +233,25 @@ export function boundQuery(db: Db, query: Preparable): Bound {
 	};
 }
 
+/**
+ * A select written in SQL (a compound, say) whose rows have the columns of `like`, in its order:
+ * read as `like`'s rows are. Its placeholders bind as a template's do.
+ */
+export function selectLike(db: Db, query: SQL, like: Preparable): Preparable {
+	return {
+		prepare() {
+			const model = like.prepare() as Prepared & Selection;
+			const text = db.all(query).getQuery();
+			return {
+				getQuery: () => text,
+				mapResult: (response, isFromBatch) => model.mapResult(response, isFromBatch),
+				fields: model.fields,
+				customResultMapper: model.customResultMapper,
+			} as Prepared & Selection;
+		},
+	};
+}
+
 /** Runs the statements in one D1 batch (one transaction); each result read as drizzle would. */
 export async function runBatch(db: Db, items: readonly Bound[]): Promise<unknown[]> {
 	const results = await db.$client.batch(items.map((item) => item.statement));
