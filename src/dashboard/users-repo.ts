@@ -76,11 +76,14 @@ export async function findSession(db: Db, tokenHash: string): Promise<FoundSessi
 export type AccountRow = typeof accounts.$inferSelect;
 export type FoundSession = { session: SessionRow; user: UserRow; account: AccountRow };
 
-/** The session's account, by its user (as `findSession` finds it): null for an unknown session. */
-const sessionAccountId = sql`(select ${users.accountId} from ${sessions} inner join ${users} on ${users.id} = ${sessions.userId} where ${sessions.tokenHash} = ${sql.placeholder("sessionHash")})`;
+/** A session with its user and the user's account, as `findSession` joins them, by placeholder. */
+const fromSession = sql`from ${sessions} inner join ${users} on ${users.id} = ${sessions.userId} inner join ${accounts} on ${accounts.id} = ${users.accountId} where ${sessions.tokenHash} = ${sql.placeholder("sessionHash")}`;
+
+/** The session's account: null for an unknown session. */
+const sessionAccountId = sql`(select ${accounts.id} ${fromSession})`;
 
 /** The session with its user and account as one JSON value (read by `readSessionJson`). */
-const sessionJson = sql<string>`(select json_object('session', ${jsonObjectOf(sessions)}, 'user', ${jsonObjectOf(users)}, 'account', ${jsonObjectOf(accounts)}) from ${sessions} inner join ${users} on ${users.id} = ${sessions.userId} inner join ${accounts} on ${accounts.id} = ${users.accountId} where ${sessions.tokenHash} = ${sql.placeholder("sessionHash")})`;
+const sessionJson = sql<string>`(select json_object('session', ${jsonObjectOf(sessions)}, 'user', ${jsonObjectOf(users)}, 'account', ${jsonObjectOf(accounts)}) ${fromSession})`;
 
 /**
  * A list owned by the session's account, whose statement reads the session too (`session`, see
