@@ -23,7 +23,7 @@ import {
 	webhookEndpoints,
 	webhookPreviousSecrets,
 } from "../platform/db/schema";
-import { type Bound, boundQuery, runBatch, Template } from "../platform/db/templates";
+import { type Bound, runBatch, Template } from "../platform/db/templates";
 import { chunks } from "../platform/lib/chunks";
 import type { Classification } from "./classify";
 
@@ -57,14 +57,27 @@ const pendingOfEvent = new Template<{ eventId: string }>((db) =>
 	unsentOf(db, eq(webhookDeliveries.eventId, sql.placeholder("eventId"))),
 );
 
+/** The same for a list of events, given as one JSON array parameter (`json_each`): any count, one parameter. */
+const pendingOfEvents = new Template<{ eventIds: string }>((db) =>
+	unsentOf(
+		db,
+		inArray(webhookDeliveries.eventId, sql`(select value from json_each(${sql.placeholder("eventIds")}))`),
+	),
+);
+
+/** Event ids per statement of `pendingOfEvents`: about 30 KB of JSON, far below D1's statement limits. */
+export const PENDING_EVENTS_PER_STATEMENT = 1_000;
+
 /**
  * The deliveries of these events still waiting for their first queue message, as batch
- * statements (one per event for a single one, the usual case, built once; lists otherwise).
+ * statements built once: one event (the usual case) by its id; several (the events of a group
+ * commit, a join with its start) as a JSON list, up to `PENDING_EVENTS_PER_STATEMENT` a
+ * statement. Both search the deliveries' event index for each id.
  */
 export function pendingDeliveriesQuery(db: Db, eventIds: readonly string[]): Bound[] {
 	if (eventIds.length === 1) return [pendingOfEvent.bind(db, { eventId: eventIds[0] as string })];
-	return chunks(eventIds, IN_CHUNK).map((part) =>
-		boundQuery(db, unsentOf(db, inArray(webhookDeliveries.eventId, part))),
+	return chunks(eventIds, PENDING_EVENTS_PER_STATEMENT).map((part) =>
+		pendingOfEvents.bind(db, { eventIds: JSON.stringify(part) }),
 	);
 }
 
