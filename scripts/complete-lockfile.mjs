@@ -56,5 +56,6 @@ for (const [location, pkg] of Object.entries(packages)) {
 		added++;
 	}
 }
-writeFileSync(path, `${JSON.stringify(lock, null, "\t")}\n`);
+// Indented as npm writes the file, so that a plain `npm install` leaves it as it is.
+writeFileSync(path, `${JSON.stringify(lock, null, 2)}\n`);
 console.log(`complete-lockfile: added ${added} platform entries`);
