@@ -78,11 +78,11 @@ describe("POST /v1/interviews/bulk", () => {
 		expect(await interviewCount(account.id)).toBe(100);
 		expect((await scheduledEventIds(account.id)).sort()).toEqual([...ids].sort());
 		expect((await ledgerOf(account.id)).filter((e) => e.kind === "debit")).toHaveLength(100);
-		// The runtime guard would already have thrown; this states the limit outright. Creation packs
-		// rows into multi-row statements, so the fullest statements come close to it.
+		// The runtime guard would already have thrown; this states the limit outright. Creation sends
+		// its rows as JSON parameters and reads the events' deliveries by a JSON list of their ids, so
+		// no statement of a bulk grows with its size.
 		expect(counts.length).toBeGreaterThan(0);
 		expect(Math.max(...counts)).toBeLessThanOrEqual(D1_MAX_BOUND_PARAMETERS);
-		expect(Math.max(...counts)).toBeGreaterThanOrEqual(80);
 
 		const fetched = await call("GET", `/v1/interviews/${ids[99]}`, { key: account.live });
 		expect(fetched.body.data.candidate.email).toBe("candidate99@example.com");
