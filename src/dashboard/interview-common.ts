@@ -1,5 +1,5 @@
 import type { InterviewState } from "../interviews/core/model";
-import { loadOwnedInterview } from "../interviews/service";
+import { loadOwnedInterview, loadOwnedInterviewWithRecordings } from "../interviews/service";
 import { AppError } from "../platform/http/errors";
 import type { DashContext } from "./guard";
 
@@ -21,8 +21,21 @@ export function splitList(value: string): string[] {
 }
 
 export async function owned(c: DashContext, id: string): Promise<InterviewState | null> {
+	return orNull(loadOwnedInterview(c.env, c.var.dashboard.auth, id));
+}
+
+/** `owned`, and whether the interview's recording may have chunks to list (one call to its object). */
+export async function ownedWithRecordings(
+	c: DashContext,
+	id: string,
+): Promise<{ state: InterviewState; recordings: boolean } | null> {
+	return orNull(loadOwnedInterviewWithRecordings(c.env, c.var.dashboard.auth, id));
+}
+
+/** Another account's interview, or none: a 404 page, not an error. */
+async function orNull<T>(read: Promise<T>): Promise<T | null> {
 	try {
-		return await loadOwnedInterview(c.env, c.var.dashboard.auth, id);
+		return await read;
 	} catch (error) {
 		if (error instanceof AppError && error.status === 404) return null;
 		throw error;

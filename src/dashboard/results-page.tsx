@@ -3,7 +3,7 @@ import type { InterviewState, TranscriptEntry } from "../interviews/core/model";
 import { recordingLinks } from "../interviews/recordings/recordings";
 import { appUrl } from "../platform/http/urls";
 import { notFoundPage } from "./guard";
-import { owned } from "./interview-common";
+import { ownedWithRecordings } from "./interview-common";
 import { fmt, Page, TestBadge, TestBanner } from "./layout";
 import type { DashBindings } from "./session";
 
@@ -167,11 +167,15 @@ const RECOMMENDATION: Record<string, string> = { hire: "Hire", maybe: "Maybe", n
 
 resultsPage.get("/:id/results", async (c) => {
 	const me = c.var.dashboard;
-	const state: InterviewState | null = await owned(c, c.req.param("id"));
+	const read = await ownedWithRecordings(c, c.req.param("id"));
+	const state: InterviewState | null = read?.state ?? null;
 	if (state?.status !== "completed") return notFoundPage(c);
 	const results = state.analyzedAt !== null ? state.results : null;
 	const analytics = state.analyzedAt !== null ? state.analytics : null;
-	const recordings = await recordingLinks(c.env, state.id, appUrl(c as never), c.get("now"));
+	// R2 is listed only when the interview's object counted a chunk (or predates the count).
+	const recordings = read?.recordings
+		? await recordingLinks(c.env, state.id, appUrl(c as never), c.get("now"))
+		: [];
 	const name = state.candidateName ?? state.candidateEmail;
 	return c.html(
 		<Page

@@ -44,6 +44,25 @@ export async function loadOwnedInterview(
 	if (!hasIdShape(id, "int")) throw notFound(id);
 	const state = await (readAhead ??
 		isKnownInterview(env, id).then((known) => (known ? interviewStub(env, id).get() : null)));
+	return ownedOrNotFound(state, auth, id);
+}
+
+/**
+ * The interview as `loadOwnedInterview` gives it, and whether its recording may have chunks in R2
+ * (`InterviewObject.getWithRecordings`), read in the same call to its object.
+ */
+export async function loadOwnedInterviewWithRecordings(
+	env: Env,
+	auth: AuthContext,
+	id: string,
+): Promise<{ state: InterviewState; recordings: boolean }> {
+	if (!hasIdShape(id, "int")) throw notFound(id);
+	const read = (await isKnownInterview(env, id)) ? await interviewStub(env, id).getWithRecordings() : null;
+	return { state: ownedOrNotFound(read?.state ?? null, auth, id), recordings: read?.recordings ?? false };
+}
+
+/** Another account's or environment's interview does not exist for the caller (404, not 403). */
+function ownedOrNotFound(state: InterviewState | null, auth: AuthContext, id: string): InterviewState {
 	if (!state || state.accountId !== auth.accountId || state.environment !== auth.dataEnvironment) {
 		throw notFound(id);
 	}

@@ -1,7 +1,12 @@
-import { env } from "cloudflare:workers";
+import { runInDurableObject } from "cloudflare:test";
+import { env, exports } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
+import { migrateInterviewStorage } from "../../src/interviews/object/storage";
+import { recordingFile } from "../../src/interviews/recordings/recordings";
+import { interviewStub } from "../../src/interviews/stub";
 import { dashboardAccount, signedIn } from "../support/dashboard-helpers";
-import { admin, call, validInterview } from "../support/helpers";
+import { admin, BASE, call, validInterview } from "../support/helpers";
+import { completeInterview, startInterview } from "../support/lifecycle-helpers";
 import { connect } from "../support/room-helpers";
 
 // Each sign-in hashes at 600,000 PBKDF2 iterations: slower than the default 5 s under load.
@@ -83,6 +88,46 @@ describe("isolation between accounts", () => {
 			`http://service.test/dashboard/interviews/${created.body.data.id}`,
 		);
 		expect(fetched.body.data.urls.results_url).toBeNull();
+	});
+});
+
+describe("the results page's recordings", () => {
+	it("lists the chunks the interview's object counted, and R2 for an object older than the count", async () => {
+		const a = await dashboardAccount();
+		const owner = await signedIn(a.owner);
+		const recordingsSection = async (id: string) => {
+			const page = await owner.get(`/dashboard/interviews/${id}/results`);
+			expect(page.status).toBe(200);
+			return page.text.slice(page.text.indexOf('id="recordings-h"'));
+		};
+		// A chunk no upload counted (only an object made before the count could have one).
+		const uncounted = (id: string) =>
+			env.RECORDINGS.put(`recordings/${id}/${recordingFile(null, 3)}`, new Uint8Array([9]));
+
+		const recorded = await startInterview(a.live);
+		const upload = await exports.default.fetch(
+			`${BASE}/interview/${recorded.id}/recordings?token=${recorded.token}&chunk=0`,
+			{ method: "POST", headers: { "Content-Type": "audio/webm" }, body: new Uint8Array([1, 2]) },
+		);
+		expect(upload.status).toBe(201);
+		await interviewStub(env, recorded.id).finish("candidate_ended", Date.now());
+		const withChunk = await recordingsSection(recorded.id);
+		expect(withChunk).toContain("Part 1");
+		expect(withChunk).not.toContain("No recordings were made.");
+
+		const silent = await completeInterview(a.live);
+		await uncounted(silent.id);
+		const none = await recordingsSection(silent.id);
+		expect(none).toContain("No recordings were made.");
+		expect(none).not.toContain("Part 4");
+
+		const older = await completeInterview(a.live);
+		await runInDurableObject(interviewStub(env, older.id), (_instance, state) => {
+			state.storage.sql.exec("UPDATE schema_version SET version = 3");
+			migrateInterviewStorage(state.storage.sql);
+		});
+		await uncounted(older.id);
+		expect(await recordingsSection(older.id)).toContain("Part 4");
 	});
 });
 

@@ -7,7 +7,12 @@ import { interviewStub, isKnownInterview } from "../stub";
 declare module "hono" {
 	interface ContextVariableMap {
 		/** The single fetch's read of the interview, started before the request's rate-limit count. */
-		interviewReadAhead: { id: string; state: Promise<InterviewState | null> };
+		interviewReadAhead: {
+			id: string;
+			state: Promise<InterviewState | null>;
+			/** With `include_recordings=true`: whether the recording may have chunks to list. */
+			recordings?: Promise<boolean>;
+		};
 	}
 }
 
@@ -22,12 +27,24 @@ declare module "hono" {
 export const readAhead: MiddlewareHandler<AppBindings> = async (c, next) => {
 	const id = c.req.param("id");
 	if (id && hasIdShape(id, "int")) {
-		const state = isKnownInterview(c.env, id).then((known) =>
-			known ? interviewStub(c.env, id).get() : null,
-		);
-		// Dropped when the request is refused before its handler: never an unhandled rejection.
-		state.catch(() => undefined);
-		c.set("interviewReadAhead", { id, state });
+		if (c.req.query("include_recordings") === "true") {
+			// The recording's count comes in the same call: R2 is listed only when it may hold chunks.
+			const read = isKnownInterview(c.env, id).then((known) =>
+				known ? interviewStub(c.env, id).getWithRecordings() : null,
+			);
+			const state = read.then((r) => r?.state ?? null);
+			const recordings = read.then((r) => r?.recordings ?? false);
+			// Dropped when the request is refused before its handler: never an unhandled rejection.
+			state.catch(() => undefined);
+			recordings.catch(() => undefined);
+			c.set("interviewReadAhead", { id, state, recordings });
+		} else {
+			const state = isKnownInterview(c.env, id).then((known) =>
+				known ? interviewStub(c.env, id).get() : null,
+			);
+			state.catch(() => undefined);
+			c.set("interviewReadAhead", { id, state });
+		}
 	}
 	await next();
 };
@@ -39,4 +56,10 @@ export function interviewReadAhead(
 ): Promise<InterviewState | null> | undefined {
 	const ahead = c.get("interviewReadAhead");
 	return ahead?.id === id ? ahead.state : undefined;
+}
+
+/** Whether the recording may have chunks, as read by `readAhead` for `id`; undefined when not read. */
+export function recordingsReadAhead(c: Context<AppBindings>, id: string): Promise<boolean> | undefined {
+	const ahead = c.get("interviewReadAhead");
+	return ahead?.id === id ? ahead.recordings : undefined;
 }

@@ -25,7 +25,7 @@ import {
 	listItemSchema,
 	updatedInterviewSchema,
 } from "./openapi";
-import { interviewReadAhead, readAhead } from "./read-ahead";
+import { interviewReadAhead, readAhead, recordingsReadAhead } from "./read-ahead";
 import { cancelQuery, createInterviewBody, fetchQuery, listQuery, updateInterviewBody } from "./schemas";
 import { parseCreateRequest, setupGuideCreateBody } from "./setup-guide";
 import { setupGuideRoutes } from "./setup-guide-routes";
@@ -193,8 +193,11 @@ interviewRoutes.get(
 		const q = c.req.valid("query");
 		const id = c.req.param("id");
 		const state = await loadOwnedInterview(c.env, c.get("auth"), id, interviewReadAhead(c, id));
+		// R2 is listed unless the interview's object says its recording holds no chunk.
 		const recordings = q.include_recordings
-			? await recordingLinks(c.env, state.id, appUrl(c), c.get("now"))
+			? (await recordingsReadAhead(c, id)) === false
+				? []
+				: await recordingLinks(c.env, state.id, appUrl(c), c.get("now"))
 			: undefined;
 		return okWithoutMeta(
 			c,

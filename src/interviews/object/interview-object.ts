@@ -103,6 +103,16 @@ export class InterviewObject extends DurableObject<Env> {
 		return this.state;
 	}
 
+	/**
+	 * The state and whether its recording may have chunks in R2 (`RecordingUsageCounter.mayHoldChunks`),
+	 * in one call: a reader that shows the recording lists R2 only when it may find something.
+	 */
+	async getWithRecordings(): Promise<{ state: InterviewState | null; recordings: boolean }> {
+		await this.adoption.ensure();
+		if (!this.state) return { state: null, recordings: false };
+		return { state: this.state, recordings: await this.recordings.mayHoldChunks() };
+	}
+
 	/** Counts a recording chunk of `bytes` before it is stored; false once a total would be passed. */
 	async reserveRecording(bytes: number): Promise<{ ok: boolean }> {
 		await this.adoption.ensure();
@@ -191,6 +201,7 @@ export class InterviewObject extends DurableObject<Env> {
 		this.storageReady = false;
 		this.outbox.markEmpty();
 		this.room.reset();
+		this.recordings.reset();
 		this.state = null;
 		if (id) await runOne(forgetSeed(getDb(this.env.DB), id));
 	}

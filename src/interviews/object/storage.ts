@@ -2,7 +2,13 @@ import type { CandidateEmailRequest } from "../../email/model";
 import { chunks } from "../../platform/lib/chunks";
 import type { InterviewState, Json, TranscriptEntry } from "../core/model";
 
-const SCHEMA_VERSION = 3;
+const SCHEMA_VERSION = 4;
+
+/**
+ * Set on an object made before version 4: it may hold recording chunks its count never saw
+ * (`RecordingUsageCounter.mayHoldChunks`).
+ */
+const RECORDINGS_UNCOUNTED = "recordings_uncounted";
 
 /** Whether the object's tables exist: a read only, so an object that holds nothing stays empty. */
 export function hasInterviewStorage(sql: SqlStorage): boolean {
@@ -43,7 +49,20 @@ export function migrateInterviewStorage(sql: SqlStorage): void {
 		const state = JSON.parse(before.state) as Partial<InterviewState>;
 		if (Array.isArray(state.transcript)) saveState(sql, null, state as InterviewState);
 	}
+	// Version 4: an object made from now on counts every recording chunk before it is stored, so a
+	// count of none means none is stored; one made before may hold chunks from before the count.
+	if (row) {
+		sql.exec(
+			"INSERT INTO counters (name, value) VALUES (?, 1) ON CONFLICT(name) DO NOTHING",
+			RECORDINGS_UNCOUNTED,
+		);
+	}
 	sql.exec(`DELETE FROM schema_version; INSERT INTO schema_version (version) VALUES (${SCHEMA_VERSION})`);
+}
+
+/** Whether the object is older than the recording count (see `RECORDINGS_UNCOUNTED`). */
+export function recordingsUncounted(sql: SqlStorage): boolean {
+	return sql.exec("SELECT 1 FROM counters WHERE name = ? LIMIT 1", RECORDINGS_UNCOUNTED).toArray().length > 0;
 }
 
 export function loadState(sql: SqlStorage): InterviewState | null {

@@ -8,6 +8,7 @@ import {
 	MESSAGES_KEPT,
 	messagesAfter,
 	migrateInterviewStorage,
+	recordingsUncounted,
 	SEQ_BLOCK,
 	SeqCounter,
 	saveMessages,
@@ -165,6 +166,30 @@ describe("the interview object's storage", () => {
 			// Running it again changes nothing.
 			migrateInterviewStorage(sql);
 			expect(loadState(sql)).toEqual(legacy);
+		});
+	});
+
+	it("marks an object made before recordings were counted (version 3), and no new one", async () => {
+		const made = newId("int");
+		const older = newId("int");
+		await runInDurableObject(storageOf(made), (_instance, state) => {
+			migrateInterviewStorage(state.storage.sql);
+			expect(recordingsUncounted(state.storage.sql)).toBe(false);
+			migrateInterviewStorage(state.storage.sql);
+			expect(recordingsUncounted(state.storage.sql)).toBe(false);
+		});
+		await runInDurableObject(storageOf(older), (_instance, state) => {
+			const sql = state.storage.sql;
+			migrateInterviewStorage(sql);
+			sql.exec("UPDATE schema_version SET version = 3");
+			sql.exec("INSERT INTO interview (singleton, state) VALUES (1, ?)", JSON.stringify(midInterview(older)));
+			migrateInterviewStorage(sql);
+			expect(recordingsUncounted(sql)).toBe(true);
+			expect(sql.exec<{ version: number }>("SELECT version FROM schema_version").one().version).toBe(4);
+			// Brought up to date once: the mark stays, the state is untouched.
+			migrateInterviewStorage(sql);
+			expect(recordingsUncounted(sql)).toBe(true);
+			expect(loadState(sql)).toEqual(midInterview(older));
 		});
 	});
 });

@@ -1,6 +1,9 @@
-import { exports } from "cloudflare:workers";
+import { runInDurableObject } from "cloudflare:test";
+import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { RECORDING_LIMITS } from "../../../src/interviews/recordings/recordings";
+import { migrateInterviewStorage } from "../../../src/interviews/object/storage";
+import { RECORDING_LIMITS, recordingFile } from "../../../src/interviews/recordings/recordings";
+import { interviewStub } from "../../../src/interviews/stub";
 import { BASE, call, newAccount } from "../../support/helpers";
 import { createInterview, startInterview } from "../../support/lifecycle-helpers";
 
@@ -294,6 +297,63 @@ describe("recordings", () => {
 		for (const link of links)
 			bytes.push(...new Uint8Array(await (await exports.default.fetch(link.url)).arrayBuffer()));
 		expect(bytes).toEqual([1, 2, 3, 4]);
+	});
+
+	it("counts parallel uploads one by one: exactly as many stored as the limit allows", async () => {
+		const account = await newAccount();
+		const { id, token } = await startInterview(account.live);
+		const limits = { ...RECORDING_LIMITS };
+		Object.assign(RECORDING_LIMITS, { chunks: 3 });
+		let statuses: number[];
+		try {
+			const responses = await Promise.all(
+				[0, 1, 2, 3, 4].map((chunk) =>
+					exports.default.fetch(`${BASE}/interview/${id}/recordings?token=${token}&chunk=${chunk}`, {
+						method: "POST",
+						headers: { "Content-Type": "audio/webm" },
+						body: new Uint8Array([chunk]),
+					}),
+				),
+			);
+			statuses = responses.map((r) => r.status);
+			await Promise.all(responses.map((r) => r.arrayBuffer()));
+		} finally {
+			Object.assign(RECORDING_LIMITS, limits);
+		}
+		expect(statuses.filter((s) => s === 201)).toHaveLength(3);
+		expect(statuses.filter((s) => s === 413)).toHaveLength(2);
+		const res = await call("GET", `/v1/interviews/${id}?include_recordings=true`, { key: account.live });
+		expect(res.body.data.recordings).toHaveLength(3);
+	});
+
+	it("lists R2 only when the interview's object counted a chunk, or is older than the count", async () => {
+		const account = await newAccount();
+		const recordingsOf = async (id: string) =>
+			(await call("GET", `/v1/interviews/${id}?include_recordings=true`, { key: account.live })).body.data
+				.recordings as { chunk: number }[];
+		// A chunk no upload counted (only an object made before the count could have one).
+		const uncounted = (id: string) =>
+			env.RECORDINGS.put(`recordings/${id}/${recordingFile(null, 5)}`, new Uint8Array([9]));
+
+		const counted = await startInterview(account.live);
+		await uncounted(counted.id);
+		// Nothing counted: the object's count says there is nothing, and R2 is not listed.
+		expect(await recordingsOf(counted.id)).toEqual([]);
+		const upload = await exports.default.fetch(
+			`${BASE}/interview/${counted.id}/recordings?token=${counted.token}&chunk=0`,
+			{ method: "POST", headers: { "Content-Type": "audio/webm" }, body: new Uint8Array([1]) },
+		);
+		expect(upload.status).toBe(201);
+		// Once a chunk is counted, R2's list is the answer: everything stored under the interview.
+		expect((await recordingsOf(counted.id)).map((l) => l.chunk)).toEqual([0, 5]);
+
+		const older = await startInterview(account.live);
+		await runInDurableObject(interviewStub(env, older.id), (_instance, state) => {
+			state.storage.sql.exec("UPDATE schema_version SET version = 3");
+			migrateInterviewStorage(state.storage.sql);
+		});
+		await uncounted(older.id);
+		expect((await recordingsOf(older.id)).map((l) => l.chunk)).toEqual([5]);
 	});
 
 	it("refuses uploads to an interview that has not started", async () => {
