@@ -27,24 +27,21 @@ declare module "hono" {
 export const readAhead: MiddlewareHandler<AppBindings> = async (c, next) => {
 	const id = c.req.param("id");
 	if (id && hasIdShape(id, "int")) {
+		const known = isKnownInterview(c.env, id);
+		let state: Promise<InterviewState | null>;
+		let recordings: Promise<boolean> | undefined;
 		if (c.req.query("include_recordings") === "true") {
 			// The recording's count comes in the same call: R2 is listed only when it may hold chunks.
-			const read = isKnownInterview(c.env, id).then((known) =>
-				known ? interviewStub(c.env, id).getWithRecordings() : null,
-			);
-			const state = read.then((r) => r?.state ?? null);
-			const recordings = read.then((r) => r?.recordings ?? false);
-			// Dropped when the request is refused before its handler: never an unhandled rejection.
-			state.catch(() => undefined);
-			recordings.catch(() => undefined);
-			c.set("interviewReadAhead", { id, state, recordings });
+			const read = known.then((k) => (k ? interviewStub(c.env, id).getWithRecordings() : null));
+			state = read.then((r) => r?.state ?? null);
+			recordings = read.then((r) => r?.recordings ?? false);
 		} else {
-			const state = isKnownInterview(c.env, id).then((known) =>
-				known ? interviewStub(c.env, id).get() : null,
-			);
-			state.catch(() => undefined);
-			c.set("interviewReadAhead", { id, state });
+			state = known.then((k) => (k ? interviewStub(c.env, id).get() : null));
 		}
+		// Dropped when the request is refused before its handler: never an unhandled rejection.
+		state.catch(() => undefined);
+		recordings?.catch(() => undefined);
+		c.set("interviewReadAhead", { id, state, recordings });
 	}
 	await next();
 };
