@@ -1,5 +1,6 @@
 import { raw } from "hono/html";
 import type { Child } from "hono/jsx";
+import { iso } from "../platform/lib/time";
 import type { DashboardUser } from "./session";
 
 const CSS = `
@@ -179,5 +180,5 @@ export function ErrorNotice({
 
 export function fmt(ms: number | null | undefined): string {
 	if (ms === null || ms === undefined) return "—";
-	return `${new Date(ms).toISOString().replace("T", " ").slice(0, 16)} UTC`;
+	return `${iso(ms).replace("T", " ").slice(0, 16)} UTC`;
 }

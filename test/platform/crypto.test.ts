@@ -11,3 +11,13 @@ describe("sha256Hex", () => {
 		expect(toHex(new Uint8Array([0, 9, 10, 255]).buffer)).toBe("00090aff");
 	});
 });
+
+describe("toHex", () => {
+	it("writes every byte as two lower-case hex digits, in order", () => {
+		const all = Uint8Array.from({ length: 256 }, (_, b) => b);
+		const hex = toHex(all.buffer);
+		expect(hex).toHaveLength(512);
+		for (let b = 0; b < 256; b++) expect(hex.slice(2 * b, 2 * b + 2)).toBe(b.toString(16).padStart(2, "0"));
+		expect(toHex(new ArrayBuffer(0))).toBe("");
+	});
+});

@@ -1,4 +1,5 @@
 import type { Context } from "hono";
+import { iso } from "../lib/time";
 import type { AppBindings } from "./context";
 import type { AppError } from "./errors";
 
@@ -10,7 +11,7 @@ export interface Pagination {
 
 export function meta(c: Context<AppBindings>) {
 	return {
-		timestamp: new Date(c.get("now")).toISOString(),
+		timestamp: iso(c.get("now")),
 		request_id: c.get("requestId"),
 	};
 }
@@ -41,6 +42,6 @@ export function errorBody(
 			message: error.message,
 			...(error.details === undefined ? {} : { details: error.details }),
 		},
-		meta: { timestamp: new Date(now).toISOString(), request_id: requestId },
+		meta: { timestamp: iso(now), request_id: requestId },
 	};
 }

@@ -1,5 +1,6 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { matchedRoutes } from "hono/route";
+import { iso } from "../lib/time";
 import type { AppBindings } from "./context";
 
 export type LogLevel = "info" | "warn" | "error";
@@ -22,7 +23,7 @@ export function requestFields(c: Context<AppBindings>) {
 }
 
 export function logLine(level: LogLevel, fields: Record<string, unknown>): void {
-	const line = JSON.stringify({ level, time: new Date().toISOString(), ...fields });
+	const line = JSON.stringify({ level, time: iso(Date.now()), ...fields });
 	if (level === "error") console.error(line);
 	else if (level === "warn") console.warn(line);
 	else console.log(line);

@@ -1,7 +1,14 @@
 const encoder = new TextEncoder();
 
+/** "00" to "ff", by byte. */
+const HEX_BYTES = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, "0"));
+
+/** Lower-case hex of the bytes (every authenticated request hashes its key or session with it). */
 export function toHex(buffer: ArrayBuffer): string {
-	return [...new Uint8Array(buffer)].map((b) => b.toString(16).padStart(2, "0")).join("");
+	const bytes = new Uint8Array(buffer);
+	let hex = "";
+	for (const byte of bytes) hex += HEX_BYTES[byte];
+	return hex;
 }
 
 export async function sha256Hex(text: string): Promise<string> {

@@ -25,8 +25,44 @@ export function parseIsoDateTime(value: string): number | null {
 	return Number.isNaN(ms) ? null : ms;
 }
 
+const DAY_MS = 86_400_000;
+/** The last instant `toISOString` writes with a four-digit year (9999-12-31T23:59:59.999Z). */
+const LAST_FOUR_DIGIT_YEAR_MS = 253_402_300_799_999;
+/** "00" to "99". */
+const TWO_DIGITS = Array.from({ length: 100 }, (_, n) => (n < 10 ? `0${n}` : `${n}`));
+/** Each day's "YYYY-MM-DDT", by days since 1970: a list's times fall on few days. */
+const dayPrefixes = new Map<number, string>();
+const MAX_DAY_PREFIXES = 4_096;
+
+function dayPrefix(days: number): string {
+	let prefix = dayPrefixes.get(days);
+	if (prefix === undefined) {
+		prefix = new Date(days * DAY_MS).toISOString().slice(0, 11);
+		if (dayPrefixes.size >= MAX_DAY_PREFIXES) dayPrefixes.clear();
+		dayPrefixes.set(days, prefix);
+	}
+	return prefix;
+}
+
+/**
+ * `new Date(ms).toISOString()`, the same string, for every value (a value outside 1970–9999 or
+ * not a whole millisecond is passed to it, invalid ones throw its RangeError). Within that range
+ * the time of day is worked out by arithmetic and the date taken from a cache of days: in the
+ * runtime this is several times cheaper than a `Date` per value, and a list's page formats two
+ * hundred of them.
+ */
 export function iso(ms: number): string {
-	return new Date(ms).toISOString();
+	if (!(ms >= 0 && ms <= LAST_FOUR_DIGIT_YEAR_MS && Number.isInteger(ms))) return new Date(ms).toISOString();
+	const days = Math.floor(ms / DAY_MS);
+	let rest = ms - days * DAY_MS;
+	const hours = Math.floor(rest / 3_600_000);
+	rest -= hours * 3_600_000;
+	const minutes = Math.floor(rest / 60_000);
+	rest -= minutes * 60_000;
+	const seconds = Math.floor(rest / 1_000);
+	rest -= seconds * 1_000;
+	const millis = rest < 10 ? `00${rest}` : rest < 100 ? `0${rest}` : `${rest}`;
+	return `${dayPrefix(days)}${TWO_DIGITS[hours]}:${TWO_DIGITS[minutes]}:${TWO_DIGITS[seconds]}.${millis}Z`;
 }
 
 export function isoOrNull(ms: number | null | undefined): string | null {
