@@ -20,7 +20,7 @@ import {
 } from "./creation/creation";
 import { commandSeed, settleSeedChange } from "./creation/seed-commands";
 import type { CommandResult, Owner } from "./object/command-result";
-import { interviewStub, isKnownInterview } from "./stub";
+import { interviewStub, isKnownInterview, readInterview, readInterviewWithRecordings } from "./stub";
 
 export function notFound(id: string): AppError {
 	return new AppError("INTERVIEW_NOT_FOUND", `No interview with id '${id}' exists.`, { id });
@@ -42,8 +42,7 @@ export async function loadOwnedInterview(
 	readAhead?: Promise<InterviewState | null>,
 ): Promise<InterviewState> {
 	if (!hasIdShape(id, "int")) throw notFound(id);
-	const state = await (readAhead ??
-		isKnownInterview(env, id).then((known) => (known ? interviewStub(env, id).get() : null)));
+	const state = await (readAhead ?? readInterview(env, id));
 	return ownedOrNotFound(state, auth, id);
 }
 
@@ -57,7 +56,7 @@ export async function loadOwnedInterviewWithRecordings(
 	id: string,
 ): Promise<{ state: InterviewState; recordings: boolean }> {
 	if (!hasIdShape(id, "int")) throw notFound(id);
-	const read = (await isKnownInterview(env, id)) ? await interviewStub(env, id).getWithRecordings() : null;
+	const read = await readInterviewWithRecordings(env, id);
 	return { state: ownedOrNotFound(read?.state ?? null, auth, id), recordings: read?.recordings ?? false };
 }
 

@@ -1,5 +1,6 @@
 import { getDb } from "../platform/db/client";
 import { hasIdShape } from "../platform/lib/random";
+import type { InterviewState } from "./core/model";
 import { interviewExists } from "./db/interviews-repo";
 
 /** The interview's Durable Object, by interview id (typed from the generated `INTERVIEW` namespace). */
@@ -23,6 +24,22 @@ export async function isKnownInterview(env: Env, id: string): Promise<boolean> {
 	if (exists === null) return true;
 	if (exists) remember(id);
 	return exists;
+}
+
+/** The interview's state from its object, or null for an id the projection does not have (no object is opened). */
+export async function readInterview(env: Env, id: string): Promise<InterviewState | null> {
+	return (await isKnownInterview(env, id)) ? interviewStub(env, id).get() : null;
+}
+
+/**
+ * `readInterview`, and whether the interview's recording may have chunks in R2, in the same call to
+ * its object (`InterviewObject.getWithRecordings`).
+ */
+export async function readInterviewWithRecordings(
+	env: Env,
+	id: string,
+): Promise<{ state: InterviewState | null; recordings: boolean } | null> {
+	return (await isKnownInterview(env, id)) ? interviewStub(env, id).getWithRecordings() : null;
 }
 
 const known = new Set<string>();

@@ -2,7 +2,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import type { AppBindings } from "../../platform/http/context";
 import { hasIdShape } from "../../platform/lib/random";
 import type { InterviewState } from "../core/model";
-import { interviewStub, isKnownInterview } from "../stub";
+import { readInterview, readInterviewWithRecordings } from "../stub";
 
 declare module "hono" {
 	interface ContextVariableMap {
@@ -27,16 +27,15 @@ declare module "hono" {
 export const readAhead: MiddlewareHandler<AppBindings> = async (c, next) => {
 	const id = c.req.param("id");
 	if (id && hasIdShape(id, "int")) {
-		const known = isKnownInterview(c.env, id);
 		let state: Promise<InterviewState | null>;
 		let recordings: Promise<boolean> | undefined;
 		if (c.req.query("include_recordings") === "true") {
 			// The recording's count comes in the same call: R2 is listed only when it may hold chunks.
-			const read = known.then((k) => (k ? interviewStub(c.env, id).getWithRecordings() : null));
+			const read = readInterviewWithRecordings(c.env, id);
 			state = read.then((r) => r?.state ?? null);
 			recordings = read.then((r) => r?.recordings ?? false);
 		} else {
-			state = known.then((k) => (k ? interviewStub(c.env, id).get() : null));
+			state = readInterview(c.env, id);
 		}
 		// Dropped when the request is refused before its handler: never an unhandled rejection.
 		state.catch(() => undefined);

@@ -11,7 +11,7 @@ import { constantTimeEqual } from "../../platform/lib/crypto";
 import { verifySignedPath } from "../../platform/lib/signing";
 import { JOIN_OPENS_BEFORE_MS } from "../core/state-machine";
 import { RECORDING_LIMITS, RECORDING_SEGMENT, recordingFile } from "../recordings/recordings";
-import { interviewStub, isKnownInterview } from "../stub";
+import { interviewStub, isKnownInterview, readInterview } from "../stub";
 import { CLIENT_JS } from "./client-bundle";
 import { OBSERVER_TICKET_PREFIX, redeemObserverTicket } from "./observer-tickets";
 import { joinPage, messagePage, newNonce, pagePolicy } from "./page";
@@ -46,7 +46,7 @@ roomRoutes.use("/interview/:id/recordings", strangerLimit);
 roomRoutes.get("/join/:id", async (c) => {
 	const id = c.req.param("id");
 	const token = c.req.query("token") ?? "";
-	const state = (await isKnownInterview(c.env, id)) ? await interviewStub(c.env, id).get() : null;
+	const state = await readInterview(c.env, id);
 	c.header("Cache-Control", "no-store");
 	c.header("Referrer-Policy", "no-referrer");
 	// The page carries the join token: it may not be framed, nothing is sniffed or posted away, and
@@ -148,7 +148,7 @@ roomRoutes.post("/interview/:id/recordings", async (c) => {
 	const id = c.req.param("id");
 	const token = c.req.query("token") ?? "";
 	// The token first, then the input (authentication before validation).
-	const state = (await isKnownInterview(c.env, id)) ? await interviewStub(c.env, id).get() : null;
+	const state = await readInterview(c.env, id);
 	if (!state || !constantTimeEqual(token, state.joinToken)) {
 		throw new AppError("INVALID_TOKEN", "The join link's token is missing or wrong.");
 	}
