@@ -6,13 +6,14 @@ import { type EventRecord, insertEvents } from "../../src/events/events-repo";
 import { upsertProjections } from "../../src/interviews/db/interviews-repo";
 import { insertSeeds, readSeed } from "../../src/interviews/db/seeds-repo";
 import { getDb } from "../../src/platform/db/client";
-import { webhookEndpoints } from "../../src/platform/db/schema";
+import { webhookDeliveries, webhookEndpoints } from "../../src/platform/db/schema";
 import {
 	type Bound,
 	boundQuery,
 	flatRowReader,
 	JSON_ROWS_MAX_CHARS,
 	JSON_ROWS_MAX_ROWS,
+	JsonRowsTemplate,
 	RowsTemplate,
 	runBatch,
 	runOne,
@@ -192,6 +193,90 @@ describe("statements built once and bound per use", () => {
 		expect(() => two.bind(db, [])).toThrow(/1 to 2 rows, not 0/);
 		expect(() => two.bind(db, [{ id: "a" }, { id: "b" }, { id: "c" }])).toThrow(/1 to 2 rows, not 3/);
 		expect(() => two.bind(db, [{ id: "a" }, { id: "b" }])).not.toThrow();
+	});
+
+	it("stores JSON cells as the exact text JSON.stringify gives, whatever they hold, and a null as SQL null", async () => {
+		const db = getDb(env.DB);
+		const accountId = fresh("acc");
+		// Numbers SQLite could render its own way, strings that need escapes or look like JSON,
+		// code points beyond the BMP and a lone surrogate, empty containers, and a JSON null inside.
+		const awkward = {
+			reals: [0.1, 1e21, 1.5e-7, -2.5, 123456789.125, Number.MAX_SAFE_INTEGER, -0],
+			text: 'quote " backslash \\ slash / tab \t newline \n nul \u0000 é 😀 \ud800 </script>',
+			lookalikes: ["null", "[1]", '{"a":1}', ""],
+			empty: { list: [], map: {} },
+			nothing: null,
+			nested: [[[{ deep: [true, false] }]]],
+		};
+		const records = [event(accountId, 0, { data: awkward }), event(accountId, 1, { data: { n: 1 } })];
+		await runBatch(db, insertEvents(db, records));
+		const { results } = await env.DB.prepare("SELECT data FROM events WHERE account_id = ? ORDER BY seq")
+			.bind(accountId)
+			.all<{ data: string }>();
+		expect(results.map((r) => r.data)).toEqual(records.map((r) => JSON.stringify(r.data)));
+
+		// A seed's JSON text columns, given already serialized, are stored as that text.
+		const state = interviewState({ id: fresh("int"), position: awkward.text, instructions: "null" });
+		const seed = { state, outbox: [], timers: [{ name: "no_show", dueAt: 1.5e-7 }], wakeAt: 9 };
+		const seedStatements = insertSeeds(db, [seed]);
+		expect(seedStatements).toHaveLength(1);
+		// The state travels as JSON inside the rows' parameter, not as a string escaped into it.
+		const [one] = seedStatements as [Bound];
+		const [param] = (one.statement as unknown as { params: string[] }).params;
+		expect(param).toContain(`,${JSON.stringify(state)},[],`);
+		await runBatch(db, seedStatements);
+		const row = await env.DB.prepare("SELECT state, outbox, timers FROM interview_seeds WHERE id = ?")
+			.bind(state.id)
+			.first();
+		expect(row).toEqual({
+			state: JSON.stringify(state),
+			outbox: "[]",
+			timers: JSON.stringify(seed.timers),
+		});
+		expect(await readSeed(db, state.id)).toEqual({ ...seed, claimed: false });
+
+		// A drizzle JSON column with a null value is SQL null, as drizzle writes it; a value is its text.
+		const columns = [
+			"id",
+			"accountId",
+			"endpointId",
+			"eventId",
+			"eventType",
+			"kind",
+			"payload",
+			"outcome",
+			"attemptCount",
+			"createdAt",
+			"updatedAt",
+		] as const;
+		const deliveries = new JsonRowsTemplate<typeof webhookDeliveries.$inferInsert, (typeof columns)[number]>(
+			columns,
+			(d, r) => d.insert(webhookDeliveries).values(r),
+		);
+		const delivery = (id: string, payload: Record<string, unknown> | null) => ({
+			id,
+			accountId,
+			endpointId: "wh_x",
+			eventId: "evt_x",
+			eventType: "interview.scheduled",
+			kind: "test" as const,
+			payload,
+			outcome: "pending" as const,
+			attemptCount: 0,
+			createdAt: 1,
+			updatedAt: 1,
+		});
+		const ids = [fresh("dlv"), fresh("dlv")] as const;
+		await runBatch(db, deliveries.bind(db, [delivery(ids[0], null), delivery(ids[1], awkward)]));
+		const stored = await env.DB.prepare(
+			"SELECT payload, typeof(payload) AS type FROM webhook_deliveries WHERE account_id = ? ORDER BY id = ?",
+		)
+			.bind(accountId, ids[1])
+			.all();
+		expect(stored.results).toEqual([
+			{ payload: null, type: "null" },
+			{ payload: JSON.stringify(awkward), type: "text" },
+		]);
 	});
 
 	it("fails loudly when a placeholder has no value", () => {

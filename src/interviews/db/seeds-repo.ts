@@ -19,6 +19,8 @@ const SEED_COLUMNS = ["id", "state", "outbox", "timers", "wakeAt", "createdAt"] 
 const seedRows = new JsonRowsTemplate<typeof interviewSeeds.$inferInsert, (typeof SEED_COLUMNS)[number]>(
 	SEED_COLUMNS,
 	(db, row) => db.insert(interviewSeeds).values(row),
+	// Given as JSON text, they go into the rows' parameter as JSON (`JsonRowsTemplate`).
+	{ jsonText: ["state", "outbox", "timers"] },
 );
 
 /** Seeds by id, the ids as one JSON array (one bound parameter however many). */

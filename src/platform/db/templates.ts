@@ -1,4 +1,5 @@
 import { Column, is, Param, Placeholder, type Query, SQL, sql } from "drizzle-orm";
+import { SQLiteTextJson } from "drizzle-orm/sqlite-core";
 import type { Db } from "./client";
 
 /** What a drizzle query builder's `prepare()` gives: its SQL and how to read its D1 result. */
@@ -29,7 +30,7 @@ export interface BoundTemplate extends Bound {
  */
 type Slot =
 	| { name: null; constant: unknown }
-	| { name: string; encode: ((value: unknown) => unknown) | null };
+	| { name: string; encode: ((value: unknown) => unknown) | null; json: boolean };
 
 interface Compiled {
 	sql: string;
@@ -130,8 +131,11 @@ export const JSON_ROWS_MAX_ROWS = 100;
 
 interface CompiledJsonRows {
 	sql: string;
-	/** The row's placeholders in the order of the statement's `VALUES`, each with its encoder. */
-	cells: { name: string; encode: ((value: unknown) => unknown) | null }[];
+	/**
+	 * The row's placeholders in the order of the statement's `VALUES`, each with its encoder, and
+	 * whether its value (once encoded) is JSON text that goes into the row as JSON.
+	 */
+	cells: { name: string; encode: ((value: unknown) => unknown) | null; json: boolean }[];
 	/** Parameters after the rows (constants of a conflict clause), bound after the rows' JSON. */
 	rest: unknown[];
 	prepared: Prepared;
@@ -146,14 +150,26 @@ interface CompiledJsonRows {
  * isolate (`build`, given a placeholder per column); its `VALUES (...)` becomes the select.
  * Values are encoded by their column as drizzle encodes them (booleans as 0/1, JSON as text);
  * `->>` gives back SQL text, integers, reals and null as the cell held them.
+ *
+ * A cell whose value is JSON text (a drizzle JSON column's, or a column named in `jsonText`,
+ * whose values the caller gives already serialized) goes into the row as that JSON, not as a
+ * string holding it, and is read back with `->`, which gives the same text: a string would be
+ * escaped once here and again when D1 sends the parameter, which for a bulk's seeds (1.2 KB of
+ * JSON each) cost more than writing them (docs/performance.md). A JSON null is stored as SQL
+ * null, as drizzle stores a null value.
  */
 export class JsonRowsTemplate<Row extends Record<string, unknown>, Column extends keyof Row & string> {
 	private compiled: CompiledJsonRows | null = null;
 
+	private readonly jsonText: ReadonlySet<string>;
+
 	constructor(
 		private readonly columns: readonly Column[],
 		private readonly build: (db: Db, row: Record<Column, Placeholder>) => Preparable,
-	) {}
+		options: { jsonText?: readonly Column[] } = {},
+	) {
+		this.jsonText = new Set(options.jsonText ?? []);
+	}
 
 	/** The rows in as few statements as the row and size limits allow (one for a bulk's hundred). */
 	bind(db: Db, rows: readonly Pick<Row, Column>[]): Bound[] {
@@ -170,11 +186,16 @@ export class JsonRowsTemplate<Row extends Record<string, unknown>, Column extend
 			chars = 2;
 		};
 		for (const row of rows) {
-			const values = cells.map(({ name, encode }) => {
+			let json = "[";
+			for (let i = 0; i < cells.length; i++) {
+				const { name, encode, json: isJson } = cells[i] as CompiledJsonRows["cells"][number];
 				const value = row[name as Column];
-				return value === null || value === undefined ? null : encode ? encode(value) : value;
-			});
-			const json = JSON.stringify(values);
+				if (i > 0) json += ",";
+				if (value === null || value === undefined) json += "null";
+				else if (isJson) json += encode ? (encode(value) as string) : (value as string);
+				else json += JSON.stringify(encode ? encode(value) : value);
+			}
+			json += "]";
 			if (
 				part.length >= JSON_ROWS_MAX_ROWS ||
 				(part.length > 0 && chars + json.length + 1 > JSON_ROWS_MAX_CHARS)
@@ -205,8 +226,10 @@ export class JsonRowsTemplate<Row extends Record<string, unknown>, Column extend
 			const slot = slots[cells.length];
 			if (item !== "?" || !slot || slot.name === null)
 				throw new Error(`Unexpected value "${item}" in: ${text}`);
-			cells.push({ name: slot.name, encode: slot.encode });
-			return `value ->> ${cells.length - 1}`;
+			const json = slot.json || this.jsonText.has(slot.name);
+			cells.push({ name: slot.name, encode: slot.encode, json });
+			const at = cells.length - 1;
+			return json ? `nullif(value -> ${at}, 'null')` : `value ->> ${at}`;
 		});
 		const rest = slots.slice(cells.length).map((slot) => {
 			if (slot.name !== null) throw new Error(`A placeholder after the values in: ${text}`);
@@ -327,10 +350,14 @@ export function flatRowReader(prepared: Prepared): ((rows: unknown[][]) => Recor
 }
 
 function slotOf(param: unknown): Slot {
-	if (is(param, Placeholder)) return { name: param.name, encode: null };
+	if (is(param, Placeholder)) return { name: param.name, encode: null, json: false };
 	if (is(param, Param) && is(param.value, Placeholder)) {
 		const { encoder } = param;
-		return { name: param.value.name, encode: (value) => encoder.mapToDriverValue(value) };
+		return {
+			name: param.value.name,
+			encode: (value) => encoder.mapToDriverValue(value),
+			json: is(encoder, SQLiteTextJson),
+		};
 	}
 	return { name: null, constant: param };
 }
