@@ -1,7 +1,7 @@
 import { listDurableObjectIds, runInDurableObject } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { resetStrangerLimit, STRANGER_LIMIT } from "../../src/interviews/room/stranger-limit";
+import { addressOf, resetStrangerLimit, STRANGER_LIMIT } from "../../src/interviews/room/stranger-limit";
 import { interviewStub } from "../../src/interviews/stub";
 import { newId } from "../../src/platform/lib/random";
 import { countedCall } from "../support/call-counts";
@@ -89,6 +89,36 @@ describe("interviews that were never created", { timeout: 180_000 }, () => {
 		});
 		expect(ws.status).toBe(404);
 		expect((await from("203.0.113.9", `/join/${id}?token=${token}`)).status).toBe(200);
+		resetStrangerLimit();
+	});
+
+	it("counts an IPv6 network by its /64 however its addresses are written, and an IPv4-mapped address as the IPv4 one", async () => {
+		expect(addressOf("2001:db8::a")).toBe("2001:db8::/64");
+		expect(addressOf("2001:0DB8:0000:0000:ffff:0:0:b")).toBe("2001:db8::/64");
+		expect(addressOf("2001:db8::a%eth0")).toBe("2001:db8::/64");
+		expect(addressOf("2001:db8:0:1::a")).toBe("2001:db8:0:1::/64");
+		expect(addressOf("::ffff:203.0.113.50")).toBe("203.0.113.50");
+		expect(addressOf(" 203.0.113.50 ")).toBe("203.0.113.50");
+		expect(addressOf("not an address")).toBe("not an address");
+		expect(addressOf(undefined)).toBe("unknown");
+
+		resetStrangerLimit();
+		const refused = async (address: string) => {
+			const res = await exports.default.fetch(`${BASE}/join/${newId("int")}?token=x`, {
+				headers: { "CF-Connecting-IP": address },
+			});
+			await res.arrayBuffer();
+			return res.status;
+		};
+		// Refusals from one compressed address, then others of its /64 written other ways.
+		for (let i = 0; i < STRANGER_LIMIT; i++) expect(await refused("2001:db8::a")).toBe(404);
+		expect(await refused("2001:db8::b")).toBe(429);
+		expect(await refused("2001:0db8:0000:0000:0000:0000:0000:00cc")).toBe(429);
+		// The next /64 is another network.
+		expect(await refused("2001:db8:0:1::a")).toBe(404);
+		for (let i = 0; i < STRANGER_LIMIT; i++) expect(await refused("203.0.113.50")).toBe(404);
+		expect(await refused("::ffff:203.0.113.50")).toBe(429);
+		expect(await refused("203.0.113.51")).toBe(404);
 		resetStrangerLimit();
 	});
 
