@@ -3,7 +3,8 @@ import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { interviewStub } from "../../../src/interviews/stub";
 import type { SocketIoSession } from "../../../src/worker";
-import { BASE, newAccount } from "../../support/helpers";
+import { dashboardAccount, signedIn } from "../../support/dashboard-helpers";
+import { BASE, call, newAccount, validInterview } from "../../support/helpers";
 import { createInterview } from "../../support/lifecycle-helpers";
 
 // The session object in workerd, spoken to over long-polling exactly as socket.io-client does
@@ -132,6 +133,31 @@ describe("the Socket.IO session object", () => {
 		).toBe(true);
 		expect(packets.some((p) => p.startsWith("44/chat,") && p.includes('"code":"NOT_FOUND"'))).toBe(true);
 	});
+
+	it("ends a live view's namespace with DISCONNECT when its dashboard session signs out, and keeps the session", async () => {
+		const a = await dashboardAccount();
+		const created = await call("POST", "/v1/interviews", { key: a.test, body: validInterview() });
+		const id = created.body.data.id as string;
+		const browser = await signedIn(a.owner);
+		const issued = await browser.post(`/dashboard/interviews/${id}/live-ticket`, { _csrf: await browser.csrf() });
+		expect(issued.status).toBe(200);
+		const ticket = new URL(JSON.parse(issued.text).url).searchParams.get("token") as string;
+		const sid = await handshake();
+		const nsp = `/interview/${id}/`;
+		await post(sid, `40${nsp},${JSON.stringify({ token: ticket })}`);
+		const [connected] = await poll(sid, 2);
+		expect(connected?.startsWith(`40${nsp},{"sid":`)).toBe(true);
+
+		expect((await browser.post("/dashboard/logout", { _csrf: await browser.csrf() })).status).toBe(303);
+		// The room closed the view (4003): the namespace ends for good, as for 4001 and 4002, so
+		// the client does not reconnect with a spent ticket; the Engine.IO session stays.
+		const after = await poll(sid, 1);
+		expect(after.filter((p) => p.startsWith(`41${nsp}`))).toEqual([`41${nsp},`]);
+		await post(sid, "40/chat,");
+		const refused = await poll(sid, 1);
+		expect(refused.some((p) => p.startsWith("44/chat,"))).toBe(true);
+		await post(sid, "1");
+	}, 30_000);
 
 	it("pings from its alarm and ends the session when the pong is overdue", async () => {
 		const sid = await handshake();

@@ -12,8 +12,12 @@ import {
 	settle,
 } from "./wire";
 
-/** Close codes of the room that end a namespace for good (docs/live-room.md). */
-export const FINAL_ROOM_CLOSES = new Set([4001, 4002]);
+/**
+ * Close codes of the room that end a namespace for good (docs/live-room.md): the join link
+ * replaced (4001), an observer's key revoked (4002), a live view's dashboard session ended (4003).
+ * Reconnecting could not succeed after any of them.
+ */
+export const FINAL_ROOM_CLOSES = new Set([4001, 4002, 4003]);
 /** At most this many interview namespaces on one Engine.IO session. */
 export const MAX_NAMESPACES = 8;
 /** An event whose outcome never shows (it should not happen) frees the queue after this. */

@@ -187,8 +187,8 @@ export abstract class SocketIoSessionObject extends DurableObject<Env> {
 			if (live.links.get(nsp) !== link) return;
 			live.links.delete(nsp);
 			if (FINAL_ROOM_CLOSES.has(event.code) && link.connected) {
-				// The join link was replaced or the observer's key is no longer valid: this
-				// namespace ends, and the client does not reconnect to it by itself.
+				// The join link was replaced, or the observer's key or dashboard session is no
+				// longer valid: this namespace ends, and the client does not reconnect to it by itself.
 				this.send(live, { type: PacketType.DISCONNECT, nsp });
 			} else {
 				// The interview's object went away (evicted, redeployed): the client reconnects and
