@@ -159,8 +159,10 @@ export async function redeliver(env: Env, endpoint: EndpointRow, original: Deliv
 		await enqueueDeliveries(env, [delivery], now);
 	} catch (error) {
 		await settlePendingDelivery(db, delivery.id, "cancelled", "Could not be queued", now);
+		// Retry-After, as the OpenAPI document promises on every 503: the queue's refusal is brief.
 		throw new AppError("SERVICE_UNAVAILABLE", "The redelivery could not be queued; try again.", undefined, {
 			cause: error,
+			headers: { "Retry-After": "1" },
 		});
 	}
 	return reload(env, endpoint, delivery.id);
