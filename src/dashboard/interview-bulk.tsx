@@ -64,8 +64,8 @@ function BulkPage(props: {
 				<code>candidate_email</code>, <code>candidate_name</code> and optionally <code>position</code>,{" "}
 				<code>skills</code> (separated by <code>;</code>), <code>duration_minutes</code>,{" "}
 				<code>difficulty</code>, <code>scheduled_at</code>, <code>company_name</code>,{" "}
-				<code>instructions</code>, <code>test_mode</code>. Rows are checked by the same rules as the API's
-				bulk create.
+				<code>instructions</code>, <code>test_mode</code>, <code>send_invitation</code> (<code>true</code> or{" "}
+				<code>false</code>). Rows are checked by the same rules as the API's bulk create.
 			</p>
 			<ErrorNotice error={props.error} />
 			{props.outcome ? (

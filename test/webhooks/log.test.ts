@@ -191,7 +191,11 @@ describe("webhook delivery log", () => {
 		} as unknown as Env;
 		const delivery = await loadDelivery(env, row!, original!.id);
 		const refusal = await redeliver(failing, row!, delivery, Date.now()).catch((e: unknown) => e);
-		expect(refusal).toMatchObject({ code: "SERVICE_UNAVAILABLE", status: 503, headers: { "Retry-After": "1" } });
+		expect(refusal).toMatchObject({
+			code: "SERVICE_UNAVAILABLE",
+			status: 503,
+			headers: { "Retry-After": "1" },
+		});
 		const listed = await call("GET", `/v1/webhooks/${endpoint.id}/deliveries?limit=100`, {
 			key: account.live,
 		});

@@ -248,8 +248,8 @@ export async function ownedInterviewIds(
 
 /**
  * The number of interviews matching the filters: from the counters kept by triggers with the
- * projection when only the status filters (constant time however many interviews the account
- * has), otherwise by counting the matching rows.
+ * projection when only the status and the test mode filter (constant time however many
+ * interviews the account has), otherwise by counting the matching rows.
  */
 function totalQuery(db: Db, present: ReadonlySet<FilterKey>, account: SQL | Placeholder) {
 	// The counters answer the total when no filter but the status and test mode is set.

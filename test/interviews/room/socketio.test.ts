@@ -139,7 +139,9 @@ describe("the Socket.IO session object", () => {
 		const created = await call("POST", "/v1/interviews", { key: a.test, body: validInterview() });
 		const id = created.body.data.id as string;
 		const browser = await signedIn(a.owner);
-		const issued = await browser.post(`/dashboard/interviews/${id}/live-ticket`, { _csrf: await browser.csrf() });
+		const issued = await browser.post(`/dashboard/interviews/${id}/live-ticket`, {
+			_csrf: await browser.csrf(),
+		});
 		expect(issued.status).toBe(200);
 		const ticket = new URL(JSON.parse(issued.text).url).searchParams.get("token") as string;
 		const sid = await handshake();
