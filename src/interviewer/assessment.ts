@@ -258,7 +258,9 @@ export function assess(plan: InterviewPlan, history: HistoryEntry[]): Assessment
 			: recommendation === "no_hire" && review.flags.includes("signals_disagree");
 	if (heldBack) {
 		recommendation = "maybe";
-		if (!review.flags.includes("low_evidence")) review.flags.push("low_evidence");
+		// In REVIEW_FLAGS' order, as every other flag is.
+		const flags = new Set<ReviewFlag>([...review.flags, "low_evidence"]);
+		review.flags = REVIEW_FLAGS.filter((f) => flags.has(f));
 	}
 	const results: Results = {
 		overall_score: overall,

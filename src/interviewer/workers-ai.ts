@@ -185,14 +185,15 @@ export class WorkersAiInterviewer implements Interviewer {
 			const parsed = judgementSchema.safeParse(extractJson(output));
 			if (!parsed.success) {
 				console.warn(`interviewer: ${this.model} returned an invalid judgement; scoring offline`);
-				return scoreAnswerOffline(question, answer, responseSeconds);
+				return scoreAnswerOffline(question, answer, responseSeconds, "invalid judgement");
 			}
 			verdict = parsed.data;
 		} catch (error) {
-			console.warn(
-				`interviewer: ${this.model} failed (${error instanceof Error ? error.name : "error"}); scoring offline`,
-			);
-			return scoreAnswerOffline(question, answer, responseSeconds);
+			const name = error instanceof Error ? error.name : "error";
+			console.warn(`interviewer: ${this.model} failed (${name}); scoring offline`);
+			// Said in the score (`fallback`, `scorer_fallback`), as the OpenAI-compatible scorer does.
+			const reason = name === "TimeoutError" ? `no answer within ${this.timeoutMs} ms` : "provider error";
+			return scoreAnswerOffline(question, answer, responseSeconds, reason);
 		}
 		const feedback = verdict.feedback ? collapseSpaces(verdict.feedback).slice(0, 300) : null;
 		return composeScore(

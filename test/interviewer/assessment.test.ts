@@ -8,6 +8,7 @@ import {
 } from "../../src/interviewer";
 import { levelFor } from "../../src/interviewer/assessment";
 import { collapseSpaces } from "../../src/interviewer/text";
+import { REVIEW_FLAGS } from "../../src/interviewer/types";
 import { context, runInterview, strongAnswer, WEAK_ANSWER } from "../support/interviewer-fixtures";
 
 const interviewer = new OfflineInterviewer();
@@ -62,6 +63,15 @@ describe("results and analytics", () => {
 		expect(results.overall_score).toBeLessThan(30);
 		for (const s of results.skill_assessments) expect(s.level).toBe("novice");
 		expect(analytics.engagement_level).toBe("low");
+	});
+
+	it("holds back a no_hire whose answers disagree widely as maybe, with low_evidence in the flags' fixed order", async () => {
+		const { results } = await interview((q, i) => (i === 0 ? strongAnswer(q) : WEAK_ANSWER));
+		expect(results.recommendation).toBe("maybe");
+		expect(results.review_flags).toContain("signals_disagree");
+		expect(results.review_flags).toContain("low_evidence");
+		const flags = results.review_flags ?? [];
+		expect(flags).toEqual(REVIEW_FLAGS.filter((f) => flags.includes(f)));
 	});
 
 	it("lands between the two for a mixed candidate", async () => {

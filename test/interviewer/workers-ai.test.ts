@@ -5,6 +5,7 @@ import {
 	OfflineInterviewer,
 	WorkersAiInterviewer,
 } from "../../src/interviewer";
+import { scoreAnswerOffline } from "../../src/interviewer/scoring";
 import { extractJson } from "../../src/interviewer/workers-ai";
 import { bankQuestion, context, runInterview, strongAnswer } from "../support/interviewer-fixtures";
 
@@ -95,28 +96,39 @@ describe("Workers AI interviewer", () => {
 	});
 
 	it.each([
-		["malformed JSON", () => ({ response: "{ concepts: [oops" })],
-		["JSON of the wrong shape", () => ({ response: JSON.stringify({ ...verdict, depth: 7 }) })],
-		["no response at all", () => undefined],
+		["malformed JSON", () => ({ response: "{ concepts: [oops" }), "invalid judgement"],
+		[
+			"JSON of the wrong shape",
+			() => ({ response: JSON.stringify({ ...verdict, depth: 7 }) }),
+			"invalid judgement",
+		],
+		["no response at all", () => undefined, "invalid judgement"],
 		[
 			"an error",
 			() => {
 				throw new Error("AI unavailable");
 			},
+			"provider error",
 		],
-	])("falls back to offline scoring on %s", async (_label, reply) => {
+	])("falls back to offline scoring on %s and says why", async (_label, reply, reason) => {
 		const { ai, calls } = fakeAi(reply);
 		const score = await new WorkersAiInterviewer(ai).scoreAnswer(q, ANSWER, 45);
 		expect(calls).toHaveLength(1);
-		expect(score).toEqual(new OfflineInterviewer().scoreAnswer(q, ANSWER, 45));
+		expect(score).toEqual(scoreAnswerOffline(q, ANSWER, 45, reason));
 		expect(score.source).toBe("offline");
+		expect(score.fallback).toBe(reason);
+		expect(score.review_flags).toContain("scorer_fallback");
+		const plain = new OfflineInterviewer().scoreAnswer(q, ANSWER, 45);
+		expect(score.score).toBe(plain.score);
+		expect(score.confidence).toBeLessThan(plain.confidence as number);
 	});
 
 	it("scores offline when the model does not answer in time", async () => {
 		const { ai, calls } = fakeAi(() => new Promise(() => undefined));
 		const score = await new WorkersAiInterviewer(ai, "@cf/test/model", 20).scoreAnswer(q, ANSWER, 45);
 		expect(calls).toHaveLength(1);
-		expect(score).toEqual(new OfflineInterviewer().scoreAnswer(q, ANSWER, 45));
+		expect(score).toEqual(scoreAnswerOffline(q, ANSWER, 45, "no answer within 20 ms"));
+		expect(score.fallback).toBe("no answer within 20 ms");
 	});
 
 	it("does not ask the model about an empty answer", async () => {
