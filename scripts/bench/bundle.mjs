@@ -25,7 +25,7 @@ export function bundleSize() {
 		const name = readdirSync(dir).find((f) => f === "worker.js" || f === "index.js");
 		if (!name) throw new Error(`wrangler deploy --dry-run wrote no worker.js in ${dir}`);
 		const code = readFileSync(join(dir, name));
-		return { bytes: code.length, gzipBytes: gzipSync(code).length };
+		return { file: name, bytes: code.length, gzipBytes: gzipSync(code).length };
 	} finally {
 		rmSync(dir, { recursive: true, force: true });
 	}

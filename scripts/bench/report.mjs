@@ -313,7 +313,7 @@ export function generatedSection(results) {
 		"",
 		results.bundle
 			? `\`wrangler deploy --dry-run --env production\` (wrangler ${results.machine.wrangler}, not minified): ` +
-				`\`index.js\` ${fmt.int(results.bundle.bytes)} bytes, ${fmt.int(results.bundle.gzipBytes)} bytes gzipped.`
+				`\`${results.bundle.file ?? "worker.js"}\` ${fmt.int(results.bundle.bytes)} bytes, ${fmt.int(results.bundle.gzipBytes)} bytes gzipped.`
 			: "The bundle could not be built in this run.",
 		"",
 		MARK_END,

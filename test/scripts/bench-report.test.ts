@@ -14,6 +14,7 @@ import {
 	caseRatios,
 	consoleTable,
 	evaluateTargets,
+	generatedSection,
 	type LoadResult,
 	MARK_END,
 	MARK_START,
@@ -335,5 +336,22 @@ describe("the bench's report", () => {
 		const next = spliceGenerated(doc, `${MARK_START}\nnew\n${MARK_END}`);
 		expect(next).toBe(`# Performance\n\nkept\n\n${MARK_START}\nnew\n${MARK_END}\n\n## After\n`);
 		expect(spliceGenerated("# Performance\n", "S")).toBe("# Performance\n\nS\n");
+	});
+});
+
+describe("the generated section", () => {
+	it("names the bundle file the dry run wrote, with its sizes", () => {
+		const section = generatedSection({
+			cases: [],
+			targets: [],
+			generatedAt: "2026-01-01T00:00:00.000Z",
+			elapsedS: 300,
+			settings: { warmupS: 3, slices: 5, durationS: 10, connections: 10 },
+			machine: { cpus: 2, cpuModel: "test", loadBefore: "0 / 0 / 0", node: "22", wrangler: "4" },
+			bundle: { file: "worker.js", bytes: 2_809_966, gzipBytes: 637_920 },
+		} as BenchResults);
+		expect(section).toContain("`worker.js` 2,809,966 bytes, 637,920 bytes gzipped.");
+		expect(section.startsWith(MARK_START)).toBe(true);
+		expect(section.trimEnd().endsWith(MARK_END)).toBe(true);
 	});
 });
