@@ -2,7 +2,7 @@ import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 
 /**
  * Interviews created but whose Durable Object has not been opened yet (docs/architecture.md,
- * "Deferred objects"). Creation computes the first state in the Worker, writes it here in the
+ * "Creation without opening the object"). Creation computes the first state in the Worker, writes it here in the
  * same D1 batch as the projection and the `interview.scheduled` event, and the interview's object
  * adopts it on first use (any call, or the wake message at `wake_at`), then deletes the row.
  */

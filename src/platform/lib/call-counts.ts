@@ -18,7 +18,7 @@ export interface CallCounts {
 	d1BatchedStatements: number;
 	/** Statements run alone (one round trip each). Round trips = `d1Batches + d1Executions`. */
 	d1Executions: number;
-	/** Durable Object calls by binding and method (`ACCOUNT.admit`). */
+	/** Durable Object calls by binding and method (`ACCOUNT.countRequest`). */
 	durableObjectCalls: Record<string, number>;
 }
 
