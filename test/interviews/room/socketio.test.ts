@@ -1,6 +1,7 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { resetStrangerLimit, STRANGER_LIMIT } from "../../../src/interviews/room/stranger-limit";
 import { interviewStub } from "../../../src/interviews/stub";
 import type { SocketIoSession } from "../../../src/worker";
 import { dashboardAccount, signedIn } from "../../support/dashboard-helpers";
@@ -12,8 +13,9 @@ import { createInterview } from "../../support/lifecycle-helpers";
 // heartbeat, and nothing left in storage once the session ends.
 const ENGINE = `${BASE}/socket.io/?EIO=4&transport=polling`;
 
-async function handshake(): Promise<string> {
-	const body = await (await exports.default.fetch(ENGINE)).text();
+async function handshake(address?: string): Promise<string> {
+	const init = address ? { headers: { "CF-Connecting-IP": address } } : {};
+	const body = await (await exports.default.fetch(ENGINE, init)).text();
 	expect(body.startsWith("0{")).toBe(true);
 	return JSON.parse(body.slice(1)).sid;
 }
@@ -132,6 +134,33 @@ describe("the Socket.IO session object", () => {
 			),
 		).toBe(true);
 		expect(packets.some((p) => p.startsWith("44/chat,") && p.includes('"code":"NOT_FOUND"'))).toBe(true);
+	});
+
+	it("counts a namespace's refusals against the client's own address, not one shared by every session", async () => {
+		resetStrangerLimit();
+		const account = await newAccount();
+		const { id, token } = await createInterview(account.test);
+		const nsp = `/interview/${id}/`;
+		// One address is refused past its limit, a namespace at a time (at most 8 open at once).
+		const stranger = await handshake("198.51.100.7");
+		const refusals: string[] = [];
+		for (let i = 0; i < STRANGER_LIMIT + 2; i++) {
+			await post(stranger, `40${nsp},{"token":"wrong"}`);
+			refusals.push(...(await poll(stranger, 1)));
+		}
+		expect(refusals.filter((p) => p.includes('"code":"INVALID_TOKEN"'))).toHaveLength(STRANGER_LIMIT);
+		expect(refusals.filter((p) => p.includes('"code":"RATE_LIMIT_EXCEEDED"'))).toHaveLength(2);
+		// A candidate from another address joins; the stranger cannot, even with the right token.
+		const candidate = await handshake("192.0.2.44");
+		await post(candidate, `40${nsp},${JSON.stringify({ token })}`);
+		const [joined] = await poll(candidate, 1);
+		expect(joined?.startsWith(`40${nsp},{"sid":`)).toBe(true);
+		await post(stranger, `40${nsp},${JSON.stringify({ token })}`);
+		const [refused] = await poll(stranger, 1);
+		expect(refused).toContain('"code":"RATE_LIMIT_EXCEEDED"');
+		await post(candidate, "1");
+		await post(stranger, "1");
+		resetStrangerLimit();
 	});
 
 	it("ends a live view's namespace with DISCONNECT when its dashboard session signs out, and keeps the session", async () => {

@@ -5,6 +5,11 @@ import type { EnginePacket, EngineSettings } from "./wire";
 export interface Live {
 	sid: string;
 	origin: string;
+	/**
+	 * The client's address at the handshake (`CF-Connecting-IP`), handed on with each namespace's
+	 * room request so the candidate routes' refusal limit counts the client, not the session object.
+	 */
+	address: string | null;
 	settings: EngineSettings;
 	transport: "polling" | "websocket";
 	/** Packets for a polling client, sent with its next GET. */

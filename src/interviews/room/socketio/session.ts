@@ -76,6 +76,7 @@ export abstract class SocketIoSessionObject extends DurableObject<Env> {
 		const live: Live = {
 			sid,
 			origin: url.origin,
+			address: request.headers.get("CF-Connecting-IP"),
 			settings,
 			transport: websocket ? "websocket" : "polling",
 			outbox: [],
@@ -158,7 +159,12 @@ export abstract class SocketIoSessionObject extends DurableObject<Env> {
 			response = await this.openRoom(
 				new Request(
 					`${live.origin}/interview/${encodeURIComponent(interviewId)}/?token=${encodeURIComponent(token)}`,
-					{ headers: { Upgrade: "websocket" } },
+					{
+						headers: {
+							Upgrade: "websocket",
+							...(live.address ? { "CF-Connecting-IP": live.address } : {}),
+						},
+					},
 				),
 			);
 		} catch (error) {
