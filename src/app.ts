@@ -28,6 +28,7 @@ import {
 	whenRouted,
 } from "./platform/http/middleware";
 import { apiOperation } from "./platform/http/openapi";
+import { errorText } from "./platform/lib/error-text";
 import { webhookRoutes } from "./webhooks/routes";
 
 export interface AppOptions {
@@ -111,7 +112,7 @@ export function createApp(options: AppOptions = {}) {
 		} else if (err instanceof HTTPException && err.status === 400) {
 			error = new AppError("VALIDATION_ERROR", "The request body is not valid JSON.", { body: err.message });
 		} else {
-			logLine("error", { message: "unhandled error", ...requestFields(c), error: String(err) });
+			logLine("error", { message: "unhandled error", ...requestFields(c), error: errorText(err) });
 			error = new AppError(
 				"INTERNAL_ERROR",
 				"Something went wrong on our side; the request id identifies it.",

@@ -9,6 +9,7 @@ import {
 	sweepUnsettledSeeds,
 	sweepUpcomingWakes,
 } from "./interviews/sweeps";
+import { errorText } from "./platform/lib/error-text";
 import { resendDueDeliveries } from "./webhooks/resend";
 import { purgeFinalDeliveries } from "./webhooks/retention";
 import { sweepAbandonedDeliveries } from "./webhooks/sweeps";
@@ -73,7 +74,9 @@ export async function runHousekeeping(env: Env, scheduledTime: number): Promise<
 		...retention,
 	]) {
 		if (outcome.status === "rejected") {
-			console.error(JSON.stringify({ message: "housekeeping task failed", error: String(outcome.reason) }));
+			console.error(
+				JSON.stringify({ message: "housekeeping task failed", error: errorText(outcome.reason) }),
+			);
 		}
 	}
 	return {

@@ -1,10 +1,11 @@
 // Structured logs: the Worker's console output captured in workerd while real requests run
 // through it. One JSON line per request with the fields decisions need, and never a key, a join
 // token, a webhook secret or a query string.
-import { exports } from "cloudflare:workers";
+import { env, exports } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { logsEveryRequest } from "../../src/platform/http/logging";
 import { BASE, call, newAccount, validInterview } from "../support/helpers";
+import { createWebhook } from "../support/webhooks";
 
 function capture() {
 	const lines: string[] = [];
@@ -103,5 +104,33 @@ describe("request logs", () => {
 		expect(text).not.toContain("token=");
 		expect(text).not.toContain("?");
 		for (const line of lines) expect(() => JSON.parse(line)).not.toThrow();
+	});
+
+	it("of an unhandled error keep a failed statement's reason and drop its values", async () => {
+		const account = await newAccount();
+		const hook = await createWebhook(account.live, { url: "https://hooks.example.com/a", events: ["*"] });
+		const marker = `Secret${crypto.randomUUID().replaceAll("-", "")}`;
+		// The database refuses this one update, as a failing D1 would.
+		const trigger = `refuse_${marker}`;
+		await env.DB.prepare(
+			`CREATE TRIGGER ${trigger} BEFORE UPDATE ON webhook_endpoints WHEN NEW.url LIKE '%${marker}%'
+			 BEGIN SELECT RAISE(ABORT, 'refused by the test'); END`,
+		).run();
+		try {
+			const lines = capture();
+			const res = await call("PATCH", `/v1/webhooks/${hook.id}`, {
+				key: account.live,
+				body: { url: `https://hooks.example.com/services/${marker}` },
+			});
+			vi.restoreAllMocks();
+			expect([res.status, res.body.error?.code]).toEqual([500, "INTERNAL_ERROR"]);
+			const line = lines.find((l) => l.includes('"unhandled error"'));
+			expect(line).toBeDefined();
+			expect(line).toContain("(values not logged)");
+			expect(line).toContain("refused by the test");
+			expect(lines.join("\n")).not.toContain(marker);
+		} finally {
+			await env.DB.prepare(`DROP TRIGGER ${trigger}`).run();
+		}
 	});
 });

@@ -280,7 +280,7 @@ async function settleCreation(
 		);
 		const db = getDb(env.DB);
 		await markSeedsDue(db, ids, now).catch((e: unknown) =>
-			console.error(JSON.stringify({ message: "marking seeds due failed", error: String(e) })),
+			console.error(JSON.stringify({ message: "marking seeds due failed", error: errorText(e) })),
 		);
 		await Promise.allSettled(ids.map((id) => interviewStub(env, id).wake()));
 	}
