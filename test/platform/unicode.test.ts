@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { parseClientFrame } from "../../src/interviews/room/frames";
 import { interviewStub } from "../../src/interviews/stub";
+import { illFormedPath } from "../../src/platform/http/validation";
 import { admin, call, newAccount, validInterview } from "../support/helpers";
 
 const LONE = "x\ud800y";
@@ -29,15 +30,39 @@ describe("text that is not well-formed Unicode", () => {
 		expect(await listTotal(account.live)).toBe(0);
 	});
 
-	it("is refused in a bulk item, a PATCH, a webhook endpoint and an admin body", async () => {
+	it("is refused in a bulk item (that item alone), a PATCH, a webhook endpoint and an admin body", async () => {
 		const account = await newAccount();
 		const bulk = await call("POST", "/v1/interviews/bulk", {
 			key: account.live,
-			body: { interviews: [validInterview(), validInterview({ instructions: LONE })] },
+			body: {
+				interviews: [
+					validInterview(),
+					validInterview({ instructions: LONE }),
+					{ ...validInterview(), "k\udbff": 1 },
+				],
+			},
 		});
-		expect([bulk.status, bulk.body.error?.code]).toEqual([400, "VALIDATION_ERROR"]);
-		expect(bulk.body.error.details).toEqual({ "interviews.1.instructions": MESSAGE });
-		expect(await listTotal(account.live)).toBe(0);
+		expect(bulk.status).toBe(200);
+		expect(bulk.body.data.successful.map((c: { index: number }) => c.index)).toEqual([0]);
+		expect(bulk.body.data.failed).toEqual([
+			expect.objectContaining({
+				index: 1,
+				error: expect.objectContaining({ code: "VALIDATION_ERROR", details: { instructions: MESSAGE } }),
+			}),
+			expect.objectContaining({
+				index: 2,
+				error: expect.objectContaining({ code: "VALIDATION_ERROR", details: { "k\ufffd": MESSAGE } }),
+			}),
+		]);
+		expect(await listTotal(account.live)).toBe(1);
+		// Outside the items, the request itself is refused and nothing is created.
+		const badDefaults = await call("POST", "/v1/interviews/bulk", {
+			key: account.live,
+			body: { defaults: { position: LONE }, interviews: [validInterview()] },
+		});
+		expect([badDefaults.status, badDefaults.body.error?.code]).toEqual([400, "VALIDATION_ERROR"]);
+		expect(badDefaults.body.error.details).toEqual({ "defaults.position": MESSAGE });
+		expect(await listTotal(account.live)).toBe(1);
 
 		const created = await call("POST", "/v1/interviews", { key: account.live, body: validInterview() });
 		const id = created.body.data.id;
@@ -59,6 +84,24 @@ describe("text that is not well-formed Unicode", () => {
 		const acct = await admin("POST", "/accounts", { company_name: LONE, plan: "free" });
 		expect([acct.status, acct.body.error?.code]).toEqual([400, "VALIDATION_ERROR"]);
 		expect(acct.body.error.details).toEqual({ company_name: MESSAGE });
+	});
+
+	it("is found however deeply the body nests, without a 500", async () => {
+		const account = await newAccount();
+		for (const depth of [5_000, 100_000]) {
+			const body = `{"a":${"[".repeat(depth)}${"]".repeat(depth)},"position":"\\ud800"}`;
+			const res = await call("POST", "/v1/interviews", { key: account.live, rawBody: body });
+			expect([res.status, res.body.error?.code]).toEqual([400, "VALIDATION_ERROR"]);
+			expect(res.body.error.details).toEqual({ position: MESSAGE });
+		}
+		const deep = { value: "x\ud800" as unknown };
+		for (let i = 0; i < 20_000; i++) deep.value = [deep.value];
+		expect(illFormedPath({ a: deep.value })).toBe(`a${".0".repeat(20_000)}`);
+		expect(illFormedPath({ b: ["ok", { c: "\udc00" }], a: "\ud800" })).toBe("b.1.c");
+		expect(illFormedPath({ "\ud800": 1, a: "\udc00" })).toBe("\ufffd");
+		expect(illFormedPath("ok", ["x", "y"])).toBeNull();
+		expect(illFormedPath("\ud800", ["x", "y"])).toBe("x.y");
+		expect(await listTotal(account.live)).toBe(0);
 	});
 
 	it("names a member name that is not well-formed", async () => {

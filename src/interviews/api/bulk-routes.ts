@@ -5,7 +5,7 @@ import type { AppBindings } from "../../platform/http/context";
 import { ok } from "../../platform/http/envelope";
 import { apiOperation, jsonSchema } from "../../platform/http/openapi";
 import { appUrl } from "../../platform/http/urls";
-import { noQuery, validate } from "../../platform/http/validation";
+import { itemsCheckedAlone, noQuery, validate } from "../../platform/http/validation";
 import { bulkCreate, bulkCreateBody, retryMayDoBetter } from "../creation/bulk-create";
 import { bulkResultsBody, readOwnedInterviews } from "./bulk-results";
 import { bulkCreatedView, bulkResultElement } from "./bulk-views";
@@ -42,6 +42,7 @@ bulkRoutes.post(
 		errors: ["INSUFFICIENT_CREDITS", "QUOTA_EXCEEDED", "INVALID_OPERATION"],
 		idempotent: true,
 	}),
+	itemsCheckedAlone("interviews"),
 	requireScope("interviews:write"),
 	validate("query", noQuery),
 	validate("json", bulkCreateBody),

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { AuthContext } from "../../accounts/auth-context";
 import { AppError, type ErrorCode, outcomeUnknown } from "../../platform/http/errors";
-import { issueFields } from "../../platform/http/validation";
+import { ILL_FORMED_MESSAGE, illFormedPath, issueFields } from "../../platform/http/validation";
 import { errorText } from "../../platform/lib/error-text";
 import { type CreateInterviewBody, createInterviewBody, fields, message } from "../api/schemas";
 import type { InterviewState } from "../core/model";
@@ -79,6 +79,16 @@ export function withDefaults(item: Record<string, unknown>, defaults: BulkDefaul
 export function prepareItem(raw: unknown, defaults: BulkDefaults, now: number): PreparedItem {
 	if (!isObject(raw)) {
 		const details = { item: "Must be a JSON object" };
+		return {
+			ok: false,
+			error: { code: "VALIDATION_ERROR", message: fieldsMessage("Invalid item", details), details },
+		};
+	}
+	// Text that is not well-formed Unicode, refused for this item alone (the request's guard leaves
+	// a bulk's items to this check).
+	const illFormed = illFormedPath(raw);
+	if (illFormed !== null) {
+		const details = { [illFormed]: ILL_FORMED_MESSAGE };
 		return {
 			ok: false,
 			error: { code: "VALIDATION_ERROR", message: fieldsMessage("Invalid item", details), details },
