@@ -58,11 +58,20 @@ export const csrf: MiddlewareHandler<DashBindings> = async (c, next) => {
 
 type FormValue = string | File | (string | File)[];
 
-/** The request's form, parsed once (multipart or urlencoded), repeated fields as arrays. */
+/**
+ * The request's form, parsed once (multipart or urlencoded), repeated fields as arrays. A body
+ * that cannot be read as a form (a multipart body without its boundary, cut short) is an empty
+ * form: each page then refuses it as it refuses missing fields (the form token first).
+ */
 export async function formOf(c: Context): Promise<Record<string, FormValue>> {
 	const cached = c.get("form" as never) as Record<string, FormValue> | undefined;
 	if (cached) return cached;
-	const parsed = (await c.req.parseBody({ all: true })) as Record<string, FormValue>;
+	let parsed: Record<string, FormValue>;
+	try {
+		parsed = (await c.req.parseBody({ all: true })) as Record<string, FormValue>;
+	} catch {
+		parsed = {};
+	}
 	c.set("form" as never, parsed as never);
 	return parsed;
 }

@@ -164,10 +164,20 @@ export async function closeLiveViewsOfUser(env: Env, userId: string): Promise<vo
 	await closeLiveViews(env, db, rows);
 }
 
-/** Same-origin paths only: `/dashboard/...`, never `//host` or a scheme. */
+/**
+ * Same-origin paths only: `/dashboard/...`, never `//host` or a scheme. Control characters and
+ * whitespace are refused too: a browser drops tabs and newlines from a URL, so `/<tab>/host`
+ * would lead to `//host`.
+ */
 export function safeNext(value: string | undefined | null): string {
-	if (!value?.startsWith("/") || value.startsWith("//") || value.includes("\\")) return "/dashboard";
+	if (!value?.startsWith("/") || value.startsWith("//") || [...value].some(unsafeInNext)) return "/dashboard";
 	return value;
+}
+
+/** A backslash, whitespace or a control character: what browsers rewrite or drop in a URL. */
+function unsafeInNext(char: string): boolean {
+	const code = char.charCodeAt(0);
+	return char === "\\" || /\s/.test(char) || code < 0x20 || code === 0x7f;
 }
 
 /** Every dashboard page but sign-in: without a session, to the sign-in page and back. */

@@ -1,8 +1,8 @@
-import { env } from "cloudflare:workers";
+import { env, exports } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import { hashPassword, needsRehash, PBKDF2_ITERATIONS, verifyPassword } from "../../src/dashboard/passwords";
 import { Browser, dashboardAccount, newUser, signedIn, uniqueEmail } from "../support/dashboard-helpers";
-import { admin, call, newAccount } from "../support/helpers";
+import { admin, BASE, call, newAccount } from "../support/helpers";
 
 // Each sign-in hashes at 600,000 PBKDF2 iterations: slower than the default 5 s under load.
 vi.setConfig({ testTimeout: 30_000 });
@@ -107,6 +107,19 @@ describe("sign-in and sessions", () => {
 			},
 		);
 		expect(foreign.headers.get("Location")).toBe("/dashboard");
+		// A browser drops a tab or a newline from a URL: "/<tab>/evil.example" would be "//evil.example".
+		for (const next of [
+			"/\t/evil.example/x",
+			"/\n/evil.example/x",
+			"/\r\n/evil.example",
+			"/ /evil.example",
+		]) {
+			const sneaky = await new Browser().post(`/dashboard/login?next=${encodeURIComponent(next)}`, {
+				email: account.owner.email,
+				password: account.owner.password,
+			});
+			expect(sneaky.headers.get("Location")).toBe("/dashboard");
+		}
 	});
 
 	it("gives the same answer for an unknown e-mail and a wrong password", async () => {
@@ -230,6 +243,36 @@ describe("CSRF", () => {
 			(await browser.post("/dashboard/logout", { _csrf: token }, { Origin: "https://evil.example" })).status,
 		).toBe(403);
 		expect((await browser.get("/dashboard/interviews")).status).toBe(200);
+		// Without Origin or Sec-Fetch-Site, sign-out still needs the form token.
+		const bare = await exports.default.fetch(`${BASE}/dashboard/logout`, {
+			method: "POST",
+			headers: { Cookie: browser.cookie, "Content-Type": "application/x-www-form-urlencoded" },
+			body: "",
+			redirect: "manual",
+		});
+		expect(bare.status).toBe(403);
+		expect((await browser.get("/dashboard/interviews")).status).toBe(200);
+	});
+
+	it("refuses a form body that cannot be read as a form like a missing token, not with a 500", async () => {
+		const account = await dashboardAccount();
+		const browser = await signedIn(account.owner);
+		const broken = async (path: string, contentType: string, cookie = browser.cookie) => {
+			const res = await exports.default.fetch(`${BASE}${path}`, {
+				method: "POST",
+				headers: { Cookie: cookie, Origin: BASE, "Content-Type": contentType },
+				body: "garbage",
+				redirect: "manual",
+			});
+			await res.arrayBuffer();
+			return res.status;
+		};
+		for (const type of ["multipart/form-data; boundary=zzz", "multipart/form-data"]) {
+			expect(await broken("/dashboard/interviews/new", type)).toBe(403);
+			expect(await broken("/dashboard/login", type, "")).toBe(401);
+		}
+		const list = await call("GET", "/v1/interviews?limit=1", { key: account.live });
+		expect(list.body.pagination?.total_count).toBe(0);
 	});
 });
 
