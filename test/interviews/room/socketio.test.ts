@@ -134,6 +134,13 @@ describe("the Socket.IO session object", () => {
 			),
 		).toBe(true);
 		expect(packets.some((p) => p.startsWith("44/chat,") && p.includes('"code":"NOT_FOUND"'))).toBe(true);
+		// A namespace whose id is not valid percent-encoding is refused the same way.
+		await post(sid, "40/interview/%ZZ/,{}", "40/interview/%E0%A4%A,{}");
+		const malformed = await poll(sid, 2);
+		expect(malformed.filter((p) => p.includes('"code":"NOT_FOUND"')).map((p) => p.split(",")[0])).toEqual([
+			"44/interview/%ZZ/",
+			"44/interview/%E0%A4%A",
+		]);
 	});
 
 	it("counts a namespace's refusals against the client's own address, not one shared by every session", async () => {

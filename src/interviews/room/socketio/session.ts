@@ -108,7 +108,17 @@ export abstract class SocketIoSessionObject extends DurableObject<Env> {
 	private onSocketPacket(live: Live, packet: SocketPacket): void {
 		switch (packet.type) {
 			case PacketType.CONNECT:
-				void this.connectNamespace(live, packet.nsp, packet.data);
+				this.connectNamespace(live, packet.nsp, packet.data).catch((error: unknown) => {
+					// Not expected: every refusal is answered inside. Logged, and the client told.
+					console.error(JSON.stringify({ message: "socket.io connect failed", error: errorText(error) }));
+					this.send(
+						live,
+						connectError(packet.nsp, {
+							code: "INTERNAL_ERROR",
+							message: "The namespace could not be opened.",
+						}),
+					);
+				});
 				return;
 			case PacketType.DISCONNECT: {
 				const link = live.links.get(packet.nsp);

@@ -101,10 +101,18 @@ export function engineError(code: 0 | 1 | 2 | 3 | 5, status = 400): Response {
 	return Response.json({ code, message: messages[code] }, { status });
 }
 
-/** The interview id of a namespace `/interview/{id}/` (trailing slash optional), else null. */
+/**
+ * The interview id of a namespace `/interview/{id}/` (trailing slash optional), else null (also
+ * when the id's percent-escapes are malformed).
+ */
 export function interviewOfNamespace(nsp: string): string | null {
 	const match = /^\/interview\/([^/]+)\/?$/.exec(nsp);
-	return match?.[1] ? decodeURIComponent(match[1]) : null;
+	if (!match?.[1]) return null;
+	try {
+		return decodeURIComponent(match[1]);
+	} catch {
+		return null;
+	}
 }
 
 const encoder = new Encoder();
