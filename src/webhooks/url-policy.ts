@@ -55,6 +55,8 @@ export function checkWebhookUrl(raw: string, environment: string): UrlVerdict {
 	if (authority.includes("@") || url.username !== "" || url.password !== "") {
 		return refuse("Must not contain user information (user:password@)");
 	}
+	// Port 0 cannot be connected to: an endpoint there could never receive a delivery.
+	if (url.port === "0") return refuse("Must not use port 0");
 	const problem = hostProblem(url.hostname);
 	if (problem) return refuse(problem);
 	return { ok: true, url: url.href };

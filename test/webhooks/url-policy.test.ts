@@ -27,6 +27,20 @@ describe("webhook URL policy", () => {
 		});
 	});
 
+	it.each(["https://example.com:0/h", "https://example.com:00/h", "https://[2606:4700::1]:0/h"])(
+		"refuses %s, on port 0, where nothing can be delivered",
+		(url) => {
+			expect(checkWebhookUrl(url, "production")).toEqual({ ok: false, reason: "Must not use port 0" });
+		},
+	);
+
+	it("accepts another explicit port", () => {
+		expect(checkWebhookUrl("https://example.com:8443/h", "production")).toEqual({
+			ok: true,
+			url: "https://example.com:8443/h",
+		});
+	});
+
 	it("refuses a backslash where the host should start", () => {
 		expect(checkWebhookUrl("https://\\evil.example.com/hook", "production")).toEqual({
 			ok: false,
