@@ -103,9 +103,11 @@ async function runAndStore(
 	}
 	const res = c.res;
 	// A failure of ours is forgotten so that a retry may succeed, unless the change may have been
-	// made: then the answer is kept, and a retry cannot make it twice.
+	// made: then the answer is kept, and a retry cannot make it twice. A 404 is forgotten too: a
+	// request about something that does not exist stores nothing, and running it again gives the
+	// same answer (ids are the service's, so what is not there now never will be under that id).
 	const mayHaveChanged = c.error instanceof OutcomeUnknownError;
-	if ((res.status >= 500 && !mayHaveChanged) || c.get("idempotencyTransient")) {
+	if ((res.status >= 500 && !mayHaveChanged) || res.status === 404 || c.get("idempotencyTransient")) {
 		await releaseKey(db, scope, lockId);
 		return;
 	}

@@ -209,6 +209,44 @@ describe("idempotency keys", () => {
 		expect([webhook.status, webhook.body.error?.code]).toEqual([400, "VALIDATION_ERROR"]);
 	});
 
+	it("stores nothing for a request about something that does not exist", async () => {
+		const account = await newAccount();
+		const key = `k-unknown-${crypto.randomUUID()}`;
+		const stored = async () =>
+			(
+				await env.DB.prepare("SELECT COUNT(*) AS n FROM idempotency_keys WHERE key = ?")
+					.bind(key)
+					.first<{ n: number }>()
+			)?.n;
+		for (const [method, path, body] of [
+			["PATCH", "/v1/interviews/int_AAAAAAAAAAAAAAAAAAAAAAAA", { position: "Unknown" }],
+			["DELETE", "/v1/interviews/int_AAAAAAAAAAAAAAAAAAAAAAAA", undefined],
+			["DELETE", "/v1/webhooks/wh_AAAAAAAAAAAAAAAAAAAAAAAA", undefined],
+		] as const) {
+			const res = await call(method, path, { key: account.live, body, headers: withKey(key) });
+			expect(res.status).toBe(404);
+			expect(res.headers.get("Idempotent-Replayed")).toBeNull();
+			expect(await stored()).toBe(0);
+		}
+		// A 4xx about something that exists is kept and replayed, as before.
+		const created = await call("POST", "/v1/interviews", { key: account.live, body: validInterview() });
+		const id = created.body.data.id;
+		expect((await call("DELETE", `/v1/interviews/${id}`, { key: account.live })).status).toBe(200);
+		const refused = await call("PATCH", `/v1/interviews/${id}`, {
+			key: account.live,
+			body: { position: "After the cancel" },
+			headers: withKey(key),
+		});
+		expect(refused.status).toBe(409);
+		expect(await stored()).toBe(1);
+		const replayed = await call("PATCH", `/v1/interviews/${id}`, {
+			key: account.live,
+			body: { position: "After the cancel" },
+			headers: withKey(key),
+		});
+		expect([replayed.status, replayed.headers.get("Idempotent-Replayed")]).toEqual([409, "true"]);
+	});
+
 	it("does not keep a bulk whose items failed on our side, so a retry with the key creates them", async () => {
 		const account = await newAccount({ credits: 5 });
 		const body = { interviews: [validInterview({ candidate_email: "b0@example.com" }), validInterview()] };
