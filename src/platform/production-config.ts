@@ -38,6 +38,17 @@ export function originProblems(vars: PublicOrigins): string[] {
 interface WranglerSection {
 	compatibility_flags?: string[];
 	vars?: PublicOrigins & Record<string, unknown>;
+	observability?: { enabled?: boolean; logs?: { enabled?: boolean; invocation_logs?: boolean } };
+}
+
+/**
+ * Whether the platform would log each request's full URL: invocation logs are on unless the
+ * environment turns observability, its logs or its invocation logs off.
+ */
+function logsUrls(section: WranglerSection): boolean {
+	const o = section.observability;
+	if (!o || o.enabled === false || o.logs?.enabled === false) return false;
+	return o.logs?.invocation_logs !== false;
 }
 
 /** Why wrangler.toml's `[env.production]` (parsed) cannot be deployed: empty when it can. */
@@ -52,5 +63,10 @@ export function productionConfigProblems(
 	return [
 		...originProblems(production.vars ?? {}).map((p) => `[env.production.vars] ${p}`),
 		...missing.map((flag) => `[env.production] compatibility_flags lacks "${flag}"`),
+		...(logsUrls(production)
+			? [
+					"[env.production.observability.logs] invocation_logs must be false: they record full URLs, and candidate URLs carry tokens",
+				]
+			: []),
 	];
 }

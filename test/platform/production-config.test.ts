@@ -55,6 +55,22 @@ describe("wrangler.toml [env.production]", () => {
 			'[env.production] compatibility_flags lacks "global_fetch_strictly_public"',
 		]);
 	});
+
+	it("keeps the platform's invocation logs, which record full URLs with candidates' tokens, off", () => {
+		const toml = config() as Toml & { env: { production: { observability?: Record<string, unknown> } } };
+		toml.env.production.vars.APP_URL = "https://interviews.example.com";
+		toml.env.production.vars.WS_URL = "wss://interviews.example.com";
+		expect(toml.env.production.observability).toEqual({ enabled: true, logs: { invocation_logs: false } });
+		expect(productionConfigProblems(toml)).toEqual([]);
+		const refusal =
+			"[env.production.observability.logs] invocation_logs must be false: they record full URLs, and candidate URLs carry tokens";
+		toml.env.production.observability = { enabled: true };
+		expect(productionConfigProblems(toml)).toEqual([refusal]);
+		toml.env.production.observability = { enabled: true, logs: { invocation_logs: true } };
+		expect(productionConfigProblems(toml)).toEqual([refusal]);
+		toml.env.production.observability = { enabled: false };
+		expect(productionConfigProblems(toml)).toEqual([]);
+	});
 });
 
 describe("serving in production", () => {
