@@ -9,6 +9,7 @@ import { getDb } from "../platform/db/client";
 import { appUrl, wsUrl } from "../platform/http/urls";
 import { issueFields } from "../platform/http/validation";
 import { randomBase62 } from "../platform/lib/random";
+import { cutText } from "../platform/lib/text";
 import { parseIsoDateTime } from "../platform/lib/time";
 import { type DashContext, describe, field, formOf, notFoundPage } from "./guard";
 import { LIST, localToIso, owned, splitList } from "./interview-common";
@@ -274,7 +275,7 @@ interviewDetailPages.post("/:id/cancel", async (c) => {
 			id,
 			{
 				type: "cancel",
-				reason: field(form, "reason").slice(0, 1000) || null,
+				reason: cutText(field(form, "reason"), 1000) || null,
 				sendNotification: !state.testMode,
 				refundCredits: true,
 			},

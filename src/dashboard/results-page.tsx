@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import type { InterviewState, TranscriptEntry } from "../interviews/core/model";
 import { recordingLinks } from "../interviews/recordings/recordings";
 import { appUrl } from "../platform/http/urls";
+import { cutText } from "../platform/lib/text";
 import { notFoundPage } from "./guard";
 import { ownedWithRecordings } from "./interview-common";
 import { fmt, Page, TestBadge, TestBanner } from "./layout";
@@ -29,7 +30,7 @@ function SkillChart({ skills }: { skills: { skill: string; score: number; level:
 			{skills.map((s, i) => (
 				<g>
 					<text x={0} y={i * rowH + 20}>
-						{s.skill.length > 22 ? `${s.skill.slice(0, 21)}…` : s.skill}
+						{s.skill.length > 22 ? `${cutText(s.skill, 21)}…` : s.skill}
 					</text>
 					<rect x={labelW} y={i * rowH + 6} width={barW} height={18} fill="none" stroke="#767676" />
 					<rect

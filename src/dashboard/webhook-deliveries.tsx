@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import { getDb } from "../platform/db/client";
 import { AppError } from "../platform/http/errors";
 import { issueFields } from "../platform/http/validation";
+import { cutText } from "../platform/lib/text";
 import { listDeliveries } from "../webhooks/deliveries-repo";
 import type { EndpointRow } from "../webhooks/endpoints-repo";
 import { updateWebhookBody } from "../webhooks/schemas";
@@ -121,7 +122,7 @@ async function EndpointPage(props: {
 										</td>
 										<td>{a.durationMs} ms</td>
 										<td>
-											<code>{(a.responseBody ?? a.error ?? "").slice(0, 200)}</code>
+											<code>{cutText(a.responseBody ?? a.error ?? "", 200)}</code>
 										</td>
 									</tr>
 								))}

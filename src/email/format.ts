@@ -59,9 +59,12 @@ export function escapeHtml(value: string): string {
 		.replaceAll("'", "&#39;");
 }
 
-/** Header-bound text (subject, display names) on one line. */
+/** Header-bound text (subject, display names) on one line, without other control characters. */
 export function oneLine(value: string): string {
-	return value.replace(/[\r\n\t]+/g, " ").trim();
+	return value
+		.replace(/[\r\n\t]+/g, " ")
+		.replace(/\p{Cc}/gu, "")
+		.trim();
 }
 
 /** Control characters (C0, DEL, C1) other than tab, line feed and carriage return. */

@@ -3,6 +3,7 @@ import { getDb } from "../platform/db/client";
 import { CANDIDATE_EMAIL_TEMPLATES } from "../platform/db/schema-email";
 import { issueFields } from "../platform/http/validation";
 import { chunks } from "../platform/lib/chunks";
+import { cutText } from "../platform/lib/text";
 import { renderCalendar } from "./calendar";
 import { getCandidateEmail, insertCandidateEmail } from "./email-repo";
 import { printableDetails } from "./format";
@@ -40,7 +41,7 @@ const MAX_REASON_CHARS = 2000;
 function shorten(reason: string | null | undefined): string | null {
 	const text = reason?.trim();
 	if (!text) return null;
-	return text.length > MAX_REASON_CHARS ? `${text.slice(0, MAX_REASON_CHARS - 1)}…` : text;
+	return text.length > MAX_REASON_CHARS ? `${cutText(text, MAX_REASON_CHARS - 1)}…` : text;
 }
 
 /** Whether a notice is ever sent: test-mode interviews and dev keys' sandbox send none. */
@@ -97,7 +98,7 @@ export async function queueCandidateEmail(
 		sender: from,
 		senderName: fromName,
 		recipient: req.to,
-		recipientName: req.candidateName,
+		recipientName: details.candidateName,
 		subject: notice.subject,
 		text: notice.text,
 		html: notice.html,

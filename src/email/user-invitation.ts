@@ -20,7 +20,10 @@ export interface UserInvitationDetails {
 const CONTROL = /(?![\t\n\r])\p{Cc}/gu;
 
 function withoutPlaceholder(value: string): string {
-	return oneLine(value.replace(CONTROL, "")).replaceAll(LINK_PLACEHOLDER, "");
+	// Until none is left: removing one can join the text around it into another.
+	let text = oneLine(value.replace(CONTROL, ""));
+	while (text.includes(LINK_PLACEHOLDER)) text = text.replaceAll(LINK_PLACEHOLDER, "");
+	return text;
 }
 
 export function userInvitationSubject(d: UserInvitationDetails): string {

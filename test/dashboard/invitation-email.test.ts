@@ -7,6 +7,7 @@ import type { EmailQueueMessage } from "../../src/email/model";
 import type { OutgoingEmail } from "../../src/email/sender";
 import { sweepStaleEmails } from "../../src/email/sweeps";
 import { getUserEmail, listUserEmails, type UserEmailRow } from "../../src/email/user-email";
+import { userInvitationSubject } from "../../src/email/user-invitation";
 import { getDb } from "../../src/platform/db/client";
 import { newId } from "../../src/platform/lib/random";
 import { Browser, dashboardAccount, signedIn, uniqueEmail } from "../support/dashboard-helpers";
@@ -182,6 +183,10 @@ describe("invitation e-mail", () => {
 		expect(parsed.attachments).toHaveLength(0);
 		expect(parsed.subject).toContain(`<b>Acme</b> & "Sons"`);
 		expect(parsed.subject).not.toContain("{{invitation_link}}");
+		// Removing the placeholder once cannot join the text around it into another one.
+		expect(
+			userInvitationSubject({ companyName: "Acme {{invitation_{{invitation_link}}link}}" } as never),
+		).toBe("You are invited to Acme 's interview dashboard");
 		expect(parsed.html).toContain("&lt;b&gt;Acme&lt;/b&gt; &amp; &quot;Sons&quot;");
 		expect(parsed.html).not.toContain("<b>Acme</b>");
 		const links = parsed.text?.match(LINK) ?? [];

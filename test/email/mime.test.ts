@@ -50,6 +50,21 @@ describe("MIME message", () => {
 		expect(parseIcs(String(ics?.content)).method).toBe("REQUEST");
 	});
 
+	it("keeps control characters out of the display names and the subject", async () => {
+		const parsed = await parseMime(
+			buildMime(
+				mimeInput({
+					fromName: "Acme\u0000 Corp\u0085",
+					toName: "Grace\u0000\u001b[31mRED\u0007\u007f",
+					subject: "Interview\u0008 today",
+				}),
+			),
+		);
+		expect(parsed.from?.name).toBe("Acme Corp");
+		expect(parsed.to?.[0]?.name).toBe("Grace[31mRED");
+		expect(parsed.subject).toBe("Interview today");
+	});
+
 	it("types a cancellation's attachment as a METHOD=CANCEL calendar part", async () => {
 		const parsed = await parseMime(buildMime(mimeInput({ method: "CANCEL" })));
 		expect(parsed.attachments[0]?.method).toBe("CANCEL");

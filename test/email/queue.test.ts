@@ -144,7 +144,7 @@ describe("queueing candidate e-mail", () => {
 		expect((await queueCandidateEmail(env, req, NOW)).status).toBe("queued");
 		const row = await getCandidateEmail(db, req.messageId);
 		const control = /[\p{Cc}]/u;
-		for (const part of [row?.subject, row?.text, row?.html, row?.ics, row?.senderName]) {
+		for (const part of [row?.subject, row?.text, row?.html, row?.ics, row?.senderName, row?.recipientName]) {
 			expect(String(part).replace(/[\r\n\t]/g, "")).not.toMatch(control);
 		}
 		expect(row?.text).toContain("QALead");
