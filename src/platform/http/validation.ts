@@ -186,10 +186,6 @@ const capBody = bodyLimit({
 	},
 });
 
-/**
- * Reads a request body at most 1 MiB long (413 beyond) and insists on JSON, before any
- * validator sees it. The text is cached on the request so validators parse it from memory.
- */
 declare module "hono" {
 	interface ContextVariableMap {
 		/** A body member whose array items are checked alone, each failing on its own (`itemsCheckedAlone`). */
@@ -208,6 +204,10 @@ export function itemsCheckedAlone(member: string): MiddlewareHandler<AppBindings
 	};
 }
 
+/**
+ * Reads a request body at most 1 MiB long (413 beyond) and insists on JSON, before any
+ * validator sees it. The text is cached on the request so validators parse it from memory.
+ */
 export const jsonBodyGuard: MiddlewareHandler<AppBindings> = async (c, next) => {
 	if (c.req.method === "GET" || c.req.method === "HEAD") return next();
 	return capBody(c, () => checkJsonBody(c, next));
