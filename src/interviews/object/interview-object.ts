@@ -12,7 +12,7 @@ import type { CommandResult, Owner } from "./command-result";
 import * as result from "./command-result";
 import { commitState, ROOM_HISTORY_TIMER } from "./commit";
 import { Conductor } from "./conductor";
-import { OutboxEngine } from "./outbox-engine";
+import { OUTBOX_RETRY_TIMER, OutboxEngine } from "./outbox-engine";
 import { RecordingUsageCounter } from "./recording-usage";
 import { RoomHub, roomUpdate } from "./room-hub";
 import { SLOT_RETRY_TIMER, Slots } from "./slots";
@@ -253,6 +253,8 @@ export class InterviewObject extends DurableObject<Env> {
 			}
 			// Cleared only after its command ran, and only if that command did not re-arm it.
 			this.timers.clear(timer.kind, timer.dueAt);
+			// With the retry timer gone, a later commit of this run must arm its own guard.
+			if (timer.kind === OUTBOX_RETRY_TIMER) this.outbox.loadGuard();
 		}
 		// The guard itself may have fired and been cleared above.
 		this.outbox.loadGuard();

@@ -1,6 +1,8 @@
 import { evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { NO_SHOW_AFTER_MS } from "../../../src/interviews/core/commands";
+import { OUTBOX_RETRY_TIMER } from "../../../src/interviews/object/outbox-engine";
 import { interviewStub } from "../../../src/interviews/stub";
 import { call, newAccount, validInterview, withTableRenamed } from "../../support/helpers";
 
@@ -129,5 +131,35 @@ describe("the outbox between the interview object and D1", () => {
 			.bind(id)
 			.first();
 		expect(row).toEqual({ position: "Newer", version: 99 });
+	});
+
+	it("arms a new guard for a commit made after an alarm cleared the outbox's retry timer", async () => {
+		const account = await newAccount();
+		const created = await call("POST", "/v1/interviews", { key: account.test, body: validInterview() });
+		const id = created.body.data.id as string;
+		await interviewStub(env, id).get();
+		const stub: DurableObjectStub = env.INTERVIEW.get(env.INTERVIEW.idFromName(id));
+		// Each flush that finds rows owed: whether a retry timer stood guard over them then.
+		const guardedFlushes: boolean[] = [];
+		await runInDurableObject(stub, (object) => {
+			const instance = object as any;
+			const scheduledAt = instance.state.scheduledAt as number;
+			// The no-show is due, and before it an outbox retry timer an earlier commit left.
+			instance.clock = () => scheduledAt + NO_SHOW_AFTER_MS + 1_000;
+			instance.timers.set(OUTBOX_RETRY_TIMER, scheduledAt);
+			instance.outbox.loadGuard();
+			const flush = instance.outbox.flush.bind(instance.outbox);
+			instance.outbox.flush = async () => {
+				const owed = instance.ctx.storage.sql.exec("SELECT COUNT(*) AS n FROM outbox").one().n as number;
+				if (owed > 0) guardedFlushes.push(instance.timers.has(OUTBOX_RETRY_TIMER) as boolean);
+				return flush();
+			};
+		});
+		expect(await runDurableObjectAlarm(stub)).toBe(true);
+		// The no-show's commit owed its event: a reset during its flush would have left it unwritten.
+		expect(guardedFlushes.length).toBeGreaterThan(0);
+		expect(guardedFlushes.every(Boolean)).toBe(true);
+		const events = await call("GET", `/v1/events?interview_id=${id}`, { key: account.test });
+		expect(events.body.data.map((e: { type: string }) => e.type)).toContain("candidate.no_show");
 	});
 });
