@@ -2,8 +2,7 @@ import { Hono } from "hono";
 import { raw } from "hono/html";
 import { getDb } from "../platform/db/client";
 import type { AppBindings } from "../platform/http/context";
-import { constantTimeEqual } from "../platform/lib/crypto";
-import { field, formOf, sameOrigin } from "./guard";
+import { carriesFormToken, field, formOf, sameOrigin } from "./guard";
 import { ErrorNotice, Page } from "./layout";
 import { dummyHash, hashPassword, needsRehash, verifyPassword } from "./passwords";
 import { currentUser, type DashBindings, endSession, hashToken, safeNext, startSession } from "./session";
@@ -99,11 +98,7 @@ authRoutes.post("/logout", async (c) => {
 	// A signed-in session's sign-out needs its form token, as every other post does (a request
 	// without Origin or Sec-Fetch-Site could otherwise sign the user out).
 	const user = await currentUser(c as never);
-	if (user) {
-		const form = await formOf(c);
-		const token = typeof form._csrf === "string" ? form._csrf : "";
-		if (!constantTimeEqual(token, user.session.csrfToken)) return c.text("Refused", 403);
-	}
+	if (user && !(await carriesFormToken(c, user.session.csrfToken))) return c.text("Refused", 403);
 	await endSession(c as never);
 	return c.redirect("/dashboard/login?signed_out=1", 303);
 });

@@ -43,9 +43,7 @@ export function sameOrigin(c: Context): boolean {
  */
 export const csrf: MiddlewareHandler<DashBindings> = async (c, next) => {
 	if (c.req.method === "GET" || c.req.method === "HEAD") return next();
-	const form = await formOf(c);
-	const token = typeof form._csrf === "string" ? form._csrf : "";
-	if (!sameOrigin(c) || !constantTimeEqual(token, c.var.dashboard.session.csrfToken)) {
+	if (!sameOrigin(c) || !(await carriesFormToken(c, c.var.dashboard.session.csrfToken))) {
 		return refusalPage(
 			c,
 			403,
@@ -55,6 +53,12 @@ export const csrf: MiddlewareHandler<DashBindings> = async (c, next) => {
 	}
 	return next();
 };
+
+/** Whether the request's form carries the session's form token (`_csrf`). */
+export async function carriesFormToken(c: Context, sessionToken: string): Promise<boolean> {
+	const form = await formOf(c);
+	return constantTimeEqual(typeof form._csrf === "string" ? form._csrf : "", sessionToken);
+}
 
 type FormValue = string | File | (string | File)[];
 

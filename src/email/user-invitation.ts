@@ -17,11 +17,9 @@ export interface UserInvitationDetails {
 	expiresAt: number;
 }
 
-const CONTROL = /(?![\t\n\r])\p{Cc}/gu;
-
 function withoutPlaceholder(value: string): string {
 	// Until none is left: removing one can join the text around it into another.
-	let text = oneLine(value.replace(CONTROL, ""));
+	let text = oneLine(value);
 	while (text.includes(LINK_PLACEHOLDER)) text = text.replaceAll(LINK_PLACEHOLDER, "");
 	return text;
 }

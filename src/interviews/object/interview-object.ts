@@ -253,11 +253,9 @@ export class InterviewObject extends DurableObject<Env> {
 			}
 			// Cleared only after its command ran, and only if that command did not re-arm it.
 			this.timers.clear(timer.kind, timer.dueAt);
-			// With the retry timer gone, a later commit of this run must arm its own guard.
+			// The retry timer gone: a later commit of this run must arm its own guard.
 			if (timer.kind === OUTBOX_RETRY_TIMER) this.outbox.loadGuard();
 		}
-		// The guard itself may have fired and been cleared above.
-		this.outbox.loadGuard();
 		await this.outbox.flush();
 		await this.timers.arm();
 	}
