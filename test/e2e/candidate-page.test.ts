@@ -195,17 +195,29 @@ describe("the candidate's page in a real browser", () => {
 	it("keeps an answer typed while reconnecting, and shows the cancelled page when the interview ends meanwhile", async () => {
 		const interview = await createInterview();
 		const page = await browser.newPage();
-		// Keeps a handle on the page's sockets so the test can drop the connection.
+		// Keeps a handle on the page's sockets so the test can drop the connection, holds new
+		// connections back (they go to a closed port) while `__hold` is set, and records every
+		// status the page announces, so a later announcement cannot hide an earlier one.
 		await page.addInitScript(() => {
 			const w = globalThis as any;
 			const Native = w.WebSocket;
 			w.__sockets = [];
+			w.__hold = false;
+			w.__statuses = [];
 			w.WebSocket = class extends Native {
-				constructor(...args: unknown[]) {
-					super(...args);
+				constructor(url: string, ...rest: unknown[]) {
+					super(w.__hold ? "ws://127.0.0.1:9/" : url, ...rest);
 					w.__sockets.push(this);
 				}
 			};
+			w.addEventListener("DOMContentLoaded", () => {
+				const line = w.document.querySelector("#status-line");
+				new w.MutationObserver(() => w.__statuses.push(line.textContent)).observe(line, {
+					childList: true,
+					characterData: true,
+					subtree: true,
+				});
+			});
 		});
 		await page.goto(interview.interview_url);
 		await page.getByRole("button", { name: "Start the interview" }).click();
@@ -215,16 +227,26 @@ describe("the candidate's page in a real browser", () => {
 			{ timeout: 15_000 },
 		);
 		const drop = () => page.evaluate(() => (globalThis as any).__sockets.at(-1).close());
+		const statuses = () => page.evaluate(() => (globalThis as any).__statuses as string[]);
 
+		await page.evaluate(() => {
+			(globalThis as any).__hold = true;
+		});
 		await drop();
+		const before = (await statuses()).length;
 		await page.getByLabel("Your answer").fill("An index on the join columns, checked with EXPLAIN.");
 		await page.getByRole("button", { name: "Send answer" }).click();
-		expect(await page.locator("#status-line").textContent()).toContain("Not connected right now");
+		expect((await statuses()).slice(before)).toContainEqual(
+			expect.stringContaining("Not connected right now"),
+		);
 		expect(await page.getByLabel("Your answer").isEnabled()).toBe(true);
+		await page.evaluate(() => {
+			(globalThis as any).__hold = false;
+		});
 		await page.waitForFunction(
 			() => (globalThis as any).document.querySelector("#status-line")?.textContent === "Connected.",
 			undefined,
-			{ timeout: 15_000 },
+			{ timeout: 20_000 },
 		);
 		// The text is still there and goes through on the new connection.
 		expect(await page.getByLabel("Your answer").inputValue()).toContain("EXPLAIN");
