@@ -5,7 +5,7 @@ import type { CandidateEmailRequest } from "../../email/model";
 import { queueCandidateEmail } from "../../email/queue-email";
 import { type EventRecord, insertEvents } from "../../events/events-repo";
 import { type Db, getDb } from "../../platform/db/client";
-import { type Bound, boundQuery } from "../../platform/db/templates";
+import { type Bound, boundQuery, runOne } from "../../platform/db/templates";
 import { newId } from "../../platform/lib/random";
 import { type PendingDelivery, runRecordingEvents } from "../../webhooks/deliveries-repo";
 import { publishEvents } from "../../webhooks/publish";
@@ -102,8 +102,6 @@ export function outboxStatements(
 			);
 		} else if (item.kind === "release_quota") {
 			statements.push(boundQuery(db, releaseMonthlyCount(db, state.id, item.createdAt)));
-		} else if (item.kind === "forget_seed") {
-			statements.push(forgetSeed(db, state.id));
 		}
 	}
 	// The events in as few statements as D1's parameter limit allows, as creation writes them.
@@ -128,7 +126,13 @@ export async function settleOutbox(
 	await publishEvents(env, events, pending);
 }
 
-/** Applies outbox rows: one D1 batch (projection first), then notices, slot releases and fan-out. */
+/**
+ * Applies outbox rows: one D1 batch (projection first), then notices, slot releases and fan-out,
+ * and last, once all of that succeeded, the adopted seed's deletion (`forget_seed`). Until then
+ * the seed row keeps the retention sweeps off the interview's events and e-mails, which a retry
+ * of this replay inserts if absent: deleted in between, they would be recorded (and delivered)
+ * again.
+ */
 export async function applyOutboxRows(env: Env, state: InterviewState, rows: OutboxRow[]): Promise<void> {
 	const db = getDb(env.DB);
 	const items = rows.map((row) => row.item);
@@ -136,6 +140,7 @@ export async function applyOutboxRows(env: Env, state: InterviewState, rows: Out
 	// The events' webhook deliveries are recorded with them (a trigger) and read back here.
 	const pending = await runRecordingEvents(db, statements, events);
 	await settleOutbox(env, state, items, events, pending);
+	if (items.some((item) => item.kind === "forget_seed")) await runOne(forgetSeed(db, state.id));
 }
 
 /** Throws only when D1 or the queue is unavailable, so the outbox retries; bad input is dropped. */

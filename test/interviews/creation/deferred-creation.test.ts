@@ -7,6 +7,7 @@ import {
 } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { purgeOldEvents } from "../../../src/events/retention";
 import { NO_SHOW_AFTER_MS } from "../../../src/interviews/core/state-machine";
 import {
 	handleWakeBatch,
@@ -275,17 +276,31 @@ describe("deferred creation: an interview is a seed in D1 until its object is fi
 		const [recorded] = await deliveriesOf(endpoint.id);
 		expect((await deliveryRow(recorded!.id))?.enqueued_at).toBeNull();
 		// The failure opened the object at once: it owns the replay and retries it on its alarm.
-		expect(await seedOf(id)).toBeNull();
+		// The seed row stays (claimed) until the replay has settled.
+		expect(await seedOf(id)).not.toBeNull();
 		expect((await objectHolds(id)).adopted).toBe(true);
+		const event = await env.DB.prepare("SELECT id FROM events WHERE interview_id = ?")
+			.bind(id)
+			.first<{ id: string }>();
+
+		// The event is past its retention before the retry: the seed keeps it from the purge, so the
+		// retry finds it and records no second delivery.
+		await env.DB.prepare("UPDATE events SET created_at = ? WHERE interview_id = ?")
+			.bind(Date.now() - 100 * 24 * HOUR, id)
+			.run();
+		await purgeOldEvents(env, Date.now());
+		expect(await countRows("SELECT count(*) AS n FROM events WHERE id = ?", event!.id)).toBe(1);
 
 		expect(await runDurableObjectAlarm(stubOf(id))).toBe(true);
 		const deliveries = await deliveriesOf(endpoint.id);
 		expect(deliveries.map((d) => d.id)).toEqual([recorded!.id]);
 		expect((await deliveryRow(recorded!.id))?.enqueued_at).not.toBeNull();
-		const event = await env.DB.prepare("SELECT id FROM events WHERE interview_id = ?")
-			.bind(id)
-			.first<{ id: string }>();
 		expect(deliveries[0]?.eventId).toBe(event?.id);
+		expect(await countRows("SELECT count(*) AS n FROM events WHERE interview_id = ?", id)).toBe(1);
+		// Settled: the seed is gone, and the next purge may take the event.
+		expect(await seedOf(id)).toBeNull();
+		await purgeOldEvents(env, Date.now());
+		expect(await countRows("SELECT count(*) AS n FROM events WHERE interview_id = ?", id)).toBe(0);
 	});
 
 	it("a creation that cannot record its webhook deliveries creates nothing and gives back what it took", async () => {
