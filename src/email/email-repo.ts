@@ -20,6 +20,22 @@ export async function getCandidateEmail(db: Db, id: string): Promise<CandidateEm
 	return rows[0] ?? null;
 }
 
+/**
+ * Of these message ids, as a batch statement, those with no e-mail recorded (the ids as one JSON
+ * parameter, however many): the notices an earlier change owed and never queued.
+ */
+export function unrecordedEmails(
+	db: Db,
+	ids: readonly string[],
+): { statement: D1PreparedStatement; read(result: D1Result): string[] } {
+	const statement = db.$client
+		.prepare(
+			"SELECT j.value AS id FROM json_each(?1) AS j WHERE NOT EXISTS (SELECT 1 FROM candidate_emails AS c WHERE c.id = j.value)",
+		)
+		.bind(JSON.stringify(ids));
+	return { statement, read: (result) => (result.results as { id: string }[]).map((row) => row.id) };
+}
+
 /** The e-mails of one interview, oldest first. */
 export function listCandidateEmails(db: Db, interviewId: string): Promise<CandidateEmailRow[]> {
 	return db

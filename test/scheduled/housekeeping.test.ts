@@ -475,6 +475,37 @@ describe("the sweep of creations that were not settled", () => {
 		expect(await countRows("SELECT count(*) AS n FROM interview_seeds WHERE id = ?", lost.id)).toBe(0);
 	});
 
+	it("finds a seed whose invitation was never recorded though a later change recorded its own notice", async () => {
+		const account = await newAccount();
+		const { id } = await createInterview(account.live, {
+			scheduled_at: new Date(Date.now() + 3 * DAY).toISOString(),
+		});
+		const moved = await call("PATCH", `/v1/interviews/${id}`, {
+			key: account.live,
+			body: { scheduled_at: new Date(Date.now() + 4 * DAY).toISOString() },
+		});
+		expect(moved.status).toBe(200);
+		const now = Date.now();
+		// As if the creation's Worker had stopped after its batch: the update's notice is recorded,
+		// the invitation is not.
+		await env.DB.prepare("DELETE FROM candidate_emails WHERE interview_id = ? AND template = 'invitation'")
+			.bind(id)
+			.run();
+		await env.DB.prepare("UPDATE interview_seeds SET created_at = ? WHERE id = ?")
+			.bind(now - UNSETTLED_AFTER_MS - 60_000, id)
+			.run();
+
+		const report = await runHousekeeping(env, now);
+		expect(report.unsettledSeedsWoken).toBeGreaterThanOrEqual(1);
+		const templates = await env.DB.prepare(
+			"SELECT template FROM candidate_emails WHERE interview_id = ? ORDER BY template",
+		)
+			.bind(id)
+			.all<{ template: string }>();
+		expect(templates.results.map((row) => row.template)).toEqual(["invitation", "update"]);
+		expect(await countRows("SELECT count(*) AS n FROM interview_seeds WHERE id = ?", id)).toBe(0);
+	});
+
 	it("wakes a full run's worth of them: a hundred ids are marked within D1's bound parameters", async () => {
 		const account = await newAccount({ credits: 200 });
 		const later = new Date(Date.now() + 3 * DAY).toISOString();

@@ -115,3 +115,15 @@ export async function withTableRenamed<T>(table: string, run: () => Promise<T>):
 		await env.DB.exec(`ALTER TABLE ${table}_unavailable RENAME TO ${table}`);
 	}
 }
+
+/** Runs `run` while every insert into `table` fails (a trigger aborts it); reads still work. */
+export async function withInsertsRefused<T>(table: string, run: () => Promise<T>): Promise<T> {
+	await env.DB.exec(
+		`CREATE TRIGGER refuse_${table}_inserts BEFORE INSERT ON ${table} BEGIN SELECT RAISE(ABORT, 'inserts refused'); END`,
+	);
+	try {
+		return await run();
+	} finally {
+		await env.DB.exec(`DROP TRIGGER refuse_${table}_inserts`);
+	}
+}

@@ -1,3 +1,4 @@
+import { unrecordedEmails } from "../../email/email-repo";
 import { noticeIsSent } from "../../email/queue-email";
 import type { EventRecord } from "../../events/events-repo";
 import { type Db, getDb } from "../../platform/db/client";
@@ -16,7 +17,7 @@ declare module "../../accounts/account-stub" {
 		request: SeedCommandRequest;
 		read: SeedRead;
 		write: SeedWrite;
-		written: PendingDelivery[];
+		written: SeedWritten;
 		decided: SeedDecision | null;
 	}
 }
@@ -96,9 +97,8 @@ export interface SeedCommandRequest {
 }
 
 /** What a decided change still owes beyond D1, settled after the answer is known (`settleSeedChange`). */
-export interface SeedSettlement {
+export interface SeedSettlement extends SeedWritten {
 	change: SeedChange;
-	pending: PendingDelivery[];
 	now: number;
 }
 
@@ -149,9 +149,9 @@ export async function decideSeedCommand(
 			return { result: outcome.result, settlement: null };
 		}
 		const { change, result } = outcome;
-		let pending: PendingDelivery[];
+		let written: SeedWritten;
 		try {
-			pending = await io.commit({
+			written = await io.commit({
 				seed: change.seed,
 				expectedVersion: seed.state.version,
 				items: change.items,
@@ -162,7 +162,7 @@ export async function decideSeedCommand(
 			continue;
 		}
 		rememberSeed(change.seed);
-		return { result, settlement: { change, pending, now } };
+		return { result, settlement: { change, ...written, now } };
 	}
 	return null;
 }
@@ -205,35 +205,70 @@ export interface SeedWrite {
 }
 
 /**
- * Commits a seed's change and returns its events' unsent deliveries; throws when it did not
- * commit, with `SEED_CHANGED_ERROR` in the message when the seed was no longer the one decided
- * against (then nothing of it was written).
+ * What a committed change found to settle: its events' unsent deliveries, and the notices that
+ * earlier changes (the creation among them) left in the seed's outbox with no e-mail recorded
+ * (their Worker stopped before queueing them), by message id.
  */
-export type SeedCommit = (write: SeedWrite) => Promise<PendingDelivery[]>;
+export interface SeedWritten {
+	pending: PendingDelivery[];
+	unsentNotices: string[];
+}
+
+/**
+ * Commits a seed's change and returns what it found to settle; throws when it did not commit,
+ * with `SEED_CHANGED_ERROR` in the message when the seed was no longer the one decided against
+ * (then nothing of it was written).
+ */
+export type SeedCommit = (write: SeedWrite) => Promise<SeedWritten>;
+
+/** The message ids of the sent notices a seed's outbox carries from before this change. */
+function earlierNotices(write: SeedWrite): string[] {
+	const own = new Set(write.items.map((item) => (item.kind === "notify" ? item.request.messageId : null)));
+	return write.seed.outbox.flatMap((item) =>
+		item.kind === "notify" && noticeIsSent(item.request) && !own.has(item.request.messageId)
+			? [item.request.messageId]
+			: [],
+	);
+}
 
 /**
  * Writes changes to seeds in one D1 batch (one transaction): each its guard, its row and what it
- * owes (projection, events, ledger), and one read of the events' unsent deliveries, returned per
- * change in order. One guard that fails fails them all (the account object's group commit then
- * writes each alone).
+ * owes (projection, events, ledger), a read of which earlier notices have no e-mail (only for a
+ * seed that carries any), and one read of the events' unsent deliveries; what each change found
+ * is returned in order. One guard that fails fails them all (the account object's group commit
+ * then writes each alone).
  */
-export async function writeSeedChanges(db: Db, writes: readonly SeedWrite[]): Promise<PendingDelivery[][]> {
+export async function writeSeedChanges(db: Db, writes: readonly SeedWrite[]): Promise<SeedWritten[]> {
 	const statements: Bound[] = [];
 	const events: EventRecord[] = [];
 	const eventIds: Set<string>[] = [];
-	for (const write of writes) {
+	const unsent: string[][] = writes.map(() => []);
+	writes.forEach((write, i) => {
 		const owed = outboxStatements(db, write.seed.state, write.items);
 		statements.push(...seedChangeStatements(db, write.seed, write.expectedVersion), ...owed.statements);
+		const earlier = earlierNotices(write);
+		if (earlier.length > 0) {
+			const check = unrecordedEmails(db, earlier);
+			statements.push({
+				statement: check.statement,
+				read: (result) => {
+					unsent[i] = check.read(result);
+				},
+			});
+		}
 		events.push(...owed.events);
 		eventIds.push(new Set(owed.events.map((event) => event.id)));
-	}
+	});
 	const pending = await runRecordingEvents(db, statements, events);
-	return eventIds.map((ids) => pending.filter((delivery) => ids.has(delivery.eventId)));
+	return eventIds.map((ids, i) => ({
+		pending: pending.filter((delivery) => ids.has(delivery.eventId)),
+		unsentNotices: unsent[i] ?? [],
+	}));
 }
 
-export async function writeSeedChange(db: Db, write: SeedWrite): Promise<PendingDelivery[]> {
-	const [pending] = await writeSeedChanges(db, [write]);
-	return pending ?? [];
+export async function writeSeedChange(db: Db, write: SeedWrite): Promise<SeedWritten> {
+	const [written] = await writeSeedChanges(db, [write]);
+	return written ?? { pending: [], unsentNotices: [] };
 }
 
 export interface SeedChange {
@@ -298,16 +333,22 @@ export function changedSeed(
 }
 
 /**
- * What the change owes beyond D1, as the object's outbox settles it: notices, fan-out, and a wake
- * message when the seed now wakes within the horizon (a reschedule to soon). A failure here does
- * not fail the request (the change is committed): the seed stays due and the sweep finishes it.
+ * What the change owes beyond D1, as the object's outbox settles it: first the notices earlier
+ * changes owed and never queued (the creation's invitation, say, its Worker stopped after its
+ * batch), so that the candidate receives them in order, then the change's own notices, fan-out,
+ * and a wake message when the seed now wakes within the horizon (a reschedule to soon). A failure
+ * here does not fail the request (the change is committed): the seed stays due and the sweep
+ * finishes it.
  */
 export async function settleSeedChange(env: Env, settlement: SeedSettlement): Promise<void> {
-	const { change, pending, now } = settlement;
+	const { change, pending, unsentNotices, now } = settlement;
 	const { state } = change.seed;
 	const events = outboxEvents(state, change.items);
+	const owedBefore = change.seed.outbox.filter(
+		(item) => item.kind === "notify" && unsentNotices.includes(item.request.messageId),
+	);
 	try {
-		await settleOutbox(env, state, change.items, events, pending);
+		await settleOutbox(env, state, [...owedBefore, ...change.items], events, pending);
 		if (change.seed.wakeAt !== change.settledWakeAt) {
 			await runOne(setSeedWake(getDb(env.DB), state.id, state.version, change.settledWakeAt));
 		}

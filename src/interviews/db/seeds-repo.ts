@@ -157,8 +157,9 @@ export async function overdueSeeds(db: Db, before: number, limit: number): Promi
 }
 
 /**
- * Seeds created in [`from`, `to`) that owe a candidate notice none of whose e-mails is recorded:
- * their creation was not settled (its Worker stopped between the batch and the notices).
+ * Seeds created in [`from`, `to`) whose outbox holds a candidate notice with no e-mail recorded
+ * under its message id: their creation was not settled (its Worker stopped between the batch and
+ * the notices), whatever later changes recorded for notices of their own.
  */
 export async function seedsOwingNotice(db: Db, from: number, to: number, limit: number): Promise<string[]> {
 	const rows = await db
@@ -169,7 +170,10 @@ export async function seedsOwingNotice(db: Db, from: number, to: number, limit: 
 				gte(interviewSeeds.createdAt, from),
 				lt(interviewSeeds.createdAt, to),
 				like(interviewSeeds.outbox, '%"kind":"notify"%'),
-				sql`NOT EXISTS (SELECT 1 FROM ${candidateEmails} WHERE ${candidateEmails.interviewId} = ${interviewSeeds.id})`,
+				sql`EXISTS (SELECT 1 FROM json_each(${interviewSeeds.outbox}) AS item
+					WHERE json_extract(item.value, '$.kind') = 'notify'
+					AND NOT EXISTS (SELECT 1 FROM ${candidateEmails}
+						WHERE ${candidateEmails.id} = json_extract(item.value, '$.request.messageId')))`,
 			),
 		)
 		.limit(limit)

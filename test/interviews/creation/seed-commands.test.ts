@@ -8,7 +8,7 @@ import { sweepOverdueSeeds } from "../../../src/interviews/sweeps";
 import { getDb } from "../../../src/platform/db/client";
 import { runBatch } from "../../../src/platform/db/templates";
 import { countedCall } from "../../support/call-counts";
-import { call, newAccount, withTableRenamed } from "../../support/helpers";
+import { call, newAccount, withInsertsRefused, withTableRenamed } from "../../support/helpers";
 import { createInterview, eventsOf, ledgerOf, projectionOf, stubOf } from "../../support/lifecycle-helpers";
 
 const HOUR = 60 * 60_000;
@@ -368,7 +368,8 @@ describe("cancel and update of an interview whose object was never opened", () =
 		const account = await newAccount();
 		const { id } = await createInterview(account.live);
 		const before = Date.now();
-		const res = await withTableRenamed("candidate_emails", () =>
+		// The change's batch reads the e-mails (which notices are owed); recording one fails.
+		const res = await withInsertsRefused("candidate_emails", () =>
 			call("DELETE", `/v1/interviews/${id}?reason=Filled`, { key: account.live }),
 		);
 		expect(res.status).toBe(200);
@@ -382,6 +383,37 @@ describe("cancel and update of an interview whose object was never opened", () =
 		expect(await adopted(id)).toBe(true);
 		expect((await emailsOf(id)).filter((e) => e.template === "cancellation")).toHaveLength(1);
 		expect((await eventsOf(id)).filter((e) => e.type === "interview.cancelled")).toHaveLength(1);
+	});
+
+	it("a change to a seed whose creation never queued its invitation queues the invitation first, then its own notice", async () => {
+		const account = await newAccount();
+		const created = [await createInterview(account.live), await createInterview(account.live)];
+		const ids = created.map((c) => c.id);
+		// As if each creation's Worker had stopped after its batch: no e-mail recorded.
+		for (const id of ids)
+			await env.DB.prepare("DELETE FROM candidate_emails WHERE interview_id = ?").bind(id).run();
+		const templates = async (id: string) =>
+			(
+				await env.DB.prepare("SELECT template FROM candidate_emails WHERE interview_id = ? ORDER BY rowid")
+					.bind(id)
+					.all<{ template: string }>()
+			).results.map((row) => row.template);
+		const later = new Date(Date.now() + 3 * 24 * HOUR).toISOString();
+		// Together, so that the account's object may write both changes in one batch.
+		const patched = await Promise.all(
+			ids.map((id) =>
+				call("PATCH", `/v1/interviews/${id}`, { key: account.live, body: { scheduled_at: later } }),
+			),
+		);
+		expect(patched.map((res) => res.status)).toEqual([200, 200]);
+		for (const id of ids) {
+			expect(await templates(id)).toEqual(["invitation", "update"]);
+			expect(await adopted(id)).toBe(false);
+		}
+		// A later change finds the invitation recorded: it queues its own notice and nothing twice.
+		const cancelled = await call("DELETE", `/v1/interviews/${ids[0]}?reason=Filled`, { key: account.live });
+		expect(cancelled.status).toBe(200);
+		expect(await templates(ids[0] as string)).toEqual(["invitation", "update", "cancellation"]);
 	});
 
 	it("a change that owes nothing beyond D1 (a test-mode interview's notice is never sent) is the seed's read and one batch", async () => {
