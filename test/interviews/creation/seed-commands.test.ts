@@ -8,7 +8,7 @@ import { sweepOverdueSeeds } from "../../../src/interviews/sweeps";
 import { getDb } from "../../../src/platform/db/client";
 import { runBatch } from "../../../src/platform/db/templates";
 import { countedCall } from "../../support/call-counts";
-import { call, newAccount, withInsertsRefused, withTableRenamed } from "../../support/helpers";
+import { call, newAccount, withInsertsRefused } from "../../support/helpers";
 import { createInterview, eventsOf, ledgerOf, projectionOf, stubOf } from "../../support/lifecycle-helpers";
 
 const HOUR = 60 * 60_000;
