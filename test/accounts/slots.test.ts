@@ -81,6 +81,34 @@ describe("concurrent-interview slots and the waiting room", () => {
 		expect(await statusOf(b.id)).toBe("cancelled");
 	});
 
+	it("takes a waiting interview out of the line when its candidate's address changes; the new candidate joins at the back", async () => {
+		const account = await newAccount();
+		await setLimits(account.id, { concurrent_interviews: 1 });
+		const a = await startInterview(account.live);
+		const b = await createInterview(account.live);
+		const c = await createInterview(account.live);
+		await joinNow(b);
+		await joinNow(c);
+		expect(await accountStub(env, account.id).slotUsage()).toEqual({ active: 1, waiting: 2 });
+
+		const moved = await call("PATCH", `/v1/interviews/${b.id}`, {
+			key: account.live,
+			body: { candidate_email: "someone.else@example.com" },
+		});
+		expect(moved.status).toBe(200);
+		const fetched = await call("GET", `/v1/interviews/${b.id}`, { key: account.live });
+		expect(fetched.body.data.candidate.joined_at).toBeNull();
+		expect(await accountStub(env, account.id).slotUsage()).toEqual({ active: 1, waiting: 1 });
+
+		// The new candidate joins behind the one who was waiting: the freed slot goes to c.
+		const token = new URL(fetched.body.data.urls.interview_url).searchParams.get("token") as string;
+		expect((await joinNow({ id: b.id, token })).status).toBe("scheduled");
+		expect(await accountStub(env, account.id).slotUsage()).toEqual({ active: 1, waiting: 2 });
+		await interviewStub(env, a.id).finish("candidate_ended", Date.now());
+		expect(await statusOf(c.id)).toBe("in_progress");
+		expect(await statusOf(b.id)).toBe("scheduled");
+	});
+
 	it("gives test and dev interviews no slot: they start at once and leave the live count alone", async () => {
 		const account = await newAccount();
 		await setLimits(account.id, { concurrent_interviews: 1 });

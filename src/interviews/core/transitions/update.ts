@@ -4,6 +4,7 @@ import {
 	type Effect,
 	event,
 	fail,
+	isLive,
 	NO_SHOW_AFTER_MS,
 	type Transition,
 	UPDATABLE_FIELDS,
@@ -155,6 +156,9 @@ export function update(state: InterviewState, cmd: UpdateCommand, now: number): 
 	if (joinUndone && !rescheduled && !next.noShowEmitted && noShowAt > now) {
 		effects.push({ kind: "timer", name: "no_show", dueAt: noShowAt });
 	}
+	// The old address's place in the account's waiting line goes with its join: the new candidate
+	// takes a place when joining, at the back.
+	if (joinUndone && isLive(state)) effects.push({ kind: "release_slot" });
 	if (state.status === "scheduled" && cmd.sendNotification && !state.testMode) {
 		if (emailChanged) {
 			// The old address's link no longer works: its calendar entry is withdrawn, and the new
