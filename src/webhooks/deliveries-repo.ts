@@ -243,25 +243,21 @@ export interface AttemptRecord {
 
 /**
  * The attempt row and the delivery's new state. A delivery already settled (by a duplicate
- * message that got there first) keeps its outcome; the attempt is logged all the same.
+ * message that got there first) keeps its outcome; the attempt is logged all the same. A delivery
+ * deleted while its attempt was in flight (its endpoint deleted) gets no attempt row: nothing
+ * would ever delete it, since attempts go with their delivery (docs/retention.md).
  */
 export function attemptStatements(db: Db, r: AttemptRecord) {
 	const finishedAt = r.attemptedAt + r.durationMs;
+	const c = r.classification;
 	return [
-		db.insert(webhookAttempts).values({
-			deliveryId: r.delivery.id,
-			endpointId: r.delivery.endpointId,
-			attempt: r.attempt,
-			url: r.url,
-			attemptedAt: r.attemptedAt,
-			durationMs: r.durationMs,
-			outcome: r.classification.outcome,
-			statusCode: r.classification.statusCode,
-			errorType: r.classification.errorType,
-			error: r.classification.error,
-			responseBody: r.responseBody,
-			nextAttemptAt: r.nextAttemptAt,
-		}),
+		// Every column in the table's order (`seq` null: the next one).
+		db.insert(webhookAttempts).select(
+			sql`SELECT NULL, ${r.delivery.id}, ${r.delivery.endpointId}, ${r.attempt}, ${r.url}, ${r.attemptedAt},
+					${r.durationMs}, ${c.outcome}, ${c.statusCode}, ${c.errorType}, ${c.error}, ${r.responseBody},
+					${r.nextAttemptAt}
+				WHERE EXISTS (SELECT 1 FROM ${webhookDeliveries} WHERE ${webhookDeliveries.id} = ${r.delivery.id})`,
+		),
 		db
 			.update(webhookDeliveries)
 			.set({

@@ -87,7 +87,9 @@ async function consume(
  */
 function failingFor(deliveryId: string, kind: "claim" | "record"): D1Database {
 	const pattern =
-		kind === "claim" ? /^update "webhook_deliveries" set "attempt_count"/ : /^insert into "webhook_attempts"/;
+		kind === "claim"
+			? /^update "webhook_deliveries" set "attempt_count"/
+			: /^insert into "webhook_attempts"/i;
 	const fault = () => new Error("D1_ERROR: injected fault");
 	/** The poisoned statements handed out, and the real ones they stand for. */
 	const poisoned = new WeakMap<object, D1PreparedStatement>();
@@ -155,6 +157,28 @@ describe("a batch of webhook messages", () => {
 		for (const d of [a!, b!, c!]) {
 			expect(await deliveryRow(d.id)).toMatchObject({ outcome: "succeeded", attempt_count: 1 });
 		}
+	});
+
+	it("logs no attempt for a delivery whose endpoint was deleted while the attempt was in flight", async () => {
+		const account = await newAccount();
+		const name = routeName("deleted-meanwhile");
+		const endpoint = await createWebhook(account.live, {
+			url: await rx.route(name, { fallback: "hang" }),
+			events: ["*"],
+		});
+		await createInterviews(account.live, 1);
+		const [delivery] = await deliveriesOf(endpoint.id);
+		const consumed = consume([delivery!], { overrides: { timeoutMs: 1_500 } });
+		// The request reaches the receiver, which holds it; the endpoint is deleted meanwhile.
+		for (let i = 0; i < 100 && (await rx.requests(name)).length === 0; i++)
+			await new Promise((r) => setTimeout(r, 20));
+		expect(await rx.requests(name)).toHaveLength(1);
+		expect((await call("DELETE", `/v1/webhooks/${endpoint.id}`, { key: account.live })).status).toBe(200);
+		const { result } = await consumed;
+		expect(result.retryMessages).toHaveLength(1);
+		expect(await deliveryRow(delivery!.id)).toBeNull();
+		// Nothing would ever delete an attempt whose delivery is gone: none is written.
+		expect(await attemptsOf(endpoint.id)).toEqual([]);
 	});
 
 	it("settles each message of a batch mixing deleted, disabled, eventless, settled and good deliveries as it would alone", async () => {
