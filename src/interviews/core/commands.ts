@@ -121,6 +121,8 @@ export type Command =
 			type: "answer";
 			questionId: string;
 			response: string;
+			/** The `timestamp` the client sent the answer with (null when it came without one). */
+			sentAt: string | null;
 			score: number | null;
 			assessment: AnswerScore | null;
 	  }

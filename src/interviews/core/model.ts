@@ -79,6 +79,12 @@ export interface InterviewState {
 	plan: InterviewPlan | null;
 	currentQuestion: Question | null;
 	transcript: TranscriptEntry[];
+	/**
+	 * The `timestamp` the client sent the last recorded answer with: the same answer sent again
+	 * (a Socket.IO client's retry after a reconnect, which may name no question) is recognised by
+	 * it and its text, and is not recorded against the next question (`isRepeatedAnswer`).
+	 */
+	lastAnswerSentAt?: string | null;
 	completionReason: CompletionReason | null;
 	/** Results are computed at completion and published when the analysis timer fires. */
 	results: Results | null;

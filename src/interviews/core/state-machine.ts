@@ -6,6 +6,7 @@ import { analysisDone, answer, ask, finish, join, noShow, start } from "./transi
 import { update } from "./transitions/update";
 
 export * from "./commands";
+export { isRepeatedAnswer } from "./transitions/live";
 
 /**
  * The interview's state machine: `(state, command, now) -> {state, effects} | error`. Pure, so

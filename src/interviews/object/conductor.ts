@@ -7,7 +7,7 @@ import {
 	publicQuestion,
 } from "../../interviewer";
 import type { CompletionReason, InterviewState } from "../core/model";
-import { type Command, type Effect, transition } from "../core/state-machine";
+import { type Command, type Effect, isRepeatedAnswer, transition } from "../core/state-machine";
 import { roomView } from "../room/view";
 import { type CommandResult, notFound, okResult } from "./command-result";
 import type { OutboxEngine } from "./outbox-engine";
@@ -39,12 +39,24 @@ export class Conductor {
 	constructor(private readonly deps: ConductorDeps) {}
 
 	/** The candidate's answer to the current question: scored, recorded, then the next question. */
-	async answer(questionId: string, response: string, now: number): Promise<CommandResult> {
+	async answer(
+		questionId: string,
+		response: string,
+		sentAt: string | null,
+		now: number,
+	): Promise<CommandResult> {
 		const { deps } = this;
 		const state = deps.state();
 		const entry = state?.transcript.at(-1);
-		if (state?.status !== "in_progress" || state.currentQuestion?.id !== questionId || !entry?.planned) {
-			return deps.run({ type: "answer", questionId, response, score: null, assessment: null }, now);
+		if (
+			state?.status !== "in_progress" ||
+			state.currentQuestion?.id !== questionId ||
+			!entry?.planned ||
+			isRepeatedAnswer(state, sentAt, response)
+		) {
+			// Decided by the transition as it stands, without scoring: a refusal (it says why), or a
+			// question the interviewer did not plan.
+			return deps.run({ type: "answer", questionId, response, sentAt, score: null, assessment: null }, now);
 		}
 		const seconds = Math.max(0, (now - entry.asked_at) / 1000);
 		const score = await deps.interviewer.scoreAnswer(entry.planned, response, seconds);
@@ -52,6 +64,7 @@ export class Conductor {
 			type: "answer",
 			questionId,
 			response,
+			sentAt,
 			score: score.score,
 			assessment: score,
 		};

@@ -54,8 +54,8 @@ export class InterviewObject extends DurableObject<Env> {
 		state: () => this.state,
 		clock: () => this.clock(),
 		join: (token, now) => this.joinAndStart(token, now),
-		answer: (questionId, response, now) =>
-			this.conductor.inTurn(() => this.answer(questionId, response, now)),
+		answer: (questionId, response, sentAt, now) =>
+			this.conductor.inTurn(() => this.answer(questionId, response, sentAt, now)),
 		end: (now) => this.conductor.inTurn(() => this.finish("candidate_ended", now)),
 	});
 	private readonly adoption = new Adoption(this.ctx.storage, {
@@ -207,9 +207,14 @@ export class InterviewObject extends DurableObject<Env> {
 	}
 
 	/** The candidate's answer to the current question: scored, recorded, then the next question. */
-	async answer(questionId: string, response: string, now: number): Promise<CommandResult> {
+	async answer(
+		questionId: string,
+		response: string,
+		sentAt: string | null,
+		now: number,
+	): Promise<CommandResult> {
 		await this.adoption.ensure();
-		return this.conductor.answer(questionId, response, now);
+		return this.conductor.answer(questionId, response, sentAt, now);
 	}
 
 	/** Ends an in-progress interview: results are computed now and published by the analysis timer. */

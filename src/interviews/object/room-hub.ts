@@ -33,7 +33,7 @@ export interface RoomDeps {
 	/** The candidate's join with `token`, started when a slot is free (the object's `join`). */
 	join(token: string, now: number): Promise<CommandResult>;
 	/** The candidate's answer and `end_interview`, each carried out in its turn. */
-	answer(questionId: string, response: string, now: number): Promise<CommandResult>;
+	answer(questionId: string, response: string, sentAt: string | null, now: number): Promise<CommandResult>;
 	end(now: number): Promise<CommandResult>;
 }
 
@@ -163,7 +163,7 @@ export class RoomHub {
 				message: "session_id is not this interview.",
 			});
 		}
-		const result = await this.deps.answer(msg.question_id, msg.response, now);
+		const result = await this.deps.answer(msg.question_id, msg.response, msg.timestamp, now);
 		if (result.status !== "ok") this.sendRefusal(ws, result);
 	}
 

@@ -192,6 +192,7 @@ describe("questions and answers", () => {
 			type: "answer",
 			questionId: "q1",
 			response: "Inner and outer",
+			sentAt: null,
 			score: 70,
 			assessment: null,
 		};
@@ -214,6 +215,45 @@ describe("questions and answers", () => {
 		expect(err(transition(asked, { ...answer, questionId: "q9" } as Command, T0))).toMatchObject({
 			code: "STALE_QUESTION",
 		});
+	});
+});
+
+describe("an answer sent again", () => {
+	const second = { ...question, id: "q2", text: "Explain indexes", index: 1 };
+	const sentAt = "2026-11-27T10:00:00.000Z";
+	const answerTo = (questionId: string, response: string, at: string | null): Command => ({
+		type: "answer",
+		questionId,
+		response,
+		sentAt: at,
+		score: 50,
+		assessment: null,
+	});
+	const askedSecond = () => {
+		const asked = ok(transition(inProgress(), { type: "ask", question, planned: null }, T0 + 2000)).state;
+		const answered = ok(transition(asked, answerTo("q1", "I don't know", sentAt), T0 + 3000)).state;
+		expect(answered.lastAnswerSentAt).toBe(sentAt);
+		return ok(transition(answered, { type: "ask", question: second, planned: null }, T0 + 4000)).state;
+	};
+
+	it("is refused when it names the next question (a retry after a reconnect), and nothing is recorded", () => {
+		const state = askedSecond();
+		expect(err(transition(state, answerTo("q2", "I don't know", sentAt), T0 + 5000))).toEqual({
+			code: "STALE_QUESTION",
+			message: "That answer has already been recorded.",
+		});
+	});
+
+	it("is recorded when its text or its timestamp differs: the same words sent anew are an answer", () => {
+		const state = askedSecond();
+		const sameWords = ok(
+			transition(state, answerTo("q2", "I don't know", "2026-11-27T10:00:05.000Z"), T0 + 5000),
+		);
+		expect(sameWords.state.transcript.at(-1)?.answer).toBe("I don't know");
+		const otherWords = ok(transition(state, answerTo("q2", "A B-tree", sentAt), T0 + 5000));
+		expect(otherWords.state.transcript.at(-1)?.answer).toBe("A B-tree");
+		const noTimestamp = ok(transition(state, answerTo("q2", "I don't know", null), T0 + 5000));
+		expect(noTimestamp.state.transcript.at(-1)?.answer).toBe("I don't know");
 	});
 });
 
@@ -494,6 +534,7 @@ describe("what the D1 projection shows", () => {
 			type: "answer",
 			questionId: "q1",
 			response: "Inner",
+			sentAt: null,
 			score: 70,
 			assessment: null,
 		};

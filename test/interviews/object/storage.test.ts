@@ -35,6 +35,7 @@ const question = (n: number) => ({
 const answer = (n: number): Command => ({
 	type: "answer",
 	questionId: `q${n}`,
+	sentAt: null,
 	response: `Answer ${n}`,
 	score: 60 + n,
 	assessment: null,

@@ -74,7 +74,8 @@ describe("the Socket.IO session object", () => {
 		expect(state?.currentQuestion?.id).not.toBe(shown[1].question.id);
 
 		// The same answer twice in one body, without question_id: both answer the question shown
-		// when they arrived, so the repeat is refused, with an error event and in its ack.
+		// when they arrived, so the repeat (its timestamp and text the recorded answer's) is
+		// refused, with an error event and in its ack.
 		const again = { ...answer, response: "Then a covering index." };
 		const twice = JSON.stringify(["candidate_response", again]);
 		await post(sid, `42${nsp},8${twice}`, `42${nsp},9${twice}`);
@@ -82,7 +83,7 @@ describe("the Socket.IO session object", () => {
 		expect(replies).toContain(`43${nsp},8[{"ok":true}]`);
 		const refusal = replies.find((p) => p.startsWith(`43${nsp},9`));
 		expect(JSON.parse((refusal as string).slice(`43${nsp},9`.length))).toEqual([
-			{ ok: false, error: { code: "STALE_QUESTION", message: "That question has already been answered." } },
+			{ ok: false, error: { code: "STALE_QUESTION", message: "That answer has already been recorded." } },
 		]);
 		expect(replies.some((p) => p.startsWith(`42${nsp},["error",`) && p.includes("STALE_QUESTION"))).toBe(
 			true,
@@ -107,6 +108,36 @@ describe("the Socket.IO session object", () => {
 			expect(await ctx.storage.list()).toEqual(new Map());
 			expect(await ctx.storage.getAlarm()).toBeNull();
 		});
+	});
+
+	it("refuses an answer a client sends again on a new session (its retry after a reconnect), instead of recording it against the next question", async () => {
+		const account = await newAccount();
+		const { id, token } = await createInterview(account.test);
+		const nsp = `/interview/${id}/`;
+		const answer = JSON.stringify([
+			"candidate_response",
+			{ session_id: id, response: "Index the join columns.", timestamp: new Date().toISOString() },
+		]);
+		const first = await handshake();
+		await post(first, `40${nsp},${JSON.stringify({ token })}`);
+		await poll(first, 3);
+		await post(first, `42${nsp},7${answer}`);
+		expect(await poll(first, 3)).toContain(`43${nsp},7[{"ok":true}]`);
+		// The connection drops; the client reconnects on a new session and sends its pending
+		// event again, unchanged: without question_id, it would answer the question now shown.
+		await post(first, "1");
+		const second = await handshake();
+		await post(second, `40${nsp},${JSON.stringify({ token })}`);
+		await poll(second, 3);
+		await post(second, `42${nsp},8${answer}`);
+		const replies = await poll(second, 2);
+		const refusal = replies.find((p) => p.startsWith(`43${nsp},8`));
+		expect(JSON.parse((refusal as string).slice(`43${nsp},8`.length))).toEqual([
+			{ ok: false, error: { code: "STALE_QUESTION", message: "That answer has already been recorded." } },
+		]);
+		const state = await interviewStub(env, id).get();
+		expect(state?.transcript.map((e) => e.answer)).toEqual(["Index the join columns.", null]);
+		await post(second, "1");
 	});
 
 	it("refuses a namespace with the room's refusal as CONNECT_ERROR, and other namespaces", async () => {

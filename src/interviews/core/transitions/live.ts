@@ -102,12 +102,26 @@ export function ask(state: InterviewState, cmd: Extract<Command, { type: "ask" }
 	};
 }
 
+/**
+ * Whether an answer is the last recorded one sent again: the same client `timestamp` and the same
+ * text. A client that retries an event it got no acknowledgement for (the connection dropped
+ * while the answer was being recorded) sends exactly that.
+ */
+export function isRepeatedAnswer(state: InterviewState, sentAt: string | null, response: string): boolean {
+	if (sentAt === null || (state.lastAnswerSentAt ?? null) !== sentAt) return false;
+	const last = state.transcript.findLast((entry) => entry.answer !== null);
+	return last?.answer === response;
+}
+
 export function answer(
 	state: InterviewState,
 	cmd: Extract<Command, { type: "answer" }>,
 	now: number,
 ): Transition {
 	if (state.status !== "in_progress") return closed(state);
+	if (isRepeatedAnswer(state, cmd.sentAt, cmd.response)) {
+		return fail({ code: "STALE_QUESTION", message: "That answer has already been recorded." });
+	}
 	const current = state.currentQuestion;
 	if (!current || current.id !== cmd.questionId) {
 		const answered = state.transcript.some((e) => e.question.id === cmd.questionId && e.answer !== null);
@@ -121,7 +135,11 @@ export function answer(
 			? { ...entry, answer: cmd.response, answered_at: now, score: cmd.score, assessment: cmd.assessment }
 			: entry,
 	);
-	return { ok: true, state: bump(state, now, { transcript, currentQuestion: null }), effects: [] };
+	return {
+		ok: true,
+		state: bump(state, now, { transcript, currentQuestion: null, lastAnswerSentAt: cmd.sentAt }),
+		effects: [],
+	};
 }
 
 export function finish(
