@@ -17,6 +17,18 @@ async function statusOf(id: string) {
 	return (await interviewStub(env, id).get())?.status;
 }
 
+/** An account with one slot: `a` in progress, `b` then `c` joined and waiting in that order. */
+async function oneInProgressTwoWaiting() {
+	const account = await newAccount();
+	await setLimits(account.id, { concurrent_interviews: 1 });
+	const a = await startInterview(account.live);
+	const b = await createInterview(account.live);
+	const c = await createInterview(account.live);
+	await joinNow(b);
+	await joinNow(c);
+	return { account, a, b, c };
+}
+
 describe("concurrent-interview slots and the waiting room", () => {
 	it("starts a joined live interview at once while the account has a free slot", async () => {
 		const account = await newAccount({ plan: "free" });
@@ -82,13 +94,7 @@ describe("concurrent-interview slots and the waiting room", () => {
 	});
 
 	it("takes a waiting interview out of the line when its candidate's address changes; the new candidate joins at the back", async () => {
-		const account = await newAccount();
-		await setLimits(account.id, { concurrent_interviews: 1 });
-		const a = await startInterview(account.live);
-		const b = await createInterview(account.live);
-		const c = await createInterview(account.live);
-		await joinNow(b);
-		await joinNow(c);
+		const { account, a, b, c } = await oneInProgressTwoWaiting();
 		expect(await accountStub(env, account.id).slotUsage()).toEqual({ active: 1, waiting: 2 });
 
 		const moved = await call("PATCH", `/v1/interviews/${b.id}`, {
@@ -133,13 +139,7 @@ describe("concurrent-interview slots and the waiting room", () => {
 	});
 
 	it("releases a slot exactly once even when the outbox flush is retried", async () => {
-		const account = await newAccount();
-		await setLimits(account.id, { concurrent_interviews: 1 });
-		const a = await startInterview(account.live);
-		const b = await createInterview(account.live);
-		const c = await createInterview(account.live);
-		await joinNow(b);
-		await joinNow(c);
+		const { account, a, b, c } = await oneInProgressTwoWaiting();
 		await withTableRenamed("interviews", async () => {
 			await interviewStub(env, a.id).finish("candidate_ended", Date.now());
 			expect(await statusOf(a.id)).toBe("completed");
