@@ -77,11 +77,22 @@ export async function admitLiveInterviews(
  * all (its creation committed though the call reported a failure), nothing is undone.
  */
 export async function revokeAdmission(db: Db, interviewId: string, debitId: string): Promise<void> {
-	const absent = sql`NOT EXISTS (SELECT 1 FROM ${interviews} WHERE ${interviews.id} = ${interviewId})`;
-	await db.batch([
-		db.delete(monthlyInterviewUsage).where(and(eq(monthlyInterviewUsage.interviewId, interviewId), absent)),
-		db.delete(creditLedger).where(and(eq(creditLedger.id, debitId), absent)),
-	]);
+	await revokeAdmissions(db, [{ interviewId, debitId }]);
+}
+
+/** `revokeAdmission` for several admissions, in one D1 batch (two statements each). */
+export async function revokeAdmissions(
+	db: Db,
+	admissions: readonly { interviewId: string; debitId: string }[],
+): Promise<void> {
+	const [first, ...rest] = admissions.flatMap(({ interviewId, debitId }) => {
+		const absent = sql`NOT EXISTS (SELECT 1 FROM ${interviews} WHERE ${interviews.id} = ${interviewId})`;
+		return [
+			db.delete(monthlyInterviewUsage).where(and(eq(monthlyInterviewUsage.interviewId, interviewId), absent)),
+			db.delete(creditLedger).where(and(eq(creditLedger.id, debitId), absent)),
+		];
+	});
+	if (first) await db.batch([first, ...rest]);
 }
 
 /** Takes a cancelled interview out of its month's count; idempotent, so outbox retries are safe. */

@@ -1,10 +1,11 @@
 import { admissionRequests, admitMany, type LiveAdmission, refusals } from "../accounts/admission";
 import { assertScope } from "../accounts/auth";
 import type { AuthContext } from "../accounts/auth-context";
-import { revokeAdmission } from "../accounts/quota-repo";
+import { revokeAdmission, revokeAdmissions } from "../accounts/quota-repo";
 import type { RequestCount } from "../accounts/rate-limit-middleware";
 import { getDb } from "../platform/db/client";
 import { AppError, assertNever, validationError } from "../platform/http/errors";
+import { errorText } from "../platform/lib/error-text";
 import { hasIdShape, newId } from "../platform/lib/random";
 import { iso, parseIsoDateTime } from "../platform/lib/time";
 import type { CreateInterviewBody } from "./api/schemas";
@@ -137,11 +138,26 @@ export async function admitInterviews(
 ): Promise<(NewInterview | AppError)[]> {
 	const interviews = bodies.map((body) => newInterview(auth, body));
 	const live = interviews.filter((i) => i.live);
-	const refusals = await admitMany(
-		getDb(env.DB),
-		auth,
-		live.map((i) => liveAdmission(i, now)),
-	);
+	const db = getDb(env.DB);
+	let refusals: (AppError | null)[];
+	try {
+		refusals = await admitMany(
+			db,
+			auth,
+			live.map((i) => liveAdmission(i, now)),
+		);
+	} catch (error) {
+		// A batch can fail after it committed (its answer lost on the way back): what it may have
+		// taken is given back before the failure is reported, or a retry would be refused for it.
+		// Should that fail too, the orphan sweep gives it back later.
+		await revokeAdmissions(
+			db,
+			live.map((i) => ({ interviewId: i.id, debitId: i.debitId })),
+		).catch((failure: unknown) =>
+			console.error(JSON.stringify({ message: "admission not given back", error: errorText(failure) })),
+		);
+		throw error;
+	}
 	const refused = new Map(live.map((i, n) => [i.id, refusals[n] ?? null]));
 	return interviews.map((i) => refused.get(i.id) ?? i);
 }

@@ -210,6 +210,32 @@ describe("a creation whose D1 batch commits but reports a failure", () => {
 		expect((await ledgerOf(account.id)).filter((e) => e.kind === "debit")).toHaveLength(1);
 	});
 
+	it("gives back what an admission batch took when it reports a failure after committing, so a retry is admitted", async () => {
+		const account = await newAccount({ plan: "starter", credits: 1 });
+		const body = createInterviewBody.parse(validInterview());
+		const now = Date.now();
+		const options = { scheduledAt: now, now, appUrl: "https://app.test" };
+		// The admission batch (the count, the debit, the outcome read) is the first of 3 statements.
+		const failed = await createThroughService(
+			{ ...env, DB: lossyD1(3) },
+			authOf(account),
+			body,
+			options,
+		).then(
+			() => null,
+			(e: unknown) => e,
+		);
+		expect(String(failed)).toContain("Network connection lost");
+		const before = await profile(account.live);
+		expect(before.credits_balance).toBe(1);
+		expect(before.usage.monthly_interviews_used).toBe(0);
+		expect(await ledgerOf(account.id)).toEqual([expect.objectContaining({ kind: "grant" })]);
+		// The retry gets the credit the failed attempt had taken.
+		const state = await createThroughService(env, authOf(account), body, options);
+		expect((await call("GET", `/v1/interviews/${state.id}`, { key: account.live })).status).toBe(200);
+		expect((await profile(account.live)).credits_balance).toBe(0);
+	});
+
 	it("never gives back the admission of an interview that exists", async () => {
 		const account = await newAccount({ plan: "starter", credits: 5 });
 		const created = await createInterview(account.live);
