@@ -9,9 +9,11 @@ import { type NextStep, nextStep } from "./classify";
 import {
 	attemptStatements,
 	claimAttemptStatement,
+	claimStates,
 	type DeliveryContext,
 	loadDeliveryContext,
 	loadDeliveryContexts,
+	recordedAttempts,
 	settlePendingDelivery,
 	settlePendingStatement,
 } from "./deliveries-repo";
@@ -174,6 +176,7 @@ async function claimAttempts(
 	const done = await runGroups(
 		db,
 		writes.map((w) => [w.statement]),
+		() => claimsWritten(db, writes, now),
 	);
 	const targets: Target[] = [];
 	for (const [i, { job, target }] of writes.entries()) {
@@ -184,6 +187,41 @@ async function claimAttempts(
 		else targets.push(target);
 	}
 	return targets;
+}
+
+/**
+ * After the claims' D1 batch reported a failure: whether it committed all the same (its answer
+ * lost), and if so each write's result as the batch would have returned it. A claim sets the
+ * delivery's attempt count and `updated_at` to this batch's `now`, a settlement its outcome and
+ * `updated_at`; one of them found means the whole batch was written (it is one transaction). In
+ * the batch's order, the first claim of an attempt number took it, as when the batch ran.
+ */
+async function claimsWritten(
+	db: Db,
+	writes: readonly { job: Job; target: Target | null }[],
+	now: number,
+): Promise<GroupResult[] | null> {
+	const states = new Map(
+		(
+			await claimStates(
+				db,
+				writes.map((w) => w.job.deliveryId),
+			)
+		).map((s) => [s.id, s]),
+	);
+	const wrote = (w: { job: Job; target: Target | null }) => {
+		const state = states.get(w.job.deliveryId);
+		if (!state || state.updatedAt !== now) return false;
+		return w.target ? state.attemptCount === w.job.attempt : state.outcome === "cancelled";
+	};
+	if (!writes.some(wrote)) return null;
+	const taken = new Set<string>();
+	return writes.map((w) => {
+		const key = `${w.job.deliveryId}/${w.job.attempt}`;
+		const took = w.target !== null && wrote(w) && !taken.has(key);
+		if (took) taken.add(key);
+		return { ok: true, results: [took ? [{ id: w.job.deliveryId }] : []] };
+	});
 }
 
 /** What to attempt a pending delivery with, or why it is cancelled instead. */
@@ -259,6 +297,7 @@ async function recordAttempts(
 				recordEndpointAttempt(db, a.endpoint.id, a.report.classification, finishedAt),
 			];
 		}),
+		() => recordsWritten(db, ordered),
 	);
 	// Endpoints this batch found disabled after an attempt: later attempts' counters predate that.
 	const disabled = new Set<string>();
@@ -293,6 +332,23 @@ async function recordAttempts(
 }
 
 /**
+ * After the records' D1 batch reported a failure: whether it committed all the same, and if so
+ * each group's result. One attempt row found means the whole batch was written. Each endpoint's
+ * counters are read as they are now, after all of the batch's attempts, and given to its last
+ * attempt only: the disable rule is applied once, to where the failure run ended.
+ */
+async function recordsWritten(db: Db, ordered: readonly Attempted[]): Promise<GroupResult[] | null> {
+	const found = await recordedAttempts(db, ordered);
+	if (found.length === 0) return null;
+	const counters = new Map(found.map((f) => [f.endpointId, f.counters]));
+	const last = new Map(ordered.map((a, i) => [a.endpoint.id, i]));
+	return ordered.map((a, i) => {
+		const now = last.get(a.endpoint.id) === i ? counters.get(a.endpoint.id) : null;
+		return { ok: true, results: [[], [], now ? [now] : []] };
+	});
+}
+
+/**
  * Our own failure (D1 unavailable, ...): not the receiver's fault, but the schedule still bounds
  * it, and the dead-letter consumer settles a delivery whose message runs out.
  */
@@ -312,14 +368,20 @@ type GroupResult = { ok: true; results: unknown[] } | { ok: false; error: unknow
 
 /**
  * Runs each message's statements (a group) in one D1 batch for all of them: one round trip. A D1
- * batch is one transaction, so when it fails nothing of it was written; each group then runs in
- * a batch of its own, in order, and only the messages whose own statements fail are failed. So
- * one message's failure never loses another's claim or record (an attempt made and not recorded
- * would be made again by the message's retry).
+ * batch is one transaction: when it reports a failure, either nothing of it was written, or all
+ * of it was and only the answer was lost. `written` tells which (null: nothing), and gives each
+ * group's result in the second case. In the first, each group runs in a batch of its own, in
+ * order, and only the messages whose own statements fail are failed. So one message's failure
+ * never loses another's claim or record (an attempt made and not recorded would be made again by
+ * the message's retry), and a batch that was written is not written again. If `written` fails too
+ * (D1 unreachable), the groups run alone: a claim already taken then takes nothing (its delivery
+ * waits for the resend sweep), and an attempt already recorded fails on the attempts' unique
+ * index, so neither its row nor its counters are written twice.
  */
 async function runGroups(
 	db: Db,
 	groups: readonly (readonly BatchItem<"sqlite">[])[],
+	written: () => Promise<GroupResult[] | null>,
 ): Promise<GroupResult[]> {
 	const [first, ...rest] = groups.flat();
 	if (!first) return groups.map(() => ({ ok: true, results: [] }));
@@ -331,6 +393,8 @@ async function runGroups(
 			return { ok: true, results: results.slice(at - group.length, at) };
 		});
 	} catch (error) {
+		const found = await written().catch(() => null);
+		if (found) return found;
 		if (groups.length === 1) return [{ ok: false, error }];
 		const out: GroupResult[] = [];
 		for (const group of groups) {

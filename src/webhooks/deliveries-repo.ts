@@ -228,6 +228,78 @@ export function claimAttemptStatement(db: Db, id: string, attempt: number, now: 
 		.returning({ id: webhookDeliveries.id });
 }
 
+/** A delivery's claim as it stands, to tell whether a claims batch that reported a failure wrote. */
+export interface ClaimState {
+	id: string;
+	outcome: DeliveryOutcome;
+	attemptCount: number;
+	updatedAt: number;
+}
+
+/** These deliveries' claim state (their ids as one JSON parameter, however many). */
+export function claimStates(db: Db, ids: readonly string[]): Promise<ClaimState[]> {
+	return db
+		.select({
+			id: webhookDeliveries.id,
+			outcome: webhookDeliveries.outcome,
+			attemptCount: webhookDeliveries.attemptCount,
+			updatedAt: webhookDeliveries.updatedAt,
+		})
+		.from(webhookDeliveries)
+		.where(
+			inArray(webhookDeliveries.id, sql`(select value from json_each(${JSON.stringify([...new Set(ids)])}))`),
+		)
+		.all();
+}
+
+/** An attempt found recorded, with its endpoint's failure run now (null: the endpoint is gone). */
+export interface RecordedAttempt {
+	deliveryId: string;
+	attempt: number;
+	endpointId: string;
+	counters: { consecutiveFailures: number; failingSince: number | null; active: boolean } | null;
+}
+
+/**
+ * Which of these attempts (delivery and number) have their row, with each endpoint's counters:
+ * one statement, the pairs as one JSON parameter, each found through the unique index.
+ */
+export async function recordedAttempts(
+	db: Db,
+	attempts: readonly { deliveryId: string; attempt: number }[],
+): Promise<RecordedAttempt[]> {
+	const pairs = JSON.stringify(attempts.map((a) => [a.deliveryId, a.attempt]));
+	const { results } = await db.$client
+		.prepare(
+			`SELECT a.delivery_id, a.attempt, a.endpoint_id, e.consecutive_failures, e.failing_since, e.active
+			FROM json_each(?1) AS j
+			JOIN webhook_attempts AS a ON a.delivery_id = j.value ->> 0 AND a.attempt = j.value ->> 1
+			LEFT JOIN webhook_endpoints AS e ON e.id = a.endpoint_id`,
+		)
+		.bind(pairs)
+		.all<{
+			delivery_id: string;
+			attempt: number;
+			endpoint_id: string;
+			consecutive_failures: number | null;
+			failing_since: number | null;
+			active: number | null;
+		}>();
+	return results.map((r) => ({
+		deliveryId: r.delivery_id,
+		attempt: r.attempt,
+		endpointId: r.endpoint_id,
+		counters:
+			r.active === null
+				? null
+				: {
+						consecutiveFailures: r.consecutive_failures ?? 0,
+						failingSince: r.failing_since,
+						active: r.active === 1,
+					},
+	}));
+}
+
 export interface AttemptRecord {
 	delivery: Pick<DeliveryRow, "id" | "endpointId">;
 	attempt: number;

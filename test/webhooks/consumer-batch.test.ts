@@ -81,18 +81,57 @@ async function consume(
 	return { result, ids: batch.messages.map((m) => m.id), retries };
 }
 
+/** The statements that claim an attempt, and those that record one. */
+const statementsOf = {
+	claim: /^update "webhook_deliveries" set "attempt_count"/,
+	record: /^insert into "webhook_attempts"/i,
+};
+
+/**
+ * The local D1, with each statement of `kind` passed through `bound` once its parameters are
+ * bound, every query through `preparing` first, and every D1 batch run by `batch`.
+ */
+function wrappedD1(
+	kind: keyof typeof statementsOf,
+	hooks: {
+		bound(statement: D1PreparedStatement, args: unknown[]): D1PreparedStatement;
+		batch(statements: D1PreparedStatement[], run: () => Promise<D1Result[]>): Promise<D1Result[]>;
+		preparing?(query: string): void;
+	},
+): D1Database {
+	return new Proxy(env.DB, {
+		get(target, prop) {
+			if (prop === "prepare") {
+				return (query: string) => {
+					hooks.preparing?.(query);
+					const statement = target.prepare(query);
+					if (!statementsOf[kind].test(query)) return statement;
+					return new Proxy(statement, {
+						get(s, p) {
+							const value = Reflect.get(s, p, s);
+							if (p !== "bind") return typeof value === "function" ? value.bind(s) : value;
+							return (...args: unknown[]) => hooks.bound(s.bind(...args), args);
+						},
+					});
+				};
+			}
+			if (prop === "batch") {
+				return (statements: D1PreparedStatement[]) => hooks.batch(statements, () => target.batch(statements));
+			}
+			const value = Reflect.get(target, prop, target);
+			return typeof value === "function" ? value.bind(target) : value;
+		},
+	});
+}
+
 /**
  * The local D1 with one fault: a statement of `kind` for `deliveryId` fails, run alone or in a D1
  * batch (which then writes nothing: a batch is one transaction), as a database error would.
  */
 function failingFor(deliveryId: string, kind: "claim" | "record"): D1Database {
-	const pattern =
-		kind === "claim"
-			? /^update "webhook_deliveries" set "attempt_count"/
-			: /^insert into "webhook_attempts"/i;
 	const fault = () => new Error("D1_ERROR: injected fault");
-	/** The poisoned statements handed out, and the real ones they stand for. */
-	const poisoned = new WeakMap<object, D1PreparedStatement>();
+	/** The poisoned statements handed out. */
+	const poisoned = new WeakSet<object>();
 	const poison = (bound: D1PreparedStatement) => {
 		const proxy = new Proxy(bound, {
 			get(target, prop) {
@@ -105,37 +144,80 @@ function failingFor(deliveryId: string, kind: "claim" | "record"): D1Database {
 				return typeof value === "function" ? value.bind(target) : value;
 			},
 		});
-		poisoned.set(proxy, bound);
+		poisoned.add(proxy);
 		return proxy;
 	};
-	return new Proxy(env.DB, {
-		get(target, prop) {
-			if (prop === "prepare") {
-				return (query: string) => {
-					const statement = target.prepare(query);
-					if (!pattern.test(query)) return statement;
-					return new Proxy(statement, {
-						get(s, p) {
-							const value = Reflect.get(s, p, s);
-							if (p !== "bind") return typeof value === "function" ? value.bind(s) : value;
-							return (...args: unknown[]) => {
-								const bound = s.bind(...args);
-								return args.includes(deliveryId) ? poison(bound) : bound;
-							};
-						},
-					});
-				};
-			}
-			if (prop === "batch") {
-				return async (statements: D1PreparedStatement[]) => {
-					if (statements.some((s) => poisoned.has(s))) throw fault();
-					return target.batch(statements);
-				};
-			}
-			const value = Reflect.get(target, prop, target);
-			return typeof value === "function" ? value.bind(target) : value;
+	return wrappedD1(kind, {
+		bound: (bound, args) => (args.includes(deliveryId) ? poison(bound) : bound),
+		batch: async (statements, run) => {
+			if (statements.some((s) => poisoned.has(s))) throw fault();
+			return run();
 		},
 	});
+}
+
+/**
+ * The local D1 whose first batch holding a statement of `kind` is written and then reported as
+ * failed, its answer lost on the way back; with `unreadableAfter`, every read prepared after that
+ * fails too, so nothing can tell whether it was written (writes still reach D1).
+ */
+function losingAnswerOf(kind: "claim" | "record", options: { unreadableAfter?: boolean } = {}): D1Database {
+	const marked = new WeakSet<object>();
+	let armed = true;
+	let unreadable = false;
+	const lost = () => new Error("D1_ERROR: Network connection lost.");
+	return wrappedD1(kind, {
+		preparing: (query) => {
+			if (unreadable && /^\s*select/i.test(query)) throw lost();
+		},
+		bound: (bound) => {
+			marked.add(bound);
+			return bound;
+		},
+		batch: async (statements, run) => {
+			const results = await run();
+			if (armed && statements.some((s) => marked.has(s))) {
+				armed = false;
+				unreadable = options.unreadableAfter === true;
+				throw lost();
+			}
+			return results;
+		},
+	});
+}
+
+/** An endpoint whose receiver answers 500 to everything, subscribed to `interview.scheduled`. */
+async function failingEndpoint(key: string, label: string) {
+	const name = routeName(label);
+	const endpoint = await createWebhook(key, {
+		url: await rx.route(name, { fallback: "500" }),
+		events: ["interview.scheduled"],
+	});
+	return { name, endpoint };
+}
+
+/** Puts an endpoint `failures` failures into a run that began at `since`. */
+async function failingSince(endpointId: string, failures: number, since: number) {
+	await env.DB.prepare(
+		"UPDATE webhook_endpoints SET consecutive_failures = ?1, failing_since = ?2 WHERE id = ?3",
+	)
+		.bind(failures, since, endpointId)
+		.run();
+}
+
+/** Asserts the endpoint was disabled as failing, with these counts, by one event; returns its data. */
+async function expectDisabledOnce(
+	account: { id: string; live: string },
+	endpointId: string,
+	counts: { consecutive: number; total_failed_attempts: number },
+): Promise<Record<string, unknown>> {
+	const view = (await call("GET", `/v1/webhooks/${endpointId}`, { key: account.live })).body.data;
+	expect(view).toMatchObject({ active: false, disabled_reason: "failing", failure_counts: counts });
+	const events = await env.DB.prepare("SELECT data FROM events WHERE account_id = ? AND type = ?")
+		.bind(account.id, "webhook.endpoint.disabled")
+		.all<{ data: string }>();
+	expect(events.results).toHaveLength(1);
+	return JSON.parse(events.results[0]!.data);
 }
 
 describe("a batch of webhook messages", () => {
@@ -285,22 +367,91 @@ describe("a batch of webhook messages", () => {
 		},
 	);
 
-	it("applies several attempts on one endpoint in order, and disables it once, at the attempt that reached the rule", async () => {
+	it("records each attempt once when the records' batch is written and its answer lost, and applies the disable rule once", async () => {
 		const account = await newAccount();
-		const failingName = routeName("disable");
-		const failing = await createWebhook(account.live, {
-			url: await rx.route(failingName, { fallback: "500" }),
+		const okName = routeName("lost-record-ok");
+		const ok = await createWebhook(account.live, {
+			url: await rx.route(okName),
 			events: ["interview.scheduled"],
 		});
+		const { endpoint: failing } = await failingEndpoint(account.live, "lost-record-failing");
+		await createInterviews(account.live, 2);
+		const t0 = Date.now() - 80 * HOUR;
+		// Eight failures since t0: this batch's two make ten, 73 hours on, which reaches the rule.
+		await failingSince(failing.id, 8, t0);
+		const toOk = await deliveriesOf(ok.id);
+		const toFailing = await deliveriesOf(failing.id);
+		const { result, ids, retries } = await consume([...toOk, ...toFailing], {
+			env: { ...env, DB: losingAnswerOf("record") } as Env,
+			overrides: { clock: () => t0 + 73 * HOUR },
+		});
+
+		// Each message goes on as its attempt decided, not as a failure of ours.
+		expect(result.explicitAcks.sort()).toEqual(ids.slice(0, 2).sort());
+		expect(result.retryMessages.map((m) => m.msgId).sort()).toEqual(ids.slice(2).sort());
+		for (const id of ids.slice(2)) expect(retries.get(id)).toEqual({ delaySeconds: 60 });
+		for (const endpoint of [ok, failing]) {
+			const log = await attemptsOf(endpoint.id);
+			expect(log.map((l) => [l.delivery_id, l.attempt]).sort()).toEqual(
+				(endpoint === ok ? toOk : toFailing).map((d) => [d.id, 1]).sort(),
+			);
+		}
+		const okView = (await call("GET", `/v1/webhooks/${ok.id}`, { key: account.live })).body.data;
+		expect(okView.failure_counts).toMatchObject({ consecutive: 0, total_failed_attempts: 0 });
+		await expectDisabledOnce(account, failing.id, { consecutive: 10, total_failed_attempts: 2 });
+	});
+
+	it("makes the attempts the claims' batch took when it is written and its answer lost", async () => {
+		const account = await newAccount();
+		const name = routeName("lost-claim");
+		const endpoint = await createWebhook(account.live, { url: await rx.route(name), events: ["*"] });
+		await createInterviews(account.live, 3);
+		const [a, b, c] = await deliveriesOf(endpoint.id);
+		// b twice: the batch's second message for the same attempt still takes nothing.
+		const { result, ids } = await consume([a!, b!, { ...b! }, c!], {
+			env: { ...env, DB: losingAnswerOf("claim") } as Env,
+		});
+		expect(result.explicitAcks.sort()).toEqual([...ids].sort());
+		expect(result.retryMessages).toEqual([]);
+		const requested = (await rx.requests(name)).map((r) => r.headers["x-service-delivery"]);
+		expect(requested.sort()).toEqual([a!.id, b!.id, c!.id].sort());
+		for (const d of [a!, b!, c!]) {
+			expect(await deliveryRow(d.id)).toMatchObject({ outcome: "succeeded", attempt_count: 1 });
+		}
+		expect(await attemptsOf(endpoint.id)).toHaveLength(3);
+	});
+
+	it("writes no attempt twice when the records' batch is written, its answer lost, and D1 then cannot be read", async () => {
+		const account = await newAccount();
+		const { endpoint } = await failingEndpoint(account.live, "lost-record-unreadable");
+		await createInterviews(account.live, 2);
+		const deliveries = await deliveriesOf(endpoint.id);
+		const { result, ids, retries } = await consume(deliveries, {
+			env: { ...env, DB: losingAnswerOf("record", { unreadableAfter: true }) } as Env,
+		});
+		// Failures of ours: retried on the schedule (attempt 1's delay is the same as the step's).
+		expect(result.retryMessages.map((m) => m.msgId).sort()).toEqual([...ids].sort());
+		for (const id of ids) expect(retries.get(id)).toEqual({ delaySeconds: 60 });
+		const log = await attemptsOf(endpoint.id);
+		expect(log.map((l) => [l.delivery_id, l.attempt]).sort()).toEqual(
+			deliveries.map((d) => [d.id, 1]).sort(),
+		);
+		const view = (await call("GET", `/v1/webhooks/${endpoint.id}`, { key: account.live })).body.data;
+		expect(view.failure_counts).toMatchObject({ consecutive: 2, total_failed_attempts: 2 });
+		// The retry makes attempt 2, once.
+		const again = await runConsumer(deliveries.map((d) => ({ ...d, attempts: 2 })));
+		expect(again.result.retryMessages).toHaveLength(2);
+		expect((await attemptsOf(endpoint.id)).filter((l) => l.attempt === 2)).toHaveLength(2);
+	});
+
+	it("applies several attempts on one endpoint in order, and disables it once, at the attempt that reached the rule", async () => {
+		const account = await newAccount();
+		const { name: failingName, endpoint: failing } = await failingEndpoint(account.live, "disable");
 		await createInterviews(account.live, 3);
 		const deliveries = await deliveriesOf(failing.id);
 		const t0 = Date.now() - 80 * HOUR;
 		// Eight failures since t0: the batch's second failure is the tenth, 73 hours on.
-		await env.DB.prepare(
-			"UPDATE webhook_endpoints SET consecutive_failures = 8, failing_since = ?1 WHERE id = ?2",
-		)
-			.bind(t0, failing.id)
-			.run();
+		await failingSince(failing.id, 8, t0);
 		const { result, ids, retries } = await consume(deliveries, {
 			overrides: { clock: () => t0 + 73 * HOUR },
 		});
@@ -308,17 +459,11 @@ describe("a batch of webhook messages", () => {
 		for (const id of ids) expect(retries.get(id)).toEqual({ delaySeconds: 60 });
 		expect(await rx.requests(failingName)).toHaveLength(3);
 
-		const view = (await call("GET", `/v1/webhooks/${failing.id}`, { key: account.live })).body.data;
-		expect(view).toMatchObject({
-			active: false,
-			disabled_reason: "failing",
-			failure_counts: { consecutive: 11, total_failed_attempts: 3 },
+		const disabled = await expectDisabledOnce(account, failing.id, {
+			consecutive: 11,
+			total_failed_attempts: 3,
 		});
-		const events = await env.DB.prepare("SELECT data FROM events WHERE account_id = ? AND type = ?")
-			.bind(account.id, "webhook.endpoint.disabled")
-			.all<{ data: string }>();
-		expect(events.results).toHaveLength(1);
-		expect(JSON.parse(events.results[0]!.data)).toMatchObject({
+		expect(disabled).toMatchObject({
 			webhook_id: failing.id,
 			consecutive_failures: 10,
 			failing_since: new Date(t0).toISOString(),

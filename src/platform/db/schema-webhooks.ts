@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 // Webhooks: endpoints, deliveries (one per event and endpoint, or per test/redelivery) and every
 // attempt of every delivery. Times are epoch milliseconds, like the rest of the schema.
@@ -95,7 +95,9 @@ export const webhookAttempts = sqliteTable(
 		nextAttemptAt: integer("next_attempt_at"),
 	},
 	(t) => [
-		index("webhook_attempts_delivery_idx").on(t.deliveryId, t.seq),
+		// One row per attempt number: a record written twice (a D1 batch that committed, its
+		// answer lost, then run again) fails instead of logging and counting the attempt twice.
+		uniqueIndex("webhook_attempts_delivery_attempt_idx").on(t.deliveryId, t.attempt),
 		index("webhook_attempts_endpoint_idx").on(t.endpointId, t.seq),
 	],
 );
