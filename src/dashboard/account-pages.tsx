@@ -6,6 +6,7 @@ import { monthlyInterviewsUsed } from "../accounts/quota-repo";
 import { getDb } from "../platform/db/client";
 import { AppError } from "../platform/http/errors";
 import { appUrl } from "../platform/http/urls";
+import { issueFields } from "../platform/http/validation";
 import { type DashContext, describe, field, formOf, notFoundPage, ownerOnly } from "./guard";
 import { Csrf, ErrorNotice, fmt, Page } from "./layout";
 import { closeLiveViewsOfUser, type DashBindings } from "./session";
@@ -193,7 +194,7 @@ accountPages.post("/team", async (c) => {
 		return c.html(
 			await TeamPage({
 				c,
-				error: { message: "No invitation was made.", fields: { email: "Must be a valid e-mail address" } },
+				error: { message: "No invitation was made.", fields: issueFields(parsed.error.issues) },
 			}),
 			422,
 		);

@@ -9,12 +9,12 @@ import { currentUser, type DashBindings, endSession, hashToken, safeNext, startS
 import { passwordProblem } from "./users";
 import {
 	clearFailures,
-	countFailures,
+	countAttempt,
 	findInvitation,
 	findUserByEmail,
-	recordFailure,
+	forgetAttempt,
+	redeemInvitation,
 	setPassword,
-	useInvitation,
 } from "./users-repo";
 
 /** Failed sign-ins counted over this window: 5 per e-mail, 20 per address lock further tries out. */
@@ -75,18 +75,21 @@ authRoutes.post("/login", async (c) => {
 	const now = c.get("now");
 	const since = now - LOCKOUT_WINDOW_MS;
 	const subjects = [`email:${email}`, `ip:${clientAddress(c)}`];
-	const [byEmail, byAddress] = await Promise.all(subjects.map((s) => countFailures(db, s, since)));
-	if ((byEmail ?? 0) >= MAX_FAILURES_PER_EMAIL || (byAddress ?? 0) >= MAX_FAILURES_PER_ADDRESS) {
+	// Counted as a failure before the password is checked, so that tries made at once are locked
+	// out from the fifth on, as tries made one after another are; forgotten if it was no failure.
+	const attempt = await countAttempt(db, subjects, now, since);
+	const [byEmail = 0, byAddress = 0] = attempt.earlier;
+	if (byEmail >= MAX_FAILURES_PER_EMAIL || byAddress >= MAX_FAILURES_PER_ADDRESS) {
+		await forgetAttempt(db, attempt.ids);
 		return c.html(<LoginPage next={next} email={email} error={LOCKED_OUT} />, 429);
 	}
 	const user = email ? await findUserByEmail(db, email) : undefined;
 	// An unknown e-mail costs a hash as well: the answer's time does not tell whether it exists.
 	const stored = user?.passwordHash ?? (await dummyHash());
 	const matches = (await verifyPassword(password, stored)) && user?.passwordHash != null;
-	if (!user || !matches) {
-		await recordFailure(db, subjects, now, since);
+	if (!user || !matches)
 		return c.html(<LoginPage next={next} email={email} error={WRONG_CREDENTIALS} />, 401);
-	}
+	await forgetAttempt(db, attempt.ids);
 	await clearFailures(db, `email:${email}`);
 	if (needsRehash(stored)) await setPassword(db, user.id, await hashPassword(password), now);
 	await startSession(c as never, user);
@@ -198,9 +201,11 @@ authRoutes.post("/invitation", async (c) => {
 	if (problem) return c.html(<InvitationPage token={token} email={found.user.email} error={problem} />, 422);
 	const db = getDb(c.env.DB);
 	const now = c.get("now");
-	await setPassword(db, found.user.id, await hashPassword(password), now);
-	await useInvitation(db, await hashToken(token), now);
-	await startSession(c as never, { ...found.user });
+	const hash = await hashPassword(password);
+	if (!(await redeemInvitation(db, await hashToken(token), found.user.id, hash, now))) {
+		return c.html(invalidInvitation(), 404);
+	}
+	await startSession(c as never, { ...found.user, passwordHash: hash });
 	return c.redirect("/dashboard/interviews", 303);
 });
 

@@ -1,8 +1,13 @@
 import { Hono } from "hono";
+import { canonicalJson, requestFingerprint } from "../idempotency/fingerprint";
+import { completeKey, findKey, type KeyScope, releaseKey } from "../idempotency/idempotency-repo";
+import { takeKey } from "../idempotency/middleware";
 import { bulkCreate, MAX_BULK_INTERVIEWS, prepareItem } from "../interviews/creation/bulk-create";
+import { getDb } from "../platform/db/client";
 import { appUrl } from "../platform/http/urls";
+import { randomBase62 } from "../platform/lib/random";
 import { parseCsv } from "./csv";
-import { type describe, field, formOf } from "./guard";
+import { type DashContext, type describe, field, formOf, notFoundPage } from "./guard";
 import { LIST, splitList } from "./interview-common";
 import { Csrf, ErrorNotice, Page } from "./layout";
 import type { DashBindings, DashboardUser } from "./session";
@@ -41,6 +46,11 @@ function rowItem(row: Record<string, string>): Record<string, unknown> {
 	return item;
 }
 
+/** The largest CSV file a bulk invite takes. */
+const MAX_CSV_BYTES = 256 * 1024;
+
+type Outcome = { line: number; email: string; ok: boolean; text: string; id?: string }[];
+
 interface PreviewRow {
 	line: number;
 	item: Record<string, unknown>;
@@ -51,7 +61,11 @@ function BulkPage(props: {
 	me: DashboardUser;
 	csv?: string;
 	preview?: PreviewRow[];
-	outcome?: { line: number; email: string; ok: boolean; text: string; id?: string }[];
+	outcome?: Outcome;
+	/** The send's own id, given with the preview (see `/bulk/send`). */
+	sendId?: string;
+	/** The send is still running: the outcome page says so and asks for a reload. */
+	sending?: boolean;
 	error?: ReturnType<typeof describe> | null;
 	defaults?: { position: string; skills: string };
 }) {
@@ -68,6 +82,11 @@ function BulkPage(props: {
 				<code>false</code>). Rows are checked by the same rules as the API's bulk create.
 			</p>
 			<ErrorNotice error={props.error} />
+			{props.sending ? (
+				<p role="status">
+					These invitations are being sent. Reload this page in a moment to see the outcome.
+				</p>
+			) : null}
 			{props.outcome ? (
 				<section aria-labelledby="outcome-h">
 					<h2 id="outcome-h">Outcome</h2>
@@ -125,6 +144,7 @@ function BulkPage(props: {
 					{valid > 0 ? (
 						<form method="post" action={`${LIST}/bulk/send`}>
 							<Csrf user={props.me} />
+							<input type="hidden" name="send_id" value={props.sendId ?? ""} />
 							<input type="hidden" name="csv" value={props.csv ?? ""} />
 							<input type="hidden" name="position" value={props.defaults?.position ?? ""} />
 							<input type="hidden" name="skills" value={props.defaults?.skills ?? ""} />
@@ -184,7 +204,7 @@ interviewBulkPages.post("/bulk", async (c) => {
 	const defaults = { position: field(form, "position"), skills: field(form, "skills") };
 	if (!(file instanceof File) || file.size === 0)
 		return c.html(<BulkPage me={me} defaults={defaults} error={{ message: "Choose a CSV file." }} />, 422);
-	if (file.size > 256 * 1024)
+	if (file.size > MAX_CSV_BYTES)
 		return c.html(
 			<BulkPage me={me} defaults={defaults} error={{ message: "The file is over 256 KB." }} />,
 			422,
@@ -197,32 +217,105 @@ interviewBulkPages.post("/bulk", async (c) => {
 		const checked = prepareItem(item, {}, now);
 		return { line, item, error: checked.ok ? null : checked.error.message };
 	});
-	return c.html(<BulkPage me={me} csv={csv} preview={preview} defaults={defaults} />);
+	return c.html(
+		<BulkPage
+			me={me}
+			csv={csv}
+			preview={preview}
+			defaults={defaults}
+			sendId={randomBase62(SEND_ID_LENGTH)}
+		/>,
+	);
 });
 
+const SEND_ID_LENGTH = 24;
+const SEND_ID = /^[A-Za-z0-9]{24}$/;
+const SENT = `${LIST}/bulk/sent`;
+
+/**
+ * A send is kept under its id as an idempotency key of the account (the API's store, with its
+ * expiry and sweep), under a prefix of its own: its fingerprint is the file and the form's
+ * defaults, its stored response the outcome.
+ */
+function sendScope(c: DashContext, sendId: string): KeyScope {
+	const { auth } = c.var.dashboard;
+	return {
+		accountId: auth.accountId,
+		environment: auth.keyEnvironment,
+		key: `dashboard-bulk-send:${sendId}`,
+	};
+}
+
+/**
+ * Sends the previewed rows once, then redirects to the outcome's own page (post, redirect, get):
+ * a reload shows the outcome again, and the same form posted again (a resubmission, a second
+ * click) is not sent twice: the preview gave it an id, which takes the account's idempotency
+ * store the way an `Idempotency-Key` does.
+ */
 interviewBulkPages.post("/bulk/send", async (c) => {
 	const me = c.var.dashboard;
 	const form = await formOf(c);
 	const defaults = { position: field(form, "position"), skills: field(form, "skills") };
-	const { items, error } = itemsOf(
-		typeof form.csv === "string" ? form.csv : "",
-		defaults.position,
-		defaults.skills,
-	);
-	if (error) return c.html(<BulkPage me={me} defaults={defaults} error={{ message: error }} />, 422);
-	// Every row goes to the bulk service, which refuses the bad ones again by the same rules.
-	const outcomes = await bulkCreate(
-		c.env,
-		me.auth,
-		{ interviews: items.map((i) => i.item) },
-		{ now: c.get("now"), appUrl: appUrl(c as never), requestId: c.get("requestId") },
-	);
-	const outcome = outcomes.map((o, i) => ({
-		line: items[i]?.line ?? i + 2,
-		email: o.ok ? o.interview.candidateEmail : (o.candidateEmail ?? ""),
-		ok: o.ok,
-		text: o.ok ? "" : o.error.message,
-		...(o.ok ? { id: o.interview.id } : {}),
-	}));
+	const csv = typeof form.csv === "string" ? form.csv : "";
+	const refuse = (message: string) =>
+		c.html(<BulkPage me={me} defaults={defaults} error={{ message }} />, 422);
+	const sendId = field(form, "send_id");
+	if (!SEND_ID.test(sendId)) return refuse("This form is out of date. Check the file again, then send it.");
+	if (new TextEncoder().encode(csv).length > MAX_CSV_BYTES) return refuse("The file is over 256 KB.");
+	const { items, error } = itemsOf(csv, defaults.position, defaults.skills);
+	if (error) return refuse(error);
+	const db = getDb(c.env.DB);
+	const now = c.get("now");
+	const scope = sendScope(c, sendId);
+	const fingerprint = await requestFingerprint({
+		method: "POST",
+		path: `${LIST}/bulk/send`,
+		query: new URLSearchParams(),
+		body: canonicalJson({ csv, ...defaults }),
+	});
+	const lockId = `${c.get("requestId")}#${randomBase62(16)}`;
+	const claimed = await takeKey(c.env, scope, fingerprint, lockId, now);
+	if (!claimed) {
+		const row = await findKey(db, scope);
+		if (row && row.fingerprint !== fingerprint)
+			return refuse("This form was sent with another file. Check the file again, then send it.");
+		return c.redirect(`${SENT}/${sendId}`, 303);
+	}
+	let outcome: Outcome;
+	try {
+		// Every row goes to the bulk service, which refuses the bad ones again by the same rules.
+		const outcomes = await bulkCreate(
+			c.env,
+			me.auth,
+			{ interviews: items.map((i) => i.item) },
+			{ now, appUrl: appUrl(c as never), requestId: c.get("requestId") },
+		);
+		outcome = outcomes.map((o, i) => ({
+			line: items[i]?.line ?? i + 2,
+			email: o.ok ? o.interview.candidateEmail : (o.candidateEmail ?? ""),
+			ok: o.ok,
+			text: o.ok ? "" : o.error.message,
+			...(o.ok ? { id: o.interview.id } : {}),
+		}));
+	} catch (failure) {
+		await releaseKey(db, scope, lockId);
+		throw failure;
+	}
+	await completeKey(db, scope, lockId, 200, JSON.stringify({ outcome, defaults }));
+	return c.redirect(`${SENT}/${sendId}`, 303);
+});
+
+/** A send's outcome, for as long as the account's idempotency keys are kept. */
+interviewBulkPages.get("/bulk/sent/:sendId", async (c) => {
+	const me = c.var.dashboard;
+	const sendId = c.req.param("sendId");
+	if (!SEND_ID.test(sendId)) return notFoundPage(c);
+	const row = await findKey(getDb(c.env.DB), sendScope(c, sendId));
+	if (!row || row.expiresAt <= c.get("now")) return notFoundPage(c);
+	if (row.state !== "done" || row.responseBody === null) return c.html(<BulkPage me={me} sending />);
+	const { outcome, defaults } = JSON.parse(row.responseBody) as {
+		outcome: Outcome;
+		defaults: { position: string; skills: string };
+	};
 	return c.html(<BulkPage me={me} outcome={outcome} defaults={defaults} />);
 });

@@ -206,8 +206,11 @@ interviewDetailPages.post("/:id/update", async (c) => {
 	const form = await formOf(c);
 	// Only what changed is sent, as a PATCH would.
 	const body: Record<string, unknown> = {};
+	// The field shows the time to the minute: the same minute is no change (an interview scheduled
+	// at seconds past it, or "now" with its milliseconds, is not moved or refused as past).
 	const at = localToIso(field(form, "scheduled_at"));
-	if (at && parseIsoDateTime(at) !== state.scheduledAt) body.scheduled_at = at;
+	const minute = (ms: number | null) => (ms === null ? null : Math.floor(ms / 60_000));
+	if (at && minute(parseIsoDateTime(at)) !== minute(state.scheduledAt)) body.scheduled_at = at;
 	const email = field(form, "candidate_email");
 	if (email && email !== state.candidateEmail) body.candidate_email = email;
 	const position = field(form, "position");

@@ -1,4 +1,5 @@
-import { and, count, desc, eq, gt, lt, sql } from "drizzle-orm";
+import { and, count, desc, eq, gt, inArray, isNull, lt, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "../platform/db/client";
 import { jsonObjectOf, readJsonRow } from "../platform/db/json-row";
 import {
@@ -129,21 +130,44 @@ export function deleteSession(db: Db, tokenHash: string) {
 	return db.delete(sessions).where(eq(sessions.tokenHash, tokenHash)).run();
 }
 
-export async function countFailures(db: Db, subject: string, since: number): Promise<number> {
-	const row = await db
-		.select({ n: count() })
-		.from(signInFailures)
-		.where(and(eq(signInFailures.subject, subject), gt(signInFailures.createdAt, since)))
-		.get();
-	return row?.n ?? 0;
+/**
+ * Counts a sign-in attempt before its password is checked: one D1 batch (one transaction, so
+ * attempts made at once are counted one after another) records a failure for each subject, reads
+ * how many each has since `since` before this one, and deletes failures too old to count. The
+ * caller keeps the rows for a wrong password and forgets them otherwise (`forgetAttempt`), so
+ * parallel tries cannot all be checked before the first of them is counted.
+ */
+export async function countAttempt(
+	db: Db,
+	subjects: readonly string[],
+	now: number,
+	since: number,
+): Promise<{ ids: number[]; earlier: number[] }> {
+	const counted = (subject: string) =>
+		db
+			.select({ n: count() })
+			.from(signInFailures)
+			.where(and(eq(signInFailures.subject, subject), gt(signInFailures.createdAt, since)));
+	const [inserted, ...rest] = await db.batch([
+		db
+			.insert(signInFailures)
+			.values(subjects.map((subject) => ({ subject, createdAt: now })))
+			.returning({ id: signInFailures.id }),
+		...subjects.map(counted),
+		// Old failures count for nothing: they are deleted as new ones come.
+		db.delete(signInFailures).where(lt(signInFailures.createdAt, since)),
+	] as unknown as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+	const ids = (inserted as { id: number }[]).map((r) => r.id);
+	const earlier = subjects.map((_, i) => Math.max(0, ((rest[i] as { n: number }[])[0]?.n ?? 1) - 1));
+	return { ids, earlier };
 }
 
-export async function recordFailure(db: Db, subjects: string[], now: number, before: number): Promise<void> {
-	await db.batch([
-		db.insert(signInFailures).values(subjects.map((subject) => ({ subject, createdAt: now }))),
-		// Old failures count for nothing: they are deleted as new ones come.
-		db.delete(signInFailures).where(lt(signInFailures.createdAt, before)),
-	]);
+/** Removes an attempt's rows: it was refused unchecked, or its password was right. */
+export function forgetAttempt(db: Db, ids: readonly number[]) {
+	return db
+		.delete(signInFailures)
+		.where(inArray(signInFailures.id, [...ids]))
+		.run();
 }
 
 export function clearFailures(db: Db, subject: string) {
@@ -163,8 +187,38 @@ export function findInvitation(db: Db, tokenHash: string) {
 		.get();
 }
 
-export function useInvitation(db: Db, tokenHash: string, now: number) {
-	return db.update(invitations).set({ usedAt: now }).where(eq(invitations.tokenHash, tokenHash)).run();
+/**
+ * Uses an invitation and sets its user's password, once: one D1 batch whose first statement takes
+ * the invitation only while it is unused and unexpired, and whose second sets the password only if
+ * the first took it (`changes()`: the rows the statement before it changed). Of two posts of one
+ * link at once, one sets its password; the other finds the link used. False: not taken.
+ */
+export async function redeemInvitation(
+	db: Db,
+	tokenHash: string,
+	userId: string,
+	passwordHash: string,
+	now: number,
+): Promise<boolean> {
+	const [taken] = await db.batch([
+		db
+			.update(invitations)
+			.set({ usedAt: now })
+			.where(
+				and(
+					eq(invitations.tokenHash, tokenHash),
+					eq(invitations.userId, userId),
+					isNull(invitations.usedAt),
+					gt(invitations.expiresAt, now),
+				),
+			)
+			.returning({ userId: invitations.userId }),
+		db
+			.update(users)
+			.set({ passwordHash, updatedAt: now })
+			.where(and(eq(users.id, userId), sql`changes() = 1`)),
+	]);
+	return taken.length === 1;
 }
 
 export function latestInvitations(db: Db, accountId: string) {

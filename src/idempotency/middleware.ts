@@ -55,13 +55,7 @@ export const idempotent: MiddlewareHandler<AppBindings> = async (c, next) => {
 	const lockId = `${c.get("requestId")}#${randomBase62(16)}`;
 	// A key seen as taken can be released (a 5xx) before it is read: look again, a bounded number of times.
 	for (let attempt = 0; attempt < 3; attempt++) {
-		const claimed = await claimKey(db, scope, {
-			fingerprint,
-			lockId,
-			now,
-			lockedUntil: now + IDEMPOTENCY_LOCK_MS,
-			expiresAt: now + idempotencyKeyTtlMs(c.env),
-		});
+		const claimed = await takeKey(c.env, scope, fingerprint, lockId, now);
 		if (claimed) return runAndStore(c, next, scope, lockId);
 		const row = await findKey(db, scope);
 		if (!row) continue;
@@ -87,6 +81,17 @@ export const idempotent: MiddlewareHandler<AppBindings> = async (c, next) => {
 		{ headers: { "Retry-After": "1" } },
 	);
 };
+
+/** Takes a key for one attempt, with the lock's lease and the key's expiry (`claimKey`). */
+export function takeKey(env: Env, scope: KeyScope, fingerprint: string, lockId: string, now: number) {
+	return claimKey(getDb(env.DB), scope, {
+		fingerprint,
+		lockId,
+		now,
+		lockedUntil: now + IDEMPOTENCY_LOCK_MS,
+		expiresAt: now + idempotencyKeyTtlMs(env),
+	});
+}
 
 async function runAndStore(
 	c: Context<AppBindings>,

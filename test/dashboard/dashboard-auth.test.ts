@@ -40,6 +40,14 @@ describe("dashboard users (admin API)", () => {
 	});
 });
 
+/** A sign-in from this client address (`CF-Connecting-IP`), which has a failure count of its own. */
+function signInFrom(address: string, email: string, password: string) {
+	return new Browser().request("POST", "/dashboard/login", {
+		form: { email, password },
+		headers: { "CF-Connecting-IP": address },
+	});
+}
+
 describe("passwords", () => {
 	it("are PBKDF2-SHA256 at the runtime's maximum count, salted per hash", async () => {
 		const a = await hashPassword("correct horse battery");
@@ -145,6 +153,35 @@ describe("sign-in and sessions", () => {
 		// Another user from elsewhere is not locked out by it.
 		const other = await dashboardAccount();
 		expect((await new Browser().signIn(other.owner.email, other.owner.password)).status).toBe(303);
+	});
+
+	it("locks an e-mail out from the sixth of parallel failed tries, as if they came one by one", async () => {
+		const account = await dashboardAccount();
+		// Each from an address of its own: the e-mail's count is what locks them out.
+		const tries = await Promise.all(
+			Array.from({ length: 12 }, (_, i) =>
+				signInFrom(`198.51.100.${i + 1}`, account.owner.email, `wrong ${i}`),
+			),
+		);
+		const statuses = tries.map((t) => t.status);
+		expect(statuses.filter((s) => s === 401)).toHaveLength(5);
+		expect(statuses.filter((s) => s === 429)).toHaveLength(7);
+		expect((await signInFrom("198.51.100.99", account.owner.email, account.owner.password)).status).toBe(429);
+	});
+
+	it("forgets a try that succeeded: four failures, a success, then four more do not lock", async () => {
+		const account = await dashboardAccount();
+		const from = "198.51.100.200";
+		for (let round = 0; round < 2; round++) {
+			for (let i = 0; i < 4; i++) {
+				expect((await signInFrom(from, account.owner.email, `wrong ${i}`)).status).toBe(401);
+			}
+			expect((await signInFrom(from, account.owner.email, account.owner.password)).status).toBe(303);
+		}
+		const rows = await env.DB.prepare("SELECT count(*) AS n FROM sign_in_failures WHERE subject = ?")
+			.bind(`email:${account.owner.email.toLowerCase()}`)
+			.first<{ n: number }>();
+		expect(rows?.n).toBe(0);
 	});
 
 	it("locks an address out after 20 failures whatever the e-mail", async () => {

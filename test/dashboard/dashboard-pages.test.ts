@@ -21,6 +21,21 @@ async function completedInterview(key: string) {
 	return id;
 }
 
+/** The values an interview page's change form is filled with, by field name. */
+function changeFormOf(html: string): Record<string, string> {
+	const form = /<form method="post" action="[^"]*\/update">([\s\S]*?)<\/form>/.exec(html)?.[1] ?? "";
+	const values: Record<string, string> = {};
+	for (const m of form.matchAll(/<input[^>]*name="(\w+)"[^>]*value="([^"]*)"/g)) {
+		values[m[1] as string] = (m[2] as string).replaceAll("&amp;", "&");
+	}
+	return values;
+}
+
+/** The error notice of a dashboard page, for a failed assertion's message. */
+function errorsOf(html: string): string {
+	return /<div[^>]*role="alert"[\s\S]*?<\/div>/.exec(html)?.[0] ?? html.slice(0, 200);
+}
+
 describe("isolation between accounts", () => {
 	it("answers 404 pages for another account's interview, results, key, endpoint and delivery", async () => {
 		const a = await dashboardAccount();
@@ -341,16 +356,104 @@ describe("interviews pages", () => {
 		expect(preview.status).toBe(200);
 		expect(html).toContain("2 of 3 rows are valid");
 		expect(html).toMatch(/Error: Invalid e-mail address/);
-		const sent = await owner.post("/dashboard/interviews/bulk/send", {
-			_csrf: token,
-			csv,
-			position: "Analyst",
-			skills: "",
+		const sendId = /name="send_id" value="([0-9A-Za-z]{24})"/.exec(html)?.[1] as string;
+		expect(sendId).toBeDefined();
+		const send = { _csrf: token, send_id: sendId, csv, position: "Analyst", skills: "" };
+		const sent = await owner.post("/dashboard/interviews/bulk/send", send);
+		// Post, redirect, get: the outcome has a page of its own, which a reload shows again.
+		expect(sent.status).toBe(303);
+		const outcomePage = sent.headers.get("Location") as string;
+		expect(outcomePage).toBe(`/dashboard/interviews/bulk/sent/${sendId}`);
+		const outcome = await owner.get(outcomePage);
+		expect(outcome.status).toBe(200);
+		expect(outcome.text).toContain("2 created, 1 refused");
+		expect((await owner.get(outcomePage)).text).toContain("2 created, 1 refused");
+		const total = async () =>
+			(await call("GET", "/v1/interviews?position=Analyst", { key: a.live })).body.pagination?.total_count;
+		expect(await total()).toBe(2);
+		// The same form posted again (a resubmission, a second click) sends nothing more.
+		const again = await owner.post("/dashboard/interviews/bulk/send", send);
+		expect(again.status).toBe(303);
+		expect(again.headers.get("Location")).toBe(outcomePage);
+		expect(await total()).toBe(2);
+		// Its id with another file is refused, and a form without one is out of date.
+		const other = await owner.post("/dashboard/interviews/bulk/send", {
+			...send,
+			csv: "candidate_email\nx9@example.com\n",
 		});
-		expect(sent.status).toBe(200);
-		expect(sent.text).toContain("2 created, 1 refused");
-		const list = await call("GET", "/v1/interviews?position=Analyst", { key: a.live });
+		expect(other.status).toBe(422);
+		expect(other.text).toContain("This form was sent with another file.");
+		const stale = await owner.post("/dashboard/interviews/bulk/send", { ...send, send_id: "" });
+		expect(stale.status).toBe(422);
+		expect(stale.text).toContain("This form is out of date.");
+		expect(await total()).toBe(2);
+		// Another account's user cannot see the outcome.
+		const stranger = await signedIn((await dashboardAccount()).owner);
+		expect((await stranger.get(outcomePage)).status).toBe(404);
+	});
+
+	it("changes only what the form changed: a time shown to the minute is no reschedule", async () => {
+		const a = await dashboardAccount();
+		const owner = await signedIn(a.owner);
+		// Seconds past the minute (as the API allows), and "now" with its milliseconds.
+		const at = new Date(Date.now() + 3 * 86_400_000);
+		at.setUTCSeconds(37, 0);
+		const later = await call("POST", "/v1/interviews", {
+			key: a.live,
+			body: validInterview({ scheduled_at: at.toISOString() }),
+		});
+		const now = await call("POST", "/v1/interviews", { key: a.live, body: validInterview() });
+		for (const created of [later, now]) {
+			const id = created.body.data.id as string;
+			const page = await owner.get(`/dashboard/interviews/${id}`);
+			// The change form as the page fills it, with only the position changed.
+			const form = changeFormOf(page.text);
+			expect(form.scheduled_at).toBe((created.body.data.scheduled_at as string).slice(0, 16));
+			const saved = await owner.post(`/dashboard/interviews/${id}/update`, {
+				...form,
+				_csrf: await owner.csrf(`/dashboard/interviews/${id}`),
+				position: "Changed Position",
+			});
+			expect(saved.status, errorsOf(saved.text)).toBe(303);
+			const fetched = (await call("GET", `/v1/interviews/${id}`, { key: a.live })).body.data;
+			expect(fetched.position).toBe("Changed Position");
+			expect(fetched.schedule.scheduled_at).toBe(created.body.data.scheduled_at);
+			const events = await call("GET", `/v1/events?interview_id=${id}`, { key: a.live });
+			const types = (events.body.data as { type: string }[]).map((e) => e.type);
+			expect(types).toContain("interview.updated");
+			expect(types).not.toContain("interview.rescheduled");
+		}
+		// Another minute is a reschedule.
+		const id = later.body.data.id as string;
+		const next = new Date(at.getTime() + 60 * 60_000).toISOString().slice(0, 16);
+		const moved = await owner.post(`/dashboard/interviews/${id}/update`, {
+			_csrf: await owner.csrf(`/dashboard/interviews/${id}`),
+			scheduled_at: next,
+		});
+		expect(moved.status, errorsOf(moved.text)).toBe(303);
+		expect((await call("GET", `/v1/interviews/${id}`, { key: a.live })).body.data.schedule.scheduled_at).toBe(
+			`${next}:00.000Z`,
+		);
+	});
+
+	it("sends the rows of parallel posts of one bulk form once", async () => {
+		const a = await dashboardAccount();
+		const owner = await signedIn(a.owner);
+		const token = await owner.csrf();
+		const position = `Parallel ${Date.now()}`;
+		const csv = "candidate_email\np1@example.com\np2@example.com\n";
+		const send = { _csrf: token, send_id: "A".repeat(24), csv, position, skills: "Go" };
+		const answers = await Promise.all(
+			Array.from({ length: 5 }, () => owner.post("/dashboard/interviews/bulk/send", send)),
+		);
+		for (const answer of answers) expect(answer.status, errorsOf(answer.text)).toBe(303);
+		const list = await call("GET", `/v1/interviews?position=${encodeURIComponent(position)}`, {
+			key: a.live,
+		});
 		expect(list.body.pagination?.total_count).toBe(2);
+		expect((await owner.get(`/dashboard/interviews/bulk/sent/${"A".repeat(24)}`)).text).toContain(
+			"2 created, 0 refused",
+		);
 	});
 });
 
@@ -419,6 +522,41 @@ describe("team", () => {
 		).toBe(404);
 		const member = await signedIn({ email, password: "a long enough secret" });
 		expect((await member.get("/dashboard/interviews")).status).toBe(200);
+	});
+});
+
+describe("team invitations", () => {
+	it("names the role when it is not one of the roles", async () => {
+		const a = await dashboardAccount();
+		const owner = await signedIn(a.owner);
+		const token = await owner.csrf("/dashboard/team");
+		const email = `member.${Date.now()}@example.com`;
+		const refused = await owner.post("/dashboard/team", { _csrf: token, email, role: "admin" });
+		expect(refused.status).toBe(422);
+		expect(refused.text).toContain("<strong>role</strong>");
+		expect(refused.text).toContain("Must be one of owner, member");
+		expect(refused.text).not.toContain("Must be a valid e-mail address");
+	});
+
+	it("sets one password when one link is posted twice at once; the other post finds it used", async () => {
+		const a = await dashboardAccount();
+		const owner = await signedIn(a.owner);
+		const token = await owner.csrf("/dashboard/team");
+		const email = `racer.${Date.now()}@example.com`;
+		const made = await owner.post("/dashboard/team", { _csrf: token, email, role: "member" });
+		const invite = /\/dashboard\/invitation#([0-9A-Za-z]+)/.exec(made.text)?.[1] as string;
+		const { Browser } = await import("../support/dashboard-helpers");
+		const passwords = ["the first long secret", "the second long secret"];
+		const answers = await Promise.all(
+			passwords.map((password) =>
+				new Browser().post("/dashboard/invitation", { token: invite, password, confirm: password }),
+			),
+		);
+		expect(answers.map((r) => r.status).sort()).toEqual([303, 404]);
+		const winner = passwords[answers.findIndex((r) => r.status === 303)] as string;
+		const loser = passwords.find((p) => p !== winner) as string;
+		expect((await new Browser().signIn(email, winner)).status).toBe(303);
+		expect((await new Browser().signIn(email, loser)).status).toBe(401);
 	});
 });
 

@@ -152,6 +152,10 @@ describe("the dashboard in a real browser", () => {
 		await page.getByRole("button", { name: "Send 4 invitations" }).click();
 		await see(page.getByRole("status"), "4 created, 1 refused");
 		await shot("bulk-outcome");
+		// The outcome has a page of its own: a reload shows it again and sends nothing.
+		expect(page.url()).toMatch(/\/dashboard\/interviews\/bulk\/sent\/[0-9A-Za-z]{24}$/);
+		await page.reload();
+		await see(page.getByRole("status"), "4 created, 1 refused");
 		// The rows are test-mode: the live list does not show them, the test data view does.
 		await page.goto(`${service.baseUrl}/dashboard/interviews?position=Platform`);
 		await see(page.locator("main"), "0 live interviews match.");

@@ -1,4 +1,4 @@
-import { and, eq, gt, inArray, isNotNull, isNull, lt, or } from "drizzle-orm";
+import { and, desc, eq, gt, inArray, isNotNull, isNull, lt, or } from "drizzle-orm";
 import type { Db } from "../../platform/db/client";
 import { observerTickets, sessions } from "../../platform/db/schema";
 import { chunks } from "../../platform/lib/chunks";
@@ -98,13 +98,14 @@ export async function closeLiveViews(env: Env, db: Db, sessionHashes: readonly s
 	if (sessionHashes.length === 0) return 0;
 	const hashes = [...sessionHashes].slice(0, 90);
 	try {
-		const views = await db
+		// The latest views only: a session may have opened one on every page view for days.
+		const latest = await db
 			.select({ interviewId: observerTickets.interviewId, sessionHash: observerTickets.sessionHash })
 			.from(observerTickets)
 			.where(and(inArray(observerTickets.sessionHash, hashes), isNotNull(observerTickets.usedAt)))
-			.orderBy(observerTickets.expiresAt)
+			.orderBy(desc(observerTickets.expiresAt))
+			.limit(MAX_LIVE_VIEWS_CLOSED)
 			.all();
-		const latest = views.slice(-MAX_LIVE_VIEWS_CLOSED);
 		const outcomes = await Promise.allSettled(
 			latest.map((v) => interviewStub(env, v.interviewId).closeObserverSession(v.sessionHash as string)),
 		);
