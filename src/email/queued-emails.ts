@@ -50,17 +50,21 @@ export function touchQueuedEmails(db: Db, table: QueuedEmailTable, ids: string[]
 		.run();
 }
 
-/** Gives up on queued e-mails made before `createdBefore` and held by no consumer: failed, with why. */
+/**
+ * Gives up on at most `limit` queued e-mails made before `createdBefore` and held by no consumer,
+ * oldest first: failed, with why. Returns how many; the caller repeats it while a full `limit` goes.
+ */
 export async function expireQueuedEmails(
 	db: Db,
 	table: QueuedEmailTable,
 	createdBefore: number,
 	now: number,
 	reason: string,
+	limit: number,
 ): Promise<number> {
-	const result = await db
-		.update(table as typeof candidateEmails)
-		.set({ status: "failed", lastError: reason, leaseUntil: null, updatedAt: now })
+	const expiring = db
+		.select({ id: table.id })
+		.from(table as typeof candidateEmails)
 		.where(
 			and(
 				eq(table.status, "queued"),
@@ -68,6 +72,12 @@ export async function expireQueuedEmails(
 				or(isNull(table.leaseUntil), lte(table.leaseUntil, now)),
 			),
 		)
+		.orderBy(asc(table.createdAt))
+		.limit(limit);
+	const result = await db
+		.update(table as typeof candidateEmails)
+		.set({ status: "failed", lastError: reason, leaseUntil: null, updatedAt: now })
+		.where(inArray(table.id, expiring))
 		.run();
 	return result.meta.changes ?? 0;
 }

@@ -3,7 +3,7 @@ import { deleteDevInterviewRows, devInterviewsCreatedBefore } from "../accounts/
 import { getDb } from "../platform/db/client";
 import { retentionMs } from "../platform/lib/settings";
 import { sendOwedWakes } from "./creation/wake";
-import { markSeedsDue, overdueSeeds, seedsOwingNotice } from "./db/seeds-repo";
+import { markSeedsDue, overdueSeeds, type SeedCursor, seedsOwingNotice } from "./db/seeds-repo";
 import { deleteRecordings } from "./recordings/recordings";
 import { forgetInterview, interviewStub } from "./stub";
 
@@ -21,30 +21,52 @@ export const UNSETTLED_AFTER_MS = 5 * 60_000;
 const UNSETTLED_WITHIN_MS = 2 * 60 * 60_000;
 const MAX_UNSETTLED = 100;
 
-/** Overdue seeds woken per batch, and batches per cron run. */
+/** Overdue seeds woken per batch, and batches per cron run (both passes of the sweep together). */
 const WAKE_BATCH = 100;
 const MAX_WAKE_BATCHES = 10;
+/**
+ * A seed claimed this long ago and still there is woken again. Its object claims and adopts it
+ * within one `blockConcurrencyWhile`, so such a seed belongs either to an object whose replay
+ * keeps failing (the seed is deleted last, docs/architecture.md; the object's own alarm retries
+ * it, so waking it again does nothing), or to an adoption that never committed (the object was
+ * reset between the claim and its transaction), which nothing else opens before its next call.
+ */
+export const SEED_CLAIM_LEASE_MS = 30 * 60_000;
 
 /**
  * Opens the objects of interviews still seeds at their wake time (their wake message was lost,
  * or settling their creation failed and made them due): each adopts its seed, replays what
- * creation owed and arms its alarm. Returns how many were opened.
+ * creation owed and arms its alarm. Seeds no object claimed go first; then seeds claimed longer
+ * than `SEED_CLAIM_LEASE_MS` ago. Each pass goes forward through the seeds by (wake time, id), so
+ * seeds that stay overdue after their wake (a replay still failing) are not taken again in the
+ * same run and do not hide the ones behind them. Returns how many seeds were opened, each once.
  */
 export async function sweepOverdueSeeds(env: Env, now: number): Promise<number> {
 	const db = getDb(env.DB);
-	let woken = 0;
-	for (let batch = 0; batch < MAX_WAKE_BATCHES; batch++) {
-		const ids = await overdueSeeds(db, now, WAKE_BATCH);
-		if (ids.length === 0) break;
-		const outcomes = await Promise.allSettled(ids.map((id) => interviewStub(env, id).wake()));
-		const failed = outcomes.filter((o) => o.status === "rejected").length;
-		woken += ids.length - failed;
-		if (failed > 0 || ids.length < WAKE_BATCH) {
-			if (failed > 0) console.error(JSON.stringify({ message: "waking overdue seeds incomplete", failed }));
-			break;
+	const woken = new Set<string>();
+	let batches = 0;
+	const passes = [{ claimed: false }, { claimed: true, claimedBefore: now - SEED_CLAIM_LEASE_MS }] as const;
+	for (const pass of passes) {
+		let cursor: SeedCursor | null = null;
+		while (batches < MAX_WAKE_BATCHES) {
+			batches++;
+			const seeds = await overdueSeeds(db, now, pass, cursor, WAKE_BATCH);
+			cursor = seeds.at(-1) ?? null;
+			// A seed opened by the first pass may be claimed by the time the second looks.
+			const ids = seeds.map((seed) => seed.id).filter((id) => !woken.has(id));
+			const outcomes = await Promise.allSettled(ids.map((id) => interviewStub(env, id).wake()));
+			for (const [i, outcome] of outcomes.entries()) {
+				if (outcome.status === "fulfilled") woken.add(ids[i] as string);
+			}
+			const failed = outcomes.filter((o) => o.status === "rejected").length;
+			if (failed > 0) {
+				console.error(JSON.stringify({ message: "waking overdue seeds incomplete", failed }));
+				return woken.size;
+			}
+			if (seeds.length < WAKE_BATCH) break;
 		}
 	}
-	return woken;
+	return woken.size;
 }
 
 /**

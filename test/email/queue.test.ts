@@ -17,8 +17,10 @@ import {
 import { getDb } from "../../src/platform/db/client";
 import { events } from "../../src/platform/db/schema";
 import { newId } from "../../src/platform/lib/random";
+import { RETENTION_BATCH } from "../../src/platform/lib/settings";
 import { handleQueueBatch } from "../../src/queues";
 import { parseIcs, parseMime, SCHEDULED_AT } from "../support/email";
+import { withUpdatesRefused } from "../support/helpers";
 
 const NOW = Date.UTC(2026, 10, 21, 10, 0, 0);
 const db = getDb(env.DB);
@@ -535,4 +537,101 @@ describe("the housekeeping's resend of e-mails nothing is sending", () => {
 		const failed = await getCandidateEmail(db, old.messageId);
 		expect([failed?.status, failed?.lastError]).toEqual(["failed", "Not sent within 24 hours"]);
 	});
+
+	it("gives up on a backlog larger than one batch in one run, in bounded statements, and keeps younger e-mails queued", async () => {
+		const account = newId("acc");
+		const at = NOW + 40 * EMAIL_GIVE_UP_MS;
+		const total = RETENTION_BATCH * 2 + 37;
+		// One statement inserts the backlog (recursive CTE): a day's worth of notices the queue never took.
+		await env.DB.prepare(
+			`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?1)
+			 INSERT INTO candidate_emails (id, interview_id, account_id, environment, template, sender, recipient,
+			   sender_name, subject, text, html, ics, sequence, status, attempts, created_at, updated_at)
+			 SELECT ?2 || '_' || i, 'int_backlog', ?2, 'production', 'invitation', 'a@example.com', 'c@example.com',
+			   'Acme', 's', 't', 'h', 'ics', 0, 'queued', 0, ?3 + i, ?3 + i FROM n`,
+		)
+			.bind(total, account, at - EMAIL_GIVE_UP_MS - 10 * 60_000)
+			.run();
+		const young = emailRequest({ accountId: account });
+		await queueCandidateEmail(recordingQueueEnv().env, young, at - EMAIL_GIVE_UP_MS + 1_000);
+		const recorded = recordingD1(env.DB);
+		const run = batchRecordingEnv();
+
+		const report = await sweepStaleEmails({ ...run.env, DB: recorded.db }, at);
+
+		const giveUps = recorded.runs.filter((r) => r.query.startsWith('update "candidate_emails" set "status"'));
+		expect(giveUps.length).toBeGreaterThanOrEqual(3);
+		for (const statement of giveUps) expect(statement.changes).toBeLessThanOrEqual(RETENTION_BATCH);
+		expect(report.givenUp).toBeGreaterThanOrEqual(total);
+		const statuses = await env.DB.prepare(
+			"SELECT status, count(*) AS n FROM candidate_emails WHERE account_id = ? GROUP BY status ORDER BY status",
+		)
+			.bind(account)
+			.all<{ status: string; n: number }>();
+		expect(statuses.results).toEqual([
+			{ status: "failed", n: total },
+			{ status: "queued", n: 1 },
+		]);
+		expect((await getCandidateEmail(db, young.messageId))?.status).toBe("queued");
+	});
+
+	it("still sweeps dashboard users' e-mails when the candidates' table fails", async () => {
+		const candidate = emailRequest();
+		await queueCandidateEmail(recordingQueueEnv().env, candidate, NOW);
+		const userEmailId = newId("msg");
+		await env.DB.prepare(
+			`INSERT INTO user_emails (id, account_id, user_id, template, sender, sender_name, recipient, subject,
+			   text, html, link_base, status, attempts, created_at, updated_at)
+			 VALUES (?1, ?2, ?3, 'user_invitation', 'a@example.com', 'Acme', 'u@example.com', 's', 't', 'h',
+			   'https://app.example.test/dashboard/invitation#', 'queued', 0, ?4, ?4)`,
+		)
+			.bind(userEmailId, newId("acc"), newId("usr"), NOW)
+			.run();
+		const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
+		const run = batchRecordingEnv();
+
+		const report = await withUpdatesRefused("candidate_emails", () =>
+			sweepStaleEmails(run.env, NOW + EMAIL_GIVE_UP_MS + 1_000),
+		);
+
+		const user = await env.DB.prepare("SELECT status, last_error FROM user_emails WHERE id = ?")
+			.bind(userEmailId)
+			.first();
+		expect(user).toEqual({ status: "failed", last_error: "Not sent within 24 hours" });
+		expect(report.givenUp).toBeGreaterThanOrEqual(1);
+		expect((await getCandidateEmail(db, candidate.messageId))?.status).toBe("queued");
+		expect(logged.mock.calls.map((c) => String(c[0]))).toContainEqual(
+			expect.stringContaining('"table":"candidate_emails"'),
+		);
+		logged.mockRestore();
+	});
 });
+
+/** D1 that records every statement it runs with the rows it changed. */
+function recordingD1(database: D1Database): { db: D1Database; runs: { query: string; changes: number }[] } {
+	const runs: { query: string; changes: number }[] = [];
+	const recorded = (query: string, statement: D1PreparedStatement): D1PreparedStatement =>
+		new Proxy(statement, {
+			get(target, prop) {
+				const value = Reflect.get(target, prop, target);
+				if (typeof value !== "function") return value;
+				if (prop === "bind") return (...args: unknown[]) => recorded(query, value.apply(target, args));
+				if (prop === "run") {
+					return async () => {
+						const result = await value.apply(target, []);
+						runs.push({ query, changes: result.meta.changes });
+						return result;
+					};
+				}
+				return value.bind(target);
+			},
+		});
+	const db = new Proxy(database, {
+		get(target, prop) {
+			if (prop === "prepare") return (query: string) => recorded(query, target.prepare(query));
+			const value = Reflect.get(target, prop, target);
+			return typeof value === "function" ? value.bind(target) : value;
+		},
+	});
+	return { db, runs };
+}

@@ -117,13 +117,27 @@ export async function withTableRenamed<T>(table: string, run: () => Promise<T>):
 }
 
 /** Runs `run` while every insert into `table` fails (a trigger aborts it); reads still work. */
-export async function withInsertsRefused<T>(table: string, run: () => Promise<T>): Promise<T> {
+export function withInsertsRefused<T>(table: string, run: () => Promise<T>): Promise<T> {
+	return withStatementsRefused(table, "INSERT", run);
+}
+
+/** Runs `run` while every update of `table` fails (a trigger aborts it); reads still work. */
+export function withUpdatesRefused<T>(table: string, run: () => Promise<T>): Promise<T> {
+	return withStatementsRefused(table, "UPDATE", run);
+}
+
+async function withStatementsRefused<T>(
+	table: string,
+	kind: "INSERT" | "UPDATE",
+	run: () => Promise<T>,
+): Promise<T> {
+	const trigger = `refuse_${table}_${kind.toLowerCase()}`;
 	await env.DB.exec(
-		`CREATE TRIGGER refuse_${table}_inserts BEFORE INSERT ON ${table} BEGIN SELECT RAISE(ABORT, 'inserts refused'); END`,
+		`CREATE TRIGGER ${trigger} BEFORE ${kind} ON ${table} BEGIN SELECT RAISE(ABORT, '${kind.toLowerCase()}s refused'); END`,
 	);
 	try {
 		return await run();
 	} finally {
-		await env.DB.exec(`DROP TRIGGER refuse_${table}_inserts`);
+		await env.DB.exec(`DROP TRIGGER ${trigger}`);
 	}
 }

@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, gte, inArray, isNull, like, lt, lte, sql } from "drizzle-orm";
+import { and, asc, eq, gt, gte, inArray, isNull, like, lt, lte, or, sql } from "drizzle-orm";
 import type { Db } from "../../platform/db/client";
 import { candidateEmails, interviewSeeds } from "../../platform/db/schema";
 import { type Bound, JsonRowsTemplate, runOne, Template } from "../../platform/db/templates";
@@ -144,16 +144,45 @@ export function forgetSeed(db: Db, id: string): Bound {
 	return forgetById.bind(db, { id });
 }
 
-/** Seeds whose object should have been woken by `before` (a lost or failed wake message). */
-export async function overdueSeeds(db: Db, before: number, limit: number): Promise<string[]> {
-	const rows = await db
-		.select({ id: interviewSeeds.id })
+/** Where a run of the overdue sweep left off: the last seed it took, in (wake time, id) order. */
+export interface SeedCursor {
+	wakeAt: number;
+	id: string;
+}
+
+/**
+ * Seeds whose object should have been woken by `before` (a lost or failed wake message), after
+ * `cursor` in (wake time, id) order, soonest first. `claimed: false` takes only seeds no object
+ * has claimed; `claimed: true` only seeds claimed at `claimedBefore` or earlier (an adoption that
+ * may never have committed, `sweepOverdueSeeds`).
+ */
+export async function overdueSeeds(
+	db: Db,
+	before: number,
+	options: { claimed: false } | { claimed: true; claimedBefore: number },
+	cursor: SeedCursor | null,
+	limit: number,
+): Promise<SeedCursor[]> {
+	return db
+		.select({ id: interviewSeeds.id, wakeAt: interviewSeeds.wakeAt })
 		.from(interviewSeeds)
-		.where(lte(interviewSeeds.wakeAt, before))
-		.orderBy(asc(interviewSeeds.wakeAt))
+		.where(
+			and(
+				lte(interviewSeeds.wakeAt, before),
+				options.claimed
+					? lte(interviewSeeds.claimedAt, options.claimedBefore)
+					: isNull(interviewSeeds.claimedAt),
+				cursor
+					? or(
+							gt(interviewSeeds.wakeAt, cursor.wakeAt),
+							and(eq(interviewSeeds.wakeAt, cursor.wakeAt), gt(interviewSeeds.id, cursor.id)),
+						)
+					: undefined,
+			),
+		)
+		.orderBy(asc(interviewSeeds.wakeAt), asc(interviewSeeds.id))
 		.limit(limit)
 		.all();
-	return rows.map((r) => r.id);
 }
 
 /**

@@ -6,7 +6,7 @@ import {
 	runInDurableObject,
 } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { purgeOldEvents } from "../../../src/events/retention";
 import { NO_SHOW_AFTER_MS } from "../../../src/interviews/core/state-machine";
 import {
@@ -16,7 +16,7 @@ import {
 	WAKE_QUEUE_NAME,
 } from "../../../src/interviews/creation/wake";
 import { markSeedsDue, seedsOwingWake, seedsWaking } from "../../../src/interviews/db/seeds-repo";
-import { sweepOverdueSeeds, sweepUpcomingWakes } from "../../../src/interviews/sweeps";
+import { SEED_CLAIM_LEASE_MS, sweepOverdueSeeds, sweepUpcomingWakes } from "../../../src/interviews/sweeps";
 import { getDb } from "../../../src/platform/db/client";
 import { call, newAccount, validInterview, withTableRenamed } from "../../support/helpers";
 import { countRows, profile } from "../../support/limits-helpers";
@@ -199,6 +199,73 @@ describe("deferred creation: an interview is a seed in D1 until its object is fi
 		expect((await objectHolds(due.id)).adopted).toBe(true);
 		expect(await seedOf(later.id)).not.toBeNull();
 		expect((await objectHolds(later.id)).adopted).toBe(false);
+	});
+
+	it("the housekeeping sweep reaches an overdue seed behind more than a batch of claimed seeds still replaying, and counts each seed once", async () => {
+		const stuck = await newAccount();
+		const stuckIds: string[] = [];
+		for (const n of [100, 10]) {
+			const interviews = Array.from({ length: n }, (_, i) =>
+				validInterview({ candidate_email: `stuck${n}-${i}@example.com` }),
+			);
+			const res = await call("POST", "/v1/interviews/bulk", { key: stuck.live, body: { interviews } });
+			expect(res.status).toBe(200);
+			for (const item of res.body.data.successful) stuckIds.push(item.interview.id);
+		}
+		expect(stuckIds).toHaveLength(110);
+		const behind = await create((await newAccount()).live);
+		const now = Date.now();
+		const db = getDb(env.DB);
+		// The stuck seeds are the oldest overdue ones, so that they fill the sweep's first batches.
+		await markSeedsDue(db, stuckIds, now - 30 * 24 * HOUR);
+		await markSeedsDue(db, [behind.id], now - HOUR);
+		// Their objects adopt them, but the seed's deletion (the replay's last step) keeps failing,
+		// as it does while the e-mail or webhook queue is down: claimed, overdue, and still there.
+		await env.DB.exec(
+			`CREATE TRIGGER keep_stuck_seeds BEFORE DELETE ON interview_seeds WHEN json_extract(OLD.state, '$.accountId') = '${stuck.id}' BEGIN SELECT RAISE(ABORT, 'seed kept'); END`,
+		);
+		const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
+		try {
+			await Promise.all(stuckIds.map((id) => stubOf(id).wake()));
+			const claimed = await env.DB.prepare(
+				"SELECT count(*) AS n FROM interview_seeds WHERE json_extract(state, '$.accountId') = ? AND claimed_at IS NOT NULL",
+			)
+				.bind(stuck.id)
+				.first<{ n: number }>();
+			expect(claimed?.n).toBe(110);
+			const overdue = await countRows("SELECT count(*) AS n FROM interview_seeds WHERE wake_at <= ?", now);
+
+			const woken = await sweepOverdueSeeds(env, now);
+
+			expect(await seedOf(behind.id)).toBeNull();
+			expect((await objectHolds(behind.id)).adopted).toBe(true);
+			expect(woken).toBeGreaterThanOrEqual(1);
+			expect(woken).toBeLessThanOrEqual(overdue);
+		} finally {
+			await env.DB.exec("DROP TRIGGER keep_stuck_seeds");
+			logged.mockRestore();
+		}
+	});
+
+	it("the housekeeping sweep leaves a recently claimed seed to its object, and opens one whose claim is older than the lease", async () => {
+		const account = await newAccount();
+		const stale = await create(account.live);
+		const recent = await create(account.live);
+		const now = Date.now();
+		await markSeedsDue(getDb(env.DB), [stale.id, recent.id], now - HOUR);
+		// Claimed, but no object committed the adoption (it was reset between the claim and its transaction).
+		const claim = env.DB.prepare("UPDATE interview_seeds SET claimed_at = ? WHERE id = ?");
+		await env.DB.batch([
+			claim.bind(now - SEED_CLAIM_LEASE_MS - 1_000, stale.id),
+			claim.bind(now - 60_000, recent.id),
+		]);
+
+		await sweepOverdueSeeds(env, now);
+
+		expect(await seedOf(stale.id)).toBeNull();
+		expect((await objectHolds(stale.id)).adopted).toBe(true);
+		expect(await seedOf(recent.id)).not.toBeNull();
+		expect((await objectHolds(recent.id)).adopted).toBe(false);
 	});
 
 	it("the cron sends wake messages for the seeds coming into the next half hour, not for later ones", async () => {
