@@ -16,6 +16,7 @@ import {
 	rememberAccountId,
 	removeSlot,
 	storedAccountId,
+	trimReservation,
 	unconfirmedSlots,
 	waitingPosition,
 	writeAuthVersion,
@@ -40,7 +41,7 @@ import { findAccount } from "./accounts-repo";
 import { type CommitOutcome, GroupCommit } from "./group-commit";
 import { effectiveLimits, type PlanId } from "./plans";
 import { admitLiveInterviews } from "./quota-repo";
-import { decide, type RateDecision, RESERVATION_MS, reservationSize, WINDOW_MS } from "./rate-limit";
+import { decide, nextReservationSize, type RateDecision, RESERVATION_MS, WINDOW_MS } from "./rate-limit";
 
 /** A granted slot is checked this long after the grant, in case its interview never started. */
 const CONFIRM_AFTER_MS = 60_000;
@@ -117,8 +118,8 @@ export class AccountObject extends DurableObject<Env> {
 	/** This object's clock; tests move it instead of waiting. */
 	clock: () => number = Date.now;
 	private hits: number[] = [];
-	/** The newest persisted reservation: requests it still covers, up to its time. */
-	private reserved: { until: number; left: number } | null = null;
+	/** The newest persisted reservation: its row, its size, the requests it still covers, up to its time. */
+	private reserved: { row: number; size: number; left: number; until: number } | null = null;
 	private lastSqlPrune = 0;
 	private auth: AuthVersion = { version: 0, pending: 0, pendingSince: 0 };
 	/** Single creates' D1 writes, those that arrive while one is in flight committed together. */
@@ -387,8 +388,11 @@ export class AccountObject extends DurableObject<Env> {
 
 	/**
 	 * Makes sure a persisted reservation covers the request counted at `ts`: most requests use
-	 * one already written; otherwise a new one is written (sized by the room left), so SQLite is
-	 * written once per reservation rather than once per request, and never lags behind memory.
+	 * one already written; otherwise a new one is written, so SQLite is written once per
+	 * reservation rather than once per request, and never lags behind memory. A reservation that
+	 * ends with places unused is first cut to the requests it covered, so only the newest one can
+	 * count more than it covers after a restart. The new one is sized by the traffic
+	 * (`nextReservationSize`): sparse requests get one place each.
 	 */
 	private persist(ts: number, remaining: number): void {
 		const current = this.reserved;
@@ -396,10 +400,11 @@ export class AccountObject extends DurableObject<Env> {
 			current.left--;
 			return;
 		}
-		const size = reservationSize(remaining);
+		const sql = this.ctx.storage.sql;
+		if (current && current.left > 0) trimReservation(sql, current.row, current.size - current.left);
+		const size = nextReservationSize(current, ts, remaining);
 		const until = ts + RESERVATION_MS;
-		insertReservation(this.ctx.storage.sql, until, size);
-		this.reserved = { until, left: size - 1 };
+		this.reserved = { row: insertReservation(sql, until, size), size, left: size - 1, until };
 	}
 
 	private setAuth(next: AuthVersion): void {

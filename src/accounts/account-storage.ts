@@ -33,8 +33,15 @@ export function loadWindow(sql: SqlStorage, windowStart: number): number[] {
 	);
 }
 
-export function insertReservation(sql: SqlStorage, ts: number, n: number): void {
-	sql.exec("INSERT INTO hits (ts, n) VALUES (?, ?)", ts, n);
+/** Writes a reservation; returns its row. */
+export function insertReservation(sql: SqlStorage, ts: number, n: number): number {
+	return sql.exec<{ id: number }>("INSERT INTO hits (ts, n) VALUES (?, ?) RETURNING rowid AS id", ts, n).one()
+		.id;
+}
+
+/** Cuts a reservation that ended to the requests it covered. */
+export function trimReservation(sql: SqlStorage, row: number, n: number): void {
+	sql.exec("UPDATE hits SET n = ? WHERE rowid = ?", n, row);
 }
 
 export function pruneReservations(sql: SqlStorage, windowStart: number): void {

@@ -55,16 +55,36 @@ export function decide(hits: readonly number[], limit: number, now: number): Rat
 
 /**
  * Counted requests are persisted ahead of use, in reservations: one SQLite row stands for up to
- * `reservationSize` requests made within `RESERVATION_MS` of it, and is stored at the latest
- * time it covers. Reloading a row as that many requests at that time over-counts and keeps them
- * slightly longer, never less: after a restart the window is never smaller than the true one.
+ * `nextReservationSize` requests made within `RESERVATION_MS` of it, and is stored at the latest
+ * time it covers. A reservation that ends with places unused is cut to the requests it covered
+ * when the next one is written, so reloaded after a restart every row but the newest is exact,
+ * and the newest over-counts by its unused places and keeps its requests slightly longer, never
+ * less: after a restart the window is never smaller than the true one, and larger by at most
+ * what the newest reservation did not use.
  */
 export const RESERVATION_MS = 1_000;
 export const MAX_RESERVATION = 100;
 
-/** How many requests the next reservation covers, given the room left after this request. */
+/** The most requests a reservation may cover, given the room left after this request. */
 export function reservationSize(remaining: number): number {
 	return Math.max(1, Math.min(MAX_RESERVATION, Math.floor(remaining / 10)));
+}
+
+/**
+ * How many requests the next reservation covers, given the last one and the room left: twice
+ * the last one's size if it ran out before its time (the traffic outgrew it); the requests it
+ * covered if it ended by time within `RESERVATION_MS` of `ts` (the traffic of its second); else
+ * one (sparse requests are persisted one by one, exactly). Never more than `reservationSize`.
+ */
+export function nextReservationSize(
+	last: { size: number; left: number; until: number } | null,
+	ts: number,
+	remaining: number,
+): number {
+	let wanted = 1;
+	if (last !== null && ts <= last.until) wanted = 2 * last.size;
+	else if (last !== null && ts - last.until <= RESERVATION_MS) wanted = last.size - last.left;
+	return Math.max(1, Math.min(wanted, reservationSize(remaining)));
 }
 
 /** The window as reloaded from reservation rows: each row as `n` requests at its time, in order. */

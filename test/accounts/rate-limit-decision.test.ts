@@ -4,6 +4,7 @@ import {
 	expandReservations,
 	ietfRateLimitHeaders,
 	MAX_RESERVATION,
+	nextReservationSize,
 	reservationSize,
 } from "../../src/accounts/rate-limit";
 
@@ -66,5 +67,20 @@ describe("IETF RateLimit headers", () => {
 			"RateLimit-Policy": '"default";q=2;w=60',
 			RateLimit: '"default";r=0;t=10',
 		});
+	});
+
+	it("size the next reservation by the traffic: one after a quiet second, the last one's use after it ends, double when outgrown", () => {
+		const roomy = 1_000_000;
+		expect(nextReservationSize(null, 5_000, roomy)).toBe(1);
+		// Ran out before its time: twice its size.
+		expect(nextReservationSize({ size: 8, left: 0, until: 6_000 }, 5_500, roomy)).toBe(16);
+		// Ended by time with places unused: the requests it covered.
+		expect(nextReservationSize({ size: 8, left: 5, until: 6_000 }, 6_400, roomy)).toBe(3);
+		expect(nextReservationSize({ size: 8, left: 5, until: 6_000 }, 7_000, roomy)).toBe(3);
+		// More than a second after it ended: one.
+		expect(nextReservationSize({ size: 8, left: 5, until: 6_000 }, 7_001, roomy)).toBe(1);
+		// Never more than the room left allows.
+		expect(nextReservationSize({ size: 64, left: 0, until: 6_000 }, 5_500, 59)).toBe(5);
+		expect(nextReservationSize({ size: 64, left: 0, until: 6_000 }, 5_500, roomy)).toBe(MAX_RESERVATION);
 	});
 });
