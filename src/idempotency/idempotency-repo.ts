@@ -38,6 +38,7 @@ export async function claimKey(
 			lockedUntil: claim.lockedUntil,
 			responseStatus: null,
 			responseBody: null,
+			responseHeaders: null,
 			createdAt: claim.now,
 			expiresAt: claim.expiresAt,
 		})
@@ -50,6 +51,7 @@ export async function claimKey(
 				lockedUntil: sql`excluded.locked_until`,
 				responseStatus: sql`NULL`,
 				responseBody: sql`NULL`,
+				responseHeaders: sql`NULL`,
 				createdAt: sql`excluded.created_at`,
 				expiresAt: sql`excluded.expires_at`,
 			},
@@ -63,11 +65,21 @@ export function findKey(db: Db, scope: KeyScope): Promise<IdempotencyRow | undef
 	return db.select().from(idempotencyKeys).where(scoped(scope)).get();
 }
 
-/** Stores the response of the attempt holding the lock (and only of that attempt). */
-export function completeKey(db: Db, scope: KeyScope, lockId: string, status: number, body: string) {
+/**
+ * Stores the response of the attempt holding the lock (and only of that attempt), with the
+ * headers a refusal set itself, if any.
+ */
+export function completeKey(
+	db: Db,
+	scope: KeyScope,
+	lockId: string,
+	status: number,
+	body: string,
+	headers: Record<string, string> | null = null,
+) {
 	return db
 		.update(idempotencyKeys)
-		.set({ state: "done", responseStatus: status, responseBody: body })
+		.set({ state: "done", responseStatus: status, responseBody: body, responseHeaders: headers })
 		.where(and(scoped(scope), eq(idempotencyKeys.lockId, lockId), eq(idempotencyKeys.state, "in_flight")))
 		.run();
 }

@@ -67,6 +67,8 @@ export const idempotent: MiddlewareHandler<AppBindings> = async (c, next) => {
 			);
 		}
 		if (row.state === "done" && row.responseStatus !== null && row.responseBody !== null) {
+			// A refusal's own headers (a QUOTA_EXCEEDED's limits and Retry-After) describe the answer.
+			for (const [name, value] of Object.entries(row.responseHeaders ?? {})) c.header(name, value);
 			c.header("Idempotent-Replayed", "true");
 			c.header("Original-Request-Id", requestIdOf(row.lockId));
 			c.header("Content-Type", "application/json");
@@ -117,7 +119,8 @@ async function runAndStore(
 		return;
 	}
 	const body = await res.clone().text();
-	const store = () => completeKey(db, scope, lockId, res.status, body);
+	const headers = c.error instanceof AppError ? (c.error.headers ?? null) : null;
+	const store = () => completeKey(db, scope, lockId, res.status, body, headers);
 	const log = (error: unknown, attempt: number) =>
 		console.error(
 			JSON.stringify({

@@ -256,13 +256,24 @@ export const MAX_SCHEDULE_AHEAD_MS = 5 * 365 * 24 * 3_600_000;
  * years after it, is refused.
  */
 export function scheduledAtOf(value: string | undefined, now: number): number {
+	const at = parsedScheduledAt(value, now);
+	checkScheduledAt(at, now);
+	return at;
+}
+
+/** `scheduled_at` read, not yet judged against the time (absent: `now`). */
+export function parsedScheduledAt(value: string | undefined, now: number): number {
 	if (value === undefined) return now;
 	const at = parseIsoDateTime(value);
 	if (at === null) throw validationError({ scheduled_at: "Must be an ISO 8601 date-time with a time zone" });
+	return at;
+}
+
+/** `scheduled_at` judged against the request's time: not past, at most 5 years ahead. */
+export function checkScheduledAt(at: number, now: number): void {
 	if (at < now) throw validationError({ scheduled_at: "Must not be in the past" });
 	if (at > now + MAX_SCHEDULE_AHEAD_MS)
 		throw validationError({ scheduled_at: "Must be at most 5 years ahead" });
-	return at;
 }
 
 /**

@@ -9,7 +9,7 @@ import { AppError, OutcomeUnknownError } from "../../src/platform/http/errors";
 import { runHousekeeping } from "../../src/scheduled";
 import { ADMIN_TOKEN, BASE, call, newAccount, validInterview, withTableRenamed } from "../support/helpers";
 import { ledgerOf } from "../support/lifecycle-helpers";
-import { countRows, profile } from "../support/limits-helpers";
+import { countRows, profile, setLimits } from "../support/limits-helpers";
 
 const withKey = (key: string) => ({ "Idempotency-Key": key });
 
@@ -207,6 +207,71 @@ describe("idempotency keys", () => {
 			body: { url: "http://example.com/hook" },
 		});
 		expect([webhook.status, webhook.body.error?.code]).toEqual([400, "VALIDATION_ERROR"]);
+	});
+
+	it("replays a create and a reschedule whose scheduled_at has passed since, instead of refusing the retry", async () => {
+		const account = await newAccount({ credits: 5 });
+		const soon = () => new Date(Date.now() + 1_200).toISOString();
+		const createKey = withKey("k-passed-create");
+		const body = validInterview({ scheduled_at: soon() });
+		const first = await call("POST", "/v1/interviews", { key: account.live, body, headers: createKey });
+		expect(first.status).toBe(201);
+		const patchKey = withKey("k-passed-patch");
+		const change = { scheduled_at: soon() };
+		const path = `/v1/interviews/${first.body.data.id}`;
+		const moved = await call("PATCH", path, { key: account.live, body: change, headers: patchKey });
+		expect(moved.status).toBe(200);
+		// Both times pass; the retries (their answers lost, say) are the same requests.
+		await new Promise((r) => setTimeout(r, 1_500));
+		const created = await call("POST", "/v1/interviews", { key: account.live, body, headers: createKey });
+		expect([created.status, created.headers.get("Idempotent-Replayed")]).toEqual([201, "true"]);
+		expect(created.body).toEqual(first.body);
+		const rescheduled = await call("PATCH", path, { key: account.live, body: change, headers: patchKey });
+		expect([rescheduled.status, rescheduled.headers.get("Idempotent-Replayed")]).toEqual([200, "true"]);
+		expect(rescheduled.body).toEqual(moved.body);
+		// Charged once; a new key with the same past time is refused and stores nothing.
+		expect((await profile(account.live)).credits_balance).toBe(4);
+		const late = await call("POST", "/v1/interviews", {
+			key: account.live,
+			body,
+			headers: withKey("k-passed-new"),
+		});
+		expect([late.status, late.body.error?.details]).toEqual([
+			400,
+			{ scheduled_at: "Must not be in the past" },
+		]);
+		const fresh = validInterview({ scheduled_at: new Date(Date.now() + 86_400_000).toISOString() });
+		const again = await call("POST", "/v1/interviews", {
+			key: account.live,
+			body: fresh,
+			headers: withKey("k-passed-new"),
+		});
+		expect(again.status).toBe(201);
+	});
+
+	it("replays a QUOTA_EXCEEDED with the limit headers and Retry-After of its refusal", async () => {
+		const account = await newAccount({ credits: 5 });
+		await setLimits(account.id, { monthly_interviews: 1 });
+		expect((await call("POST", "/v1/interviews", { key: account.live, body: validInterview() })).status).toBe(
+			201,
+		);
+		const headers = withKey("k-quota");
+		const body = validInterview();
+		const refused = await call("POST", "/v1/interviews", { key: account.live, body, headers });
+		expect([refused.status, refused.body.error?.code]).toEqual([429, "QUOTA_EXCEEDED"]);
+		const replayed = await call("POST", "/v1/interviews", { key: account.live, body, headers });
+		expect([replayed.status, replayed.headers.get("Idempotent-Replayed")]).toEqual([429, "true"]);
+		expect(replayed.body).toEqual(refused.body);
+		for (const name of [
+			"Retry-After",
+			"X-RateLimit-Resource",
+			"X-RateLimit-Limit",
+			"X-RateLimit-Remaining",
+			"X-RateLimit-Reset",
+		]) {
+			expect(replayed.headers.get(name), name).toBe(refused.headers.get(name));
+		}
+		expect(replayed.headers.get("X-RateLimit-Resource")).toBe("monthly_interviews");
 	});
 
 	it("stores nothing for a request about something that does not exist", async () => {

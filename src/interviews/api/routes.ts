@@ -16,7 +16,13 @@ import { randomBase62 } from "../../platform/lib/random";
 import { parseIsoDateTime } from "../../platform/lib/time";
 import { listInterviews } from "../db/interviews-repo";
 import { recordingLinks } from "../recordings/recordings";
-import { commandInterview, createInterview, loadOwnedInterview, scheduledAtOf } from "../service";
+import {
+	checkScheduledAt,
+	commandInterview,
+	createInterview,
+	loadOwnedInterview,
+	parsedScheduledAt,
+} from "../service";
 import { bulkRoutes } from "./bulk-routes";
 import {
 	cancelledInterviewSchema,
@@ -35,18 +41,34 @@ export const interviewRoutes = new Hono<AppBindings>();
 
 /**
  * Both create bodies, parsed before idempotency (the order of checks puts validation first), with
- * `scheduled_at` resolved against the request's time: a time in the past is a validation error.
+ * `scheduled_at` read (absent: now); it is judged against the request's time after idempotency
+ * (`scheduleChecked`).
  */
 const createRequest = validator("json", (value, c: Context<AppBindings>) => {
 	const request = parseCreateRequest(value, { acceptSetupGuide: c.req.path.startsWith("/api/") });
-	return { ...request, scheduledAt: scheduledAtOf(request.body.scheduled_at, c.get("now")) };
+	return { ...request, scheduledAt: parsedScheduledAt(request.body.scheduled_at, c.get("now")) };
 });
 
-/** An update's body; a new `scheduled_at` in the past is refused here, before idempotency. */
+/** An update's body, with a new `scheduled_at` read; it is judged after idempotency too. */
 const updateRequest = validateJson(updateInterviewBody, (body, c) => {
-	if (body.scheduled_at !== undefined) scheduledAtOf(body.scheduled_at, c.get("now"));
+	if (body.scheduled_at !== undefined) parsedScheduledAt(body.scheduled_at, c.get("now"));
 	return body;
 });
+
+/**
+ * `scheduled_at` judged against the request's time (not past, at most 5 years ahead), in the
+ * handler, after idempotency: a retry of a request that succeeded gets its stored answer even
+ * once the time it asked for has passed, instead of a refusal that would say it failed. A refusal
+ * here is a validation error as before, and stores nothing under the request's key.
+ */
+function judgeScheduledAt(c: Context<AppBindings>, at: number): void {
+	try {
+		checkScheduledAt(at, c.get("now"));
+	} catch (error) {
+		c.set("idempotencyTransient", true);
+		throw error;
+	}
+}
 
 /** A create with an Idempotency-Key takes the key in D1: it is counted before that, as usual. */
 const countedBeforeIdempotency: MiddlewareHandler<AppBindings> = async (c, next) => {
@@ -83,6 +105,7 @@ interviewRoutes.post(
 		const now = c.get("now");
 		const setupGuidePrefix = c.req.path.startsWith("/api/");
 		const request = c.req.valid("json");
+		judgeScheduledAt(c, request.scheduledAt);
 		const urls = { appUrl: appUrl(c) };
 		const count = c.get("requestCount");
 		const state = await createInterview(
@@ -236,6 +259,8 @@ interviewRoutes.patch(
 	async (c) => {
 		const body = c.req.valid("json");
 		const time = (v: string | undefined) => (v === undefined ? undefined : (parseIsoDateTime(v) as number));
+		const scheduledAt = time(body.scheduled_at);
+		if (scheduledAt !== undefined) judgeScheduledAt(c, scheduledAt);
 		const result = await commandInterview(
 			c.env,
 			c.get("auth"),
@@ -243,7 +268,7 @@ interviewRoutes.patch(
 			{
 				type: "update",
 				changes: {
-					scheduled_at: time(body.scheduled_at),
+					scheduled_at: scheduledAt,
 					candidate_email: body.candidate_email,
 					position: body.position,
 					skills: body.skills,

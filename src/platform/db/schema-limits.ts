@@ -51,6 +51,8 @@ export const idempotencyKeys = sqliteTable(
 		lockedUntil: integer("locked_until").notNull(),
 		responseStatus: integer("response_status"),
 		responseBody: text("response_body"),
+		/** The headers a stored refusal set itself (a `QUOTA_EXCEEDED`'s `Retry-After` and limits), replayed with it. */
+		responseHeaders: text("response_headers", { mode: "json" }).$type<Record<string, string>>(),
 		createdAt: integer("created_at").notNull(),
 		expiresAt: integer("expires_at").notNull(),
 	},
