@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import { findAccount } from "../accounts/accounts-repo";
 import { getDb } from "../platform/db/client";
 import { issueFields } from "../platform/http/validation";
+import { sha256Hex } from "../platform/lib/crypto";
 import { listEndpoints } from "../webhooks/endpoints-repo";
 import { ALL_EVENTS } from "../webhooks/event-names";
 import { createWebhookBody } from "../webhooks/schemas";
@@ -14,6 +15,15 @@ import { EventChoices, eventsOf, HOOKS, type Problem } from "./webhook-common";
 
 export const webhookEndpointPages = new Hono<DashBindings>();
 
+/**
+ * The secret a page was shown with, as its rotation form carries it: a rotation happens only from
+ * the secret the page showed, so the same form sent twice (a reload, a second click) does not
+ * rotate twice, which would end the overlap of the secret receivers still hold.
+ */
+async function secretVersion(secret: string): Promise<string> {
+	return (await sha256Hex(`webhook-secret-version:${secret}`)).slice(0, 24);
+}
+
 async function ListPage(props: {
 	c: DashContext;
 	error?: Problem;
@@ -22,7 +32,12 @@ async function ListPage(props: {
 }) {
 	const { c } = props;
 	const me = c.var.dashboard;
-	const { rows } = await listEndpoints(getDb(c.env.DB), ownerOf(me.auth), 100, null);
+	const db = getDb(c.env.DB);
+	const [{ rows }, account] = await Promise.all([
+		listEndpoints(db, ownerOf(me.auth), 100, null),
+		findAccount(db, me.auth.accountId),
+	]);
+	const version = account ? await secretVersion(account.webhookSecret) : "";
 	return (
 		<Page title="Webhooks" user={me} current={HOOKS}>
 			<h1>Webhooks</h1>
@@ -101,6 +116,7 @@ async function ListPage(props: {
 					data-confirm="Rotate the signing secret? The old one keeps signing for 24 hours."
 				>
 					<Csrf user={me} />
+					<input type="hidden" name="secret_version" value={version} />
 					<button type="submit" class="danger">
 						Rotate secret
 					</button>
@@ -148,7 +164,26 @@ webhookEndpointPages.post("/secret/reveal", async (c) => {
 });
 
 webhookEndpointPages.post("/secret/rotate", async (c) => {
-	const result = await rotateWebhookSecret(c.env.DB, c.var.dashboard.auth.accountId, c.get("now"));
+	const form = await formOf(c);
+	const account = await findAccount(getDb(c.env.DB), c.var.dashboard.auth.accountId);
+	if (!account || field(form, "secret_version") !== (await secretVersion(account.webhookSecret))) {
+		return c.html(
+			await ListPage({
+				c,
+				error: {
+					message:
+						"The secret was rotated since this page was shown (perhaps by this same form, sent twice); nothing was rotated now. Reveal the secret to see the current one.",
+				},
+			}),
+			409,
+		);
+	}
+	const result = await rotateWebhookSecret(
+		c.env.DB,
+		c.var.dashboard.auth.accountId,
+		c.get("now"),
+		account.webhookSecret,
+	);
 	if (result.status !== "ok") {
 		return c.html(
 			await ListPage({ c, error: { message: "Another rotation happened at the same moment; try again." } }),

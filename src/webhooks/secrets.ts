@@ -39,13 +39,16 @@ export async function rotateWebhookSecret(
 	database: D1Database,
 	accountId: string,
 	now: number,
+	/** The secret the caller saw: the rotation happens only if it is still the current one. */
+	from?: string,
 ): Promise<RotationResult> {
 	const d1 = guardD1(database);
-	const account = await d1
+	const found = await d1
 		.prepare("SELECT webhook_secret AS secret FROM accounts WHERE id = ?")
 		.bind(accountId)
 		.first<{ secret: string }>();
-	if (!account) return { status: "not_found" };
+	if (!found) return { status: "not_found" };
+	const account = { secret: from ?? found.secret };
 	const secret = newWebhookSecret();
 	const expiresAt = now + PREVIOUS_SECRET_TTL_MS;
 	// Raw D1: drizzle cannot batch an INSERT ... SELECT.

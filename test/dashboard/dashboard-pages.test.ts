@@ -561,6 +561,47 @@ describe("team invitations", () => {
 });
 
 describe("webhooks pages", () => {
+	it("rotates the signing secret once per page shown: the same form sent twice keeps the overlap", async () => {
+		const a = await dashboardAccount();
+		const owner = await signedIn(a.owner);
+		const secretOf = async () =>
+			(
+				await env.DB.prepare("SELECT webhook_secret AS s FROM accounts WHERE id = ?")
+					.bind(a.id)
+					.first<{ s: string }>()
+			)?.s as string;
+		const original = await secretOf();
+		const page = await owner.get("/dashboard/settings/webhooks");
+		const version = /name="secret_version" value="([0-9a-f]{24})"/.exec(page.text)?.[1] as string;
+		expect(version).toBeDefined();
+		expect(page.text).not.toContain(original);
+		const form = { _csrf: await owner.csrf("/dashboard/settings/webhooks"), secret_version: version };
+		const rotated = await owner.post("/dashboard/settings/webhooks/secret/rotate", form);
+		expect(rotated.status).toBe(200);
+		const current = await secretOf();
+		expect(current).not.toBe(original);
+		expect(rotated.text).toContain(current);
+		// The same form again (a reload's resubmission): nothing is rotated, the original still signs.
+		const again = await owner.post("/dashboard/settings/webhooks/secret/rotate", form);
+		expect(again.status).toBe(409);
+		expect(again.text).toContain("nothing was rotated now");
+		expect(await secretOf()).toBe(current);
+		const previous = await env.DB.prepare("SELECT secret FROM webhook_previous_secrets WHERE account_id = ?")
+			.bind(a.id)
+			.first<{ secret: string }>();
+		expect(previous?.secret).toBe(original);
+		// The page shown after the rotation rotates once more.
+		const next = await owner.get("/dashboard/settings/webhooks");
+		const nextVersion = /name="secret_version" value="([0-9a-f]{24})"/.exec(next.text)?.[1] as string;
+		expect(nextVersion).not.toBe(version);
+		const third = await owner.post("/dashboard/settings/webhooks/secret/rotate", {
+			...form,
+			secret_version: nextVersion,
+		});
+		expect(third.status).toBe(200);
+		expect(await secretOf()).not.toBe(current);
+	});
+
 	it("adds an endpoint through the API's URL rules and sends a test event", async () => {
 		const a = await dashboardAccount();
 		const owner = await signedIn(a.owner);
