@@ -82,13 +82,18 @@ export function updateEndpoint(db: Db, id: string, changes: Partial<typeof webho
 	return db.update(webhookEndpoints).set(changes).where(eq(webhookEndpoints.id, id)).returning().get();
 }
 
-/** The endpoint and its delivery log go together: nothing can reach the log once it is gone. */
-export async function deleteEndpoint(db: Db, id: string): Promise<void> {
-	await db.batch([
+/**
+ * The endpoint and its delivery log go together, in one D1 transaction: nothing can reach the
+ * log once it is gone. Returns whether this call deleted the endpoint; of parallel deletions of
+ * one endpoint exactly one does (the others find no row and delete nothing more).
+ */
+export async function deleteEndpoint(db: Db, id: string): Promise<boolean> {
+	const [deleted] = await db.batch([
+		db.delete(webhookEndpoints).where(eq(webhookEndpoints.id, id)).returning({ id: webhookEndpoints.id }),
 		db.delete(webhookAttempts).where(eq(webhookAttempts.endpointId, id)),
 		db.delete(webhookDeliveries).where(eq(webhookDeliveries.endpointId, id)),
-		db.delete(webhookEndpoints).where(eq(webhookEndpoints.id, id)),
 	]);
+	return deleted.length > 0;
 }
 
 /** Counts an attempt against its endpoint; returns the failure run for the disable rule. */

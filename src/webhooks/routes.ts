@@ -33,6 +33,7 @@ import {
 	reload,
 	removeEndpoint,
 	sendTestEvent,
+	webhookNotFound,
 } from "./service";
 import { deliveryView, endpointView } from "./views";
 
@@ -226,7 +227,9 @@ webhookRoutes.delete(
 	idempotent,
 	async (c) => {
 		const endpoint = await loadOwnedEndpoint(c.env, c.get("auth"), c.req.param("id"));
-		await removeEndpoint(c.env, endpoint);
+		// Read before the deletion: a parallel DELETE may remove it in between, and then this
+		// call answers the 404 a later DELETE would.
+		if (!(await removeEndpoint(c.env, endpoint))) throw webhookNotFound(endpoint.id);
 		return ok(c, { id: endpoint.id, deleted: true });
 	},
 );

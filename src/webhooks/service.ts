@@ -245,6 +245,7 @@ export async function changeEndpoint(
 	return updated ?? endpoint;
 }
 
-export async function removeEndpoint(env: Env, endpoint: EndpointRow): Promise<void> {
-	await deleteEndpoint(getDb(env.DB), endpoint.id);
+/** Deletes the endpoint and its delivery log; false when another call deleted it first. */
+export function removeEndpoint(env: Env, endpoint: EndpointRow): Promise<boolean> {
+	return deleteEndpoint(getDb(env.DB), endpoint.id);
 }

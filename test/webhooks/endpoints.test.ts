@@ -105,6 +105,44 @@ describe("webhook endpoints API", () => {
 		expect(gone.body.error?.code).toBe("WEBHOOK_NOT_FOUND");
 	});
 
+	it("deletes an endpoint once when it is deleted in parallel: one 200, the others the 404 of a later DELETE", async () => {
+		const account = await newAccount();
+		const ids: string[] = [];
+		for (let i = 0; i < 5; i++) {
+			const created = await call("POST", "/v1/webhooks", {
+				key: account.live,
+				body: { url: `${URL_A}/${i}`, events: ["*"] },
+			});
+			ids.push(created.body.data.id);
+		}
+		const deleteWith = (id: string, n: number) =>
+			call("DELETE", `/v1/webhooks/${id}`, {
+				key: account.live,
+				headers: { "Idempotency-Key": `delete-${id}-${n}` },
+			});
+		const rounds = await Promise.all(
+			ids.map((id) => Promise.all(Array.from({ length: 6 }, (_, n) => deleteWith(id, n)))),
+		);
+		for (const [i, responses] of rounds.entries()) {
+			const id = ids[i] as string;
+			const later = await call("DELETE", `/v1/webhooks/${id}`, { key: account.live });
+			expect(later.status).toBe(404);
+			expect(responses.map((r) => r.status).sort()).toEqual([200, 404, 404, 404, 404, 404]);
+			const winner = responses.findIndex((r) => r.status === 200);
+			expect(responses[winner]?.body.data).toEqual({ id, deleted: true });
+			for (const [n, res] of responses.entries()) {
+				const retried = await deleteWith(id, n);
+				// The deletion's answer is kept for its key; a 404 is not (docs/api.md, Idempotency).
+				expect([retried.status, retried.headers.get("Idempotent-Replayed")]).toEqual(
+					n === winner ? [200, "true"] : [404, null],
+				);
+				if (n !== winner) expect(res.body.error).toEqual(later.body.error);
+			}
+		}
+		const listed = await call("GET", "/v1/webhooks", { key: account.live });
+		expect(listed.body.pagination?.total_count).toBe(0);
+	});
+
 	it("refuses unknown event names, '*' mixed with names, unknown fields and bad types", async () => {
 		const account = await newAccount();
 		const cases: [unknown, string][] = [

@@ -76,6 +76,10 @@ bulkRoutes.post(
 	validate("json", bulkResultsBody),
 	idempotent,
 	async (c) => {
+		// A read: there is nothing a retry could do twice, and its answer (up to 100 transcripts)
+		// may be more than D1 stores in a row. The key is held while this runs and then released,
+		// so a retry with it reads afresh (docs/api.md, Idempotency).
+		c.set("idempotencyTransient", true);
 		const body = c.req.valid("json");
 		const urls = { appUrl: appUrl(c) };
 		const states = await readOwnedInterviews(c.env, c.get("auth"), body.interview_ids);

@@ -65,6 +65,9 @@ export interface BulkResultOptions {
 	includeTranscripts: boolean;
 }
 
+/** Longer ids (no interview id is) are not repeated in a not-found element's message. */
+export const MAX_ID_IN_MESSAGE = 100;
+
 /**
  * One element of bulk-results. Found: `{interview_id, found: true, results_status, ...full form}`.
  * Not found (unknown, malformed, or another account's id, indistinguishably):
@@ -78,7 +81,11 @@ export function bulkResultElement(
 ) {
 	if (!state) {
 		const error = notFound(id);
-		return { interview_id: id, found: false as const, error: { code: error.code, message: error.message } };
+		const message =
+			id.length <= MAX_ID_IN_MESSAGE
+				? error.message
+				: `No interview with this id exists (it is longer than ${MAX_ID_IN_MESSAGE} characters).`;
+		return { interview_id: id, found: false as const, error: { code: error.code, message } };
 	}
 	return {
 		interview_id: id,

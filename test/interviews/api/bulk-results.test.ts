@@ -128,6 +128,81 @@ describe("POST /v1/interviews/bulk-results", () => {
 		expect(res.body.data[0]).not.toHaveProperty("transcript");
 	});
 
+	it("answers empty, malformed and overlong ids with their not-found element, as an unknown id", async () => {
+		const account = await newAccount();
+		const id = (await createInterview(account.live)).id;
+		const long = `int_${"x".repeat(100_000)}`;
+		const ids = ["", "nonsense", id.replace("int_", "wh_"), `${id}0`, long, id];
+		const res = await call("POST", "/v1/interviews/bulk-results", {
+			key: account.live,
+			body: { interview_ids: ids },
+		});
+		expect(res.status).toBe(200);
+		const data: any[] = res.body.data;
+		expect(data.map((e) => e.interview_id)).toEqual(ids);
+		expect(data.map((e) => e.found)).toEqual([false, false, false, false, false, true]);
+		expect(data[0]).toEqual({
+			interview_id: "",
+			found: false,
+			error: { code: "INTERVIEW_NOT_FOUND", message: "No interview with id '' exists." },
+		});
+		// The overlong id is echoed once, as sent, and not again in the message.
+		expect(data[4].error.code).toBe("INTERVIEW_NOT_FOUND");
+		expect(data[4].error.message).not.toContain("xxxxxxxxxx");
+	});
+
+	it("reads afresh when a request is retried with its Idempotency-Key, storing no answer", async () => {
+		const account = await newAccount();
+		const id = (await createInterview(account.live)).id;
+		const read = () =>
+			call("POST", "/v1/interviews/bulk-results", {
+				key: account.live,
+				body: { interview_ids: [id] },
+				headers: { "Idempotency-Key": `bulk-results-${id}` },
+			});
+		const first = await read();
+		expect(first.body.data[0].results_status).toBe("not_completed");
+		await call("DELETE", `/v1/interviews/${id}`, { key: account.live });
+		const retried = await read();
+		expect(retried.status).toBe(200);
+		expect(retried.headers.get("Idempotent-Replayed")).toBeNull();
+		expect(retried.body.data[0].results_status).toBe("cancelled");
+	});
+
+	it("answers a retry with the same Idempotency-Key at once when the answer is larger than D1 keeps in a row", async () => {
+		const account = await newAccount();
+		const created = await createInterview(account.live);
+		const stub = interviewStub(env, created.id);
+		const joined = await stub.join(created.token, Date.now());
+		if (joined.status !== "ok") throw new Error(`join failed: ${JSON.stringify(joined)}`);
+		for (let i = 0; i < 2; i++) {
+			const question = (await stub.get())?.currentQuestion;
+			if (!question) break;
+			await stub.answer(question.id, `${i}${"a".repeat(19_999)}`, null, Date.now());
+		}
+		await stub.finish("candidate_ended", Date.now() + HOUR);
+		// Local D1 stores longer strings than D1 does (about 2 MB a row): refuse them as it would.
+		await env.DB.exec(
+			"CREATE TRIGGER refuse_large_idempotent_bodies BEFORE UPDATE ON idempotency_keys WHEN length(NEW.response_body) > 2000000 BEGIN SELECT RAISE(ABORT, 'string or blob too big'); END",
+		);
+		try {
+			const read = () =>
+				call("POST", "/v1/interviews/bulk-results", {
+					key: account.live,
+					body: { interview_ids: Array.from({ length: 100 }, () => created.id), include_transcripts: true },
+					headers: { "Idempotency-Key": `large-${created.id}` },
+				});
+			const first = await read();
+			expect(first.status).toBe(200);
+			expect(JSON.stringify(first.body).length).toBeGreaterThan(2_000_000);
+			const retried = await read();
+			expect(retried.status).toBe(200);
+			expect(retried.body.data).toEqual(first.body.data);
+		} finally {
+			await env.DB.exec("DROP TRIGGER refuse_large_idempotent_bodies");
+		}
+	});
+
 	it.each([
 		["no ids", { interview_ids: [] }, "interview_ids"],
 		["a missing id list", {}, "interview_ids"],
