@@ -140,7 +140,10 @@ const shadowedMethods = new Map<string, string[]>();
 
 /** Registers `unrouted` for the other methods of each shadowed path (before `/:id` is mounted). */
 function shadow(app: Hono<AppBindings>, prefix: string): void {
-	for (const path of SHADOWED_PATHS) app.on(["GET", "PUT", "PATCH", "DELETE"], `${prefix}${path}`, unrouted);
+	// OPTIONS too: left to the method-not-allowed middleware, it would take `/:id`'s methods as well.
+	for (const path of SHADOWED_PATHS) {
+		app.on(["GET", "PUT", "PATCH", "DELETE", "OPTIONS"], `${prefix}${path}`, unrouted);
+	}
 }
 
 /** Notes each shadowed path's own methods, once the app's routes are all registered. */

@@ -15,16 +15,21 @@ export interface RateDecision {
 /**
  * The IETF headers (draft-ietf-httpapi-ratelimit-headers) beside X-RateLimit-*: one policy named
  * "default", its quota `q` per window `w` seconds, and what remains `r` with `t` seconds until
- * the window frees a request (X-RateLimit-Reset is the same instant as Unix seconds).
+ * the window frees a request, 0 to `w` (X-RateLimit-Reset is the same instant as Unix seconds,
+ * rounded up).
  */
 export function ietfRateLimitHeaders(
 	decision: Pick<RateDecision, "allowed" | "limit" | "remaining" | "resetAt" | "retryAfter">,
 	nowMs: number,
 ): { "RateLimit-Policy": string; RateLimit: string } {
 	// Refused: the wait until one request is allowed again (Retry-After); else until the reset.
-	const t = decision.allowed ? Math.max(0, decision.resetAt - Math.floor(nowMs / 1000)) : decision.retryAfter;
+	// `resetAt` is rounded up to a whole second, so from part way through a second it can lie one
+	// second more than a window ahead: never more than the window, nor less than 0.
+	const windowSeconds = WINDOW_MS / 1000;
+	const wait = decision.allowed ? decision.resetAt - Math.floor(nowMs / 1000) : decision.retryAfter;
+	const t = Math.min(windowSeconds, Math.max(0, wait));
 	return {
-		"RateLimit-Policy": `"default";q=${decision.limit};w=${WINDOW_MS / 1000}`,
+		"RateLimit-Policy": `"default";q=${decision.limit};w=${windowSeconds}`,
 		RateLimit: `"default";r=${Math.max(0, decision.remaining)};t=${t}`,
 	};
 }

@@ -69,6 +69,23 @@ describe("IETF RateLimit headers", () => {
 		});
 	});
 
+	it("never put the reset further than the window, at any moment of a second", () => {
+		const second = Date.UTC(2030, 0, 1, 0, 0, 0);
+		for (const offset of [0, 1, 250, 500, 999]) {
+			const now = second + offset;
+			for (const hits of [[], [now - 1], [now - 30_500], [now - 59_999]]) {
+				const decision = decide(hits, 60, now);
+				const t = Number(/;t=(\d+)$/.exec(ietfRateLimitHeaders(decision, now).RateLimit)?.[1]);
+				const label = `${offset} ms into a second, ${JSON.stringify(hits.map((h) => now - h))} ms ago`;
+				expect(t, label).toBeGreaterThanOrEqual(0);
+				expect(t, label).toBeLessThanOrEqual(60);
+				// The same instant as X-RateLimit-Reset (rounded up), to within the rounding's second.
+				expect(decision.resetAt - Math.floor(now / 1000) - t, label).toBeGreaterThanOrEqual(0);
+				expect(decision.resetAt - Math.floor(now / 1000) - t, label).toBeLessThanOrEqual(1);
+			}
+		}
+	});
+
 	it("size the next reservation by the traffic: one after a quiet second, the last one's use after it ends, double when outgrown", () => {
 		const roomy = 1_000_000;
 		expect(nextReservationSize(null, 5_000, roomy)).toBe(1);

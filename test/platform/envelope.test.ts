@@ -85,17 +85,21 @@ describe("the response envelope", () => {
 			"/v1/interviews/bulk",
 			"/api/v1/interviews/bulk-results/",
 			"/v1/interviews/bulk-results",
+			"/api/v1/interviews/bulk",
 		]) {
-			for (const method of ["GET", "PUT", "PATCH", "DELETE"]) {
+			for (const method of ["GET", "PUT", "PATCH", "DELETE", "OPTIONS"]) {
 				const res = await call(method, path);
 				expect([res.status, res.body.error?.code], `${method} ${path}`).toEqual([405, "METHOD_NOT_ALLOWED"]);
-				expect(res.headers.get("Allow")).toBe("POST");
+				expect(res.headers.get("Allow"), `${method} ${path}`).toBe("POST");
+				expect(res.body.error?.details).toEqual({ allowed_methods: ["POST"] });
 				expect(res.headers.get("X-Request-Id")).toBe(res.body.meta?.request_id);
 			}
 		}
-		const one = await call("PUT", "/v1/interviews/int_AAAAAAAAAAAAAAAAAAAAAAAA");
-		expect(one.status).toBe(405);
-		expect(one.headers.get("Allow")?.split(", ").sort()).toEqual(["DELETE", "GET", "PATCH"]);
+		for (const method of ["PUT", "OPTIONS"]) {
+			const one = await call(method, "/v1/interviews/int_AAAAAAAAAAAAAAAAAAAAAAAA");
+			expect(one.status).toBe(405);
+			expect(one.headers.get("Allow")?.split(", ").sort()).toEqual(["DELETE", "GET", "PATCH"]);
+		}
 	});
 
 	it("refuses unknown query parameters on routes that take none", async () => {

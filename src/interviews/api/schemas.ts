@@ -96,7 +96,8 @@ export const listQuery = z.strictObject({
 		)
 		.default(25),
 	status: z.enum(STATUSES, { error: message(`Must be one of ${STATUSES.join(", ")}`) }).optional(),
-	candidate_email: z.string().min(1).max(254).optional(),
+	// Trimmed as the create trims the address it stores.
+	candidate_email: z.string().trim().min(1).max(254).optional(),
 	position: z.string().min(1).max(200).optional(),
 	created_after: isoDateTime.optional(),
 	created_before: isoDateTime.optional(),

@@ -69,8 +69,12 @@ function knownKeysAt(schema: unknown, path: readonly PropertyKey[]): string[] {
 	return def?.type === "object" && def.shape ? Object.keys(def.shape) : [];
 }
 
-function editDistance(a: string, b: string): number {
-	if (Math.abs(a.length - b.length) > 3) return 4;
+/**
+ * The edit distance between `a` and `b` when it is at most `max`, else `max + 1` (any larger
+ * distance is told apart from no larger one, so it never passes a caller's threshold).
+ */
+function editDistance(a: string, b: string, max: number): number {
+	if (Math.abs(a.length - b.length) > max) return max + 1;
 	let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
 	for (let i = 1; i <= a.length; i++) {
 		const row = [i];
@@ -82,9 +86,11 @@ function editDistance(a: string, b: string): number {
 				(previous[j - 1] as number) + cost,
 			);
 		}
+		// A row's smallest entry never shrinks further down: past `max` here, past it at the end.
+		if (Math.min(...row) > max) return max + 1;
 		previous = row;
 	}
-	return previous[b.length] as number;
+	return Math.min(previous[b.length] as number, max + 1);
 }
 
 /** The known field an unknown one is most likely a misspelling of, if any is close enough. */
@@ -93,7 +99,7 @@ export function closestField(unknown: string, known: readonly string[]): string 
 	let best: string | null = null;
 	let bestDistance = limit + 1;
 	for (const candidate of known) {
-		const distance = editDistance(unknown.toLowerCase(), candidate.toLowerCase());
+		const distance = editDistance(unknown.toLowerCase(), candidate.toLowerCase(), limit);
 		if (distance < bestDistance) {
 			best = candidate;
 			bestDistance = distance;
@@ -103,10 +109,17 @@ export function closestField(unknown: string, known: readonly string[]): string 
 }
 
 /**
+ * How many unknown fields an error names: the rest are counted in one more entry, `body`, so an
+ * error stays small whatever the request sent ("and 59,980 more unknown fields").
+ */
+export const MAX_UNKNOWN_FIELDS_NAMED = 20;
+
+/**
  * Zod issues as the contract's field -> message map (dotted paths; `body` for the whole body).
  * Given the request's `input` and `schema`, a wrong type says what it got ("Must be a string
  * (expected string, received number)") and an unknown field near a known one names it
- * ("Unknown field 'candidat_email'; did you mean 'candidate_email'?").
+ * ("Unknown field 'candidat_email'; did you mean 'candidate_email'?"). At most
+ * `MAX_UNKNOWN_FIELDS_NAMED` unknown fields are named; `body` counts the rest.
  */
 export function issueFields(
 	issues: readonly z.core.$ZodIssue[],
@@ -114,10 +127,17 @@ export function issueFields(
 ): Record<string, string> {
 	// No prototype: a field named `__proto__` is a key like any other.
 	const fields: Record<string, string> = Object.create(null);
+	let unknownNamed = 0;
+	let unknownMore = 0;
 	for (const issue of issues) {
 		if (issue.code === "unrecognized_keys") {
 			const known = context.schema === undefined ? [] : knownKeysAt(context.schema, issue.path);
 			for (const key of issue.keys) {
+				if (unknownNamed === MAX_UNKNOWN_FIELDS_NAMED) {
+					unknownMore++;
+					continue;
+				}
+				unknownNamed++;
 				const suggestion = closestField(key, known);
 				fields[[...issue.path, key].join(".")] =
 					suggestion === null ? "Unknown field" : `Unknown field '${key}'; did you mean '${suggestion}'?`;
@@ -136,6 +156,10 @@ export function issueFields(
 			}
 		}
 		fields[name] ??= text;
+	}
+	if (unknownMore > 0) {
+		const more = `and ${unknownMore.toLocaleString("en-US")} more unknown field${unknownMore === 1 ? "" : "s"}`;
+		fields.body = fields.body === undefined ? more : `${fields.body}; ${more}`;
 	}
 	return fields;
 }

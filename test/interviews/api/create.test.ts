@@ -1,6 +1,6 @@
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { call, newAccount, validInterview } from "../../support/helpers";
+import { BASE, call, newAccount, validInterview } from "../../support/helpers";
 
 describe("POST /v1/interviews", () => {
 	it("creates a scheduled interview with the contract's defaults and the flat response", async () => {
@@ -107,6 +107,34 @@ describe("POST /v1/interviews", () => {
 			position: "Required",
 			skills: "Required",
 		});
+	});
+
+	it("answers a body of many unknown fields with an error smaller than the body, alone or in a bulk", async () => {
+		const account = await newAccount();
+		const extra = Object.fromEntries(Array.from({ length: 60_000 }, (_, i) => [`x${i.toString(36)}`, 0]));
+		const sent = JSON.stringify(validInterview(extra));
+		const one = await exports.default.fetch(`${BASE}/v1/interviews`, {
+			method: "POST",
+			headers: { Authorization: `Bearer ${account.live}`, "Content-Type": "application/json" },
+			body: sent,
+		});
+		const text = await one.text();
+		expect(one.status).toBe(400);
+		expect(text.length).toBeLessThan(sent.length / 10);
+		const error = JSON.parse(text).error;
+		expect(error.details.body).toMatch(/^and [\d,]+ more unknown fields$/);
+		expect(error.message).toContain(error.details.body);
+		const few = Object.fromEntries(Object.entries(extra).slice(0, 800));
+		const items = Array.from({ length: 100 }, () => validInterview(few));
+		const bulk = await call("POST", "/v1/interviews/bulk", {
+			key: account.live,
+			body: { interviews: items },
+		});
+		expect(bulk.status).toBe(200);
+		expect(JSON.stringify(bulk.body).length).toBeLessThan(JSON.stringify(items).length / 4);
+		expect(bulk.body.data.failed).toHaveLength(items.length);
+		for (const failed of bulk.body.data.failed)
+			expect(failed.error.details.body).toMatch(/^and [\d,]+ more unknown fields$/);
 	});
 
 	it("marks interviews made with a test key as test mode", async () => {

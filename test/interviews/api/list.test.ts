@@ -181,6 +181,18 @@ describe("GET /v1/interviews", () => {
 		expect(wildcard.body.pagination?.total_count).toBe(0);
 	});
 
+	it("trims the e-mail filter as the create trims the address it stores", async () => {
+		const account = await newAccount();
+		const sent = " Mixed.Case@Example.com\t";
+		const [id] = await createMany(account.live, 1, () => ({ candidate_email: sent }));
+		for (const value of [sent, ` ${sent.trim().toLowerCase()}  `]) {
+			const res = await call("GET", `/v1/interviews?candidate_email=${encodeURIComponent(value)}`, {
+				key: account.live,
+			});
+			expect([res.status, res.body.data?.map((i: any) => i.id)], JSON.stringify(value)).toEqual([200, [id]]);
+		}
+	});
+
 	it("matches the position case-insensitively beyond ASCII", async () => {
 		const account = await newAccount();
 		await createMany(account.live, 3, (i) => ({

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createInterviewBody, listQuery } from "../../../src/interviews/api/schemas";
-import { issueFields } from "../../../src/platform/http/validation";
+import { validationError } from "../../../src/platform/http/errors";
+import { closestField, issueFields, MAX_UNKNOWN_FIELDS_NAMED } from "../../../src/platform/http/validation";
 import { parseIsoDateTime } from "../../../src/platform/lib/time";
 
 function fieldsOf(
@@ -75,6 +76,48 @@ describe("create-interview validation", () => {
 		expect(fieldsOf({ ...valid, skills: null })).toEqual({
 			skills: "Must be an array of strings (expected array, received null)",
 		});
+	});
+
+	it("suggests a field for a long unknown name only when it is within a quarter of its length", () => {
+		const known = Object.keys(createInterviewBody.shape);
+		// 16 and more characters: nothing known is close, so no guess.
+		for (const name of ["skills_to_assess", "difficulty_level", "interviewer_preferences_v2"]) {
+			expect(closestField(name, known), name).toBeNull();
+			expect(fieldsOf({ ...valid, [name]: 1 }), name).toEqual({ [name]: "Unknown field" });
+		}
+		// Long and close: still named.
+		expect(closestField("send_invitations", known)).toBe("send_invitation");
+		expect(closestField("candidate_emailll", known)).toBe("candidate_email");
+		expect(closestField("candidate_eemail_", known)).toBe("candidate_email");
+	});
+
+	it("names at most the first unknown fields and counts the rest in one more entry", () => {
+		const count = MAX_UNKNOWN_FIELDS_NAMED + 59_980;
+		const extra = Object.fromEntries(Array.from({ length: count }, (_, i) => [`extra_${i}`, i]));
+		const fields = fieldsOf({ ...valid, duration_minutes: "long", ...extra });
+		const named = Object.keys(extra).slice(0, MAX_UNKNOWN_FIELDS_NAMED);
+		expect(fields).toEqual({
+			...Object.fromEntries(named.map((name) => [name, "Unknown field"])),
+			duration_minutes: expect.stringContaining("received string"),
+			body: `and ${(count - MAX_UNKNOWN_FIELDS_NAMED).toLocaleString("en-US")} more unknown fields`,
+		});
+		// The message lists what details does, so it stays small too.
+		const error = validationError(fields);
+		expect(error.message).toContain("and 59,980 more unknown fields");
+		expect(error.message.length).toBeLessThan(2_000);
+		// Exactly at the cap nothing is counted; one past it, one is.
+		const atCap = Object.fromEntries(named.map((name) => [name, 1]));
+		expect(Object.keys(fieldsOf({ ...valid, ...atCap }))).toEqual(named);
+		expect(fieldsOf({ ...valid, ...atCap, one_more: 1 }).body).toBe("and 1 more unknown field");
+		// The body's own message keeps its place, with the count after it.
+		const fieldsWithBody = issueFields(
+			[
+				{ code: "custom", path: [], message: "Give at least one field", input: {} },
+				{ code: "unrecognized_keys", path: [], keys: [...named, "x", "y"], input: {}, message: "" },
+			],
+			{},
+		);
+		expect(fieldsWithBody.body).toBe("Give at least one field; and 2 more unknown fields");
 	});
 
 	it("uses `body` for a body that is not an object", () => {
