@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { requiredOr } from "../platform/http/validation";
 import { ALL_EVENTS, isKnownEventName, WEBHOOK_EVENT_NAMES } from "./event-names";
 import { MAX_URL_LENGTH } from "./url-policy";
 
@@ -6,11 +7,11 @@ export const MAX_EVENTS_PER_ENDPOINT = 50;
 export const DELIVERY_OUTCOMES = ["pending", "succeeded", "failed", "cancelled"] as const;
 
 const url = z
-	.string({ error: "Must be a string" })
+	.string({ error: requiredOr("Must be a string") })
 	.max(MAX_URL_LENGTH, { error: `Must be at most ${MAX_URL_LENGTH} characters` });
 
 const eventList = z
-	.array(z.string({ error: "Must be a string" }), { error: "Must be an array of event names" })
+	.array(z.string({ error: "Must be a string" }), { error: requiredOr("Must be an array of event names") })
 	.min(1, { error: "Must name at least one event, or '*' for all" })
 	.max(MAX_EVENTS_PER_ENDPOINT, { error: `At most ${MAX_EVENTS_PER_ENDPOINT} events` })
 	.superRefine((names, ctx) => {

@@ -1,11 +1,11 @@
 import { z } from "zod";
+import { requiredOr } from "../../platform/http/validation";
 import { parseIsoDateTime } from "../../platform/lib/time";
 import { DIFFICULTIES, STATUSES } from "../core/model";
 
 /** A field's message, or "Required" when the field is absent. */
-export function message(text: string) {
-	return (issue: { input?: unknown }) => (issue.input === undefined ? "Required" : text);
-}
+/** A schema's own message for a wrong value, and "Required" when the field is missing. */
+export const message = requiredOr;
 
 const isoDateTime = z
 	.string({ error: message("Must be an ISO 8601 date-time string, e.g. 2030-01-15T14:00:00Z") })

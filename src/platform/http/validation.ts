@@ -6,10 +6,51 @@ import { z } from "zod";
 import type { AppBindings } from "./context";
 import { AppError, validationError } from "./errors";
 
-z.config({
-	customError: (issue) =>
-		issue.input === undefined && issue.code === "invalid_type" ? "Required" : undefined,
-});
+z.config({ customError: defaultMessage });
+
+/** A schema's own message for a wrong value, and "Required" when the field is missing. */
+export function requiredOr(text: string) {
+	return (issue: { input?: unknown }) => (issue.input === undefined ? "Required" : text);
+}
+
+/** A JSON type with its article: "a string", "an array". */
+function aType(type: string): string {
+	const name = ["int", "bigint", "nan"].includes(type) ? "number" : type;
+	return /^[aeiou]/.test(name) ? `an ${name}` : `a ${name}`;
+}
+
+/**
+ * The house's words for zod's issues where a schema gives none of its own ("Must be at most 200
+ * characters", not "Too big: expected string to have <=200 characters"); a wrong type's message
+ * gets what the request sent appended by `issueFields`.
+ */
+function defaultMessage(issue: z.core.$ZodRawIssue): string | undefined {
+	switch (issue.code) {
+		case "invalid_type":
+			return issue.input === undefined ? "Required" : `Must be ${aType(issue.expected)}`;
+		case "too_big": {
+			const most = issue.inclusive === false ? "less than" : "at most";
+			if (issue.origin === "string") return `Must be ${most} ${issue.maximum} characters`;
+			if (issue.origin === "array" || issue.origin === "set")
+				return `Must have ${most} ${issue.maximum} items`;
+			return `Must be ${most} ${issue.maximum}`;
+		}
+		case "too_small": {
+			const least = issue.inclusive === false ? "more than" : "at least";
+			if (issue.origin === "string")
+				return issue.minimum === 1 ? "Must not be empty" : `Must be ${least} ${issue.minimum} characters`;
+			if (issue.origin === "array" || issue.origin === "set")
+				return issue.minimum === 1 ? "Must not be empty" : `Must have ${least} ${issue.minimum} items`;
+			return `Must be ${least} ${issue.minimum}`;
+		}
+		case "invalid_value":
+			return issue.values.length === 1
+				? `Must be ${JSON.stringify(issue.values[0])}`
+				: `Must be one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}`;
+		default:
+			return undefined;
+	}
+}
 
 /** What a request sent, said as a caller reads JSON: `string`, `number`, `array`, `null`, ... */
 function jsonTypeOf(value: unknown): string {
@@ -123,7 +164,7 @@ export const MAX_UNKNOWN_FIELDS_NAMED = 20;
  */
 export function issueFields(
 	issues: readonly z.core.$ZodIssue[],
-	context: { input?: unknown; schema?: unknown } = {},
+	context: { input?: unknown; schema?: unknown; query?: boolean } = {},
 ): Record<string, string> {
 	// No prototype: a field named `__proto__` is a key like any other.
 	const fields: Record<string, string> = Object.create(null);
@@ -146,6 +187,11 @@ export function issueFields(
 		}
 		const name = issue.path.length > 0 ? issue.path.map(String).join(".") : "body";
 		let text = issue.message;
+		// A query parameter sent twice (`?limit=5&limit=6`) reads as a list of its values.
+		if (context.query && Array.isArray(valueAt(context.input, issue.path))) {
+			fields[name] ??= "Must be given once";
+			continue;
+		}
 		if (issue.code === "invalid_type" && "input" in context && text !== "Required") {
 			const received = valueAt(context.input, issue.path);
 			const got = jsonTypeOf(received);
@@ -168,7 +214,9 @@ export function issueFields(
 export function validate<T extends keyof ValidationTargets, S extends z.ZodType>(target: T, schema: S) {
 	return zValidator(target, schema, (result) => {
 		if (!result.success) {
-			throw validationError(issueFields(result.error.issues, { input: result.data, schema }));
+			throw validationError(
+				issueFields(result.error.issues, { input: result.data, schema, query: target === "query" }),
+			);
 		}
 	});
 }

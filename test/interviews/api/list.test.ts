@@ -263,4 +263,10 @@ describe("GET /v1/interviews", () => {
 		expect(details).toContain("interviews_account_status_created_idx");
 		expect(details).not.toContain("TEMP B-TREE");
 	});
+
+	it("refuses a query parameter sent twice in words, not as a list it never asked for", async () => {
+		const account = await newAccount();
+		const res = await call("GET", "/v1/interviews?limit=5&limit=6", { key: account.live });
+		expect([res.status, res.body.error?.details]).toEqual([400, { limit: "Must be given once" }]);
+	});
 });

@@ -59,9 +59,35 @@ describe("create-interview validation", () => {
 		});
 	});
 
+	it("says lengths, emptiness and choices in words where a schema gives no message of its own", () => {
+		expect(fieldsOf({ ...valid, position: "x".repeat(201), skills: [] })).toEqual({
+			position: "Must be at most 200 characters",
+			skills: expect.any(String),
+		});
+		expect(fieldsOf({ candidate_email: "" }, listQuery)).toEqual({ candidate_email: "Must not be empty" });
+		expect(fieldsOf({ ...valid, company_name: "" })).toHaveProperty("company_name");
+		for (const message of Object.values(
+			fieldsOf({ ...valid, position: "x".repeat(201), instructions: null }),
+		)) {
+			expect(message).not.toMatch(/Too big|Too small|Invalid input/);
+		}
+	});
+
+	it("says a query parameter sent twice must be given once", () => {
+		const input = { limit: ["5", "6"], status: ["scheduled", "completed"] };
+		const result = listQuery.safeParse(input);
+		expect(result.success).toBe(false);
+		if (!result.success) {
+			expect(issueFields(result.error.issues, { input, schema: listQuery, query: true })).toEqual({
+				limit: "Must be given once",
+				status: "Must be given once",
+			});
+		}
+	});
+
 	it("says what a wrong type got, and suggests the field an unknown one is a misspelling of", () => {
 		expect(fieldsOf({ ...valid, position: 42, candidat_name: "Ada", scheduled_at: 5 })).toEqual({
-			position: "Invalid input: expected string, received number",
+			position: "Must be a string (expected string, received number)",
 			candidat_name: "Unknown field 'candidat_name'; did you mean 'candidate_name'?",
 			scheduled_at:
 				"Must be an ISO 8601 date-time string, e.g. 2030-01-15T14:00:00Z (expected string, received number)",
