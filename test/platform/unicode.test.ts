@@ -153,3 +153,43 @@ describe("text that is not well-formed Unicode", () => {
 		expect(fine.ok).toBe(true);
 	});
 });
+
+describe("text with control characters", () => {
+	const CONTROL =
+		"Must not contain control characters (U+0000 to U+001F other than tab, line feed and carriage return)";
+
+	it("is refused on create, in a bulk item alone and in a PATCH, naming the field; tab and new lines are kept", async () => {
+		const account = await newAccount();
+		for (const [body, field] of [
+			[validInterview({ position: "\u0000" }), "position"],
+			[validInterview({ candidate_name: "Bob\u0000" }), "candidate_name"],
+			[validInterview({ skills: ["Go", "a\u0007b"] }), "skills.1"],
+			[validInterview({ company_name: "Acme\bCo" }), "company_name"],
+		] as const) {
+			const res = await call("POST", "/v1/interviews", { key: account.live, body });
+			expect([res.status, res.body.error?.details], field).toEqual([400, { [field]: CONTROL }]);
+		}
+		expect(await listTotal(account.live)).toBe(0);
+		const bulk = await call("POST", "/v1/interviews/bulk", {
+			key: account.live,
+			body: { interviews: [validInterview(), validInterview({ position: "Eng\u001bineer" })] },
+		});
+		expect(bulk.body.data.successful.map((c: { index: number }) => c.index)).toEqual([0]);
+		expect(bulk.body.data.failed[0].error.details).toEqual({ position: CONTROL });
+		const kept = await call("POST", "/v1/interviews", {
+			key: account.live,
+			body: validInterview({ instructions: "Line one\n\tindented\r\nline two" }),
+		});
+		expect(kept.status).toBe(201);
+		const id = kept.body.data.id as string;
+		expect((await call("GET", `/v1/interviews/${id}`, { key: account.live })).body.data.instructions).toBe(
+			"Line one\n\tindented\r\nline two",
+		);
+		const patch = await call("PATCH", `/v1/interviews/${id}`, {
+			key: account.live,
+			body: { position: "x\u0000" },
+		});
+		expect([patch.status, patch.body.error?.details]).toEqual([400, { position: CONTROL }]);
+		expect(await listTotal(account.live)).toBe(2);
+	});
+});

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { AuthContext } from "../../accounts/auth-context";
 import { AppError, type ErrorCode, outcomeUnknown } from "../../platform/http/errors";
-import { ILL_FORMED_MESSAGE, illFormedPath, issueFields } from "../../platform/http/validation";
+import { badTextOf, issueFields } from "../../platform/http/validation";
 import { errorText } from "../../platform/lib/error-text";
 import { type CreateInterviewBody, createInterviewBody, fields, message } from "../api/schemas";
 import type { InterviewState } from "../core/model";
@@ -84,11 +84,11 @@ export function prepareItem(raw: unknown, defaults: BulkDefaults, now: number): 
 			error: { code: "VALIDATION_ERROR", message: fieldsMessage("Invalid item", details), details },
 		};
 	}
-	// Text that is not well-formed Unicode, refused for this item alone (the request's guard leaves
-	// a bulk's items to this check).
-	const illFormed = illFormedPath(raw);
-	if (illFormed !== null) {
-		const details = { [illFormed]: ILL_FORMED_MESSAGE };
+	// Text that is not well-formed Unicode or holds a control character, refused for this item
+	// alone (the request's guard leaves a bulk's items to this check).
+	const badText = badTextOf(raw);
+	if (badText !== null) {
+		const details = badText;
 		return {
 			ok: false,
 			error: { code: "VALIDATION_ERROR", message: fieldsMessage("Invalid item", details), details },

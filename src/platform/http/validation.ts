@@ -311,16 +311,47 @@ export const ILL_FORMED_MESSAGE = "Must be well-formed Unicode text (no unpaired
 /** A `\uD800`–`\uDFFF` escape: the only way JSON text decoded from UTF-8 can carry a surrogate. */
 const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F][0-9a-fA-F]{2}/;
 
+export const CONTROL_MESSAGE =
+	"Must not contain control characters (U+0000 to U+001F other than tab, line feed and carriage return)";
+
 /**
- * A JSON body whose strings (values or member names) hold an unpaired surrogate is refused with
- * VALIDATION_ERROR naming the first such field by its dotted path, before any schema sees it:
- * every text field of every endpoint is covered in one place. Only a body that contains a
- * surrogate escape at all is parsed here; a body that is not JSON is left to the validators.
+ * An escape that may stand for a control character (`\u0000`–`\u001F`, `\b`, `\f`): the only way
+ * JSON text can carry one, since a raw control character inside a JSON string is not JSON.
+ */
+const CONTROL_ESCAPE = /\\u00[01][0-9a-fA-F]|\\[bf]/;
+
+/** Whether `text` holds a C0 control character other than tab, line feed and carriage return. */
+function hasControlCharacter(text: string): boolean {
+	for (let i = 0; i < text.length; i++) {
+		const code = text.charCodeAt(i);
+		if (code < 0x20 && code !== 0x09 && code !== 0x0a && code !== 0x0d) return true;
+	}
+	return false;
+}
+
+/**
+ * The first string of an API body (a value or a member name, in document order) that is not text
+ * the service keeps, as the error's field and message: not well-formed Unicode, or holding a
+ * control character (a NUL in a name would reach e-mails, pages and exports). Null if none.
+ */
+export function badTextOf(value: unknown): Record<string, string> | null {
+	const illFormed = illFormedPath(value);
+	if (illFormed !== null) return { [illFormed]: ILL_FORMED_MESSAGE };
+	const control = firstStringPath(value, [], hasControlCharacter);
+	return control === null ? null : { [control]: CONTROL_MESSAGE };
+}
+
+/**
+ * A JSON body whose strings (values or member names) hold an unpaired surrogate or a control
+ * character (`badTextOf`) is refused with VALIDATION_ERROR naming the first such field by its
+ * dotted path, before any schema sees it:
+ * every text field of every endpoint is covered in one place. Only a body that contains such an
+ * escape at all is parsed here; a body that is not JSON is left to the validators.
  * (A query string cannot carry one: a request URL is percent-encoded UTF-8, and a percent-encoded
  * surrogate half is not UTF-8, so it never decodes to a surrogate.)
  */
 export function refuseIllFormedJson(text: string, itemsAlone?: string): void {
-	if (!SURROGATE_ESCAPE.test(text)) return;
+	if (!SURROGATE_ESCAPE.test(text) && !CONTROL_ESCAPE.test(text)) return;
 	let value: unknown;
 	try {
 		value = JSON.parse(text);
@@ -334,8 +365,8 @@ export function refuseIllFormedJson(text: string, itemsAlone?: string): void {
 			value = Object.fromEntries(Object.entries(members).filter(([key]) => key !== itemsAlone));
 		}
 	}
-	const field = illFormedPath(value, []);
-	if (field !== null) throw validationError({ [field]: ILL_FORMED_MESSAGE });
+	const bad = badTextOf(value);
+	if (bad !== null) throw validationError(bad);
 }
 
 /** A value met while walking a body, with the way back to its root (the path is built only when needed). */
@@ -356,16 +387,24 @@ function pathOf(visit: Visit | null, last?: string): string {
  * null. Walked with a stack of its own, not by recursion: a 10 KB body can nest 5,000 levels deep.
  */
 export function illFormedPath(value: unknown, path: readonly string[] = []): string | null {
+	return firstStringPath(value, path, (text) => !text.isWellFormed());
+}
+
+/** The dotted path of the first string in `value` (a value or a member name) that `bad` finds, or null. */
+function firstStringPath(
+	value: unknown,
+	path: readonly string[],
+	bad: (text: string) => boolean,
+): string | null {
 	let root: Visit | null = null;
 	for (const key of path) root = { value: null, key, parent: root };
 	const stack: Visit[] = [{ value, key: null, parent: root }];
 	for (let visit = stack.pop(); visit !== undefined; visit = stack.pop()) {
 		// A member's name before its value (an array's indices are always well-formed).
-		if (visit.key !== null && !visit.key.isWellFormed())
-			return pathOf(visit.parent, visit.key.toWellFormed());
+		if (visit.key !== null && bad(visit.key)) return pathOf(visit.parent, visit.key.toWellFormed());
 		const v = visit.value;
 		if (typeof v === "string") {
-			if (!v.isWellFormed()) return pathOf(visit);
+			if (bad(v)) return pathOf(visit);
 		} else if (Array.isArray(v)) {
 			for (let i = v.length - 1; i >= 0; i--) stack.push({ value: v[i], key: String(i), parent: visit });
 		} else if (v !== null && typeof v === "object") {
