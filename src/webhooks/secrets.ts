@@ -43,12 +43,15 @@ export async function rotateWebhookSecret(
 	from?: string,
 ): Promise<RotationResult> {
 	const d1 = guardD1(database);
-	const found = await d1
-		.prepare("SELECT webhook_secret AS secret FROM accounts WHERE id = ?")
-		.bind(accountId)
-		.first<{ secret: string }>();
-	if (!found) return { status: "not_found" };
-	const account = { secret: from ?? found.secret };
+	// A caller that read the secret already is not made to read it again: the swap below checks it.
+	const account =
+		from !== undefined
+			? { secret: from }
+			: await d1
+					.prepare("SELECT webhook_secret AS secret FROM accounts WHERE id = ?")
+					.bind(accountId)
+					.first<{ secret: string }>();
+	if (!account) return { status: "not_found" };
 	const secret = newWebhookSecret();
 	const expiresAt = now + PREVIOUS_SECRET_TTL_MS;
 	// Raw D1: drizzle cannot batch an INSERT ... SELECT.

@@ -18,8 +18,8 @@ async function statusOf(id: string) {
 }
 
 /** An account with one slot: `a` in progress, `b` then `c` joined and waiting in that order. */
-async function oneInProgressTwoWaiting() {
-	const account = await newAccount();
+async function oneInProgressTwoWaiting(options: Parameters<typeof newAccount>[0] = {}) {
+	const account = await newAccount(options);
 	await setLimits(account.id, { concurrent_interviews: 1 });
 	const a = await startInterview(account.live);
 	const b = await createInterview(account.live);
@@ -75,13 +75,7 @@ describe("concurrent-interview slots and the waiting room", () => {
 	});
 
 	it("takes a cancelled waiting interview out of the line, with its refund", async () => {
-		const account = await newAccount({ credits: 10 });
-		await setLimits(account.id, { concurrent_interviews: 1 });
-		const a = await startInterview(account.live);
-		const b = await createInterview(account.live);
-		const c = await createInterview(account.live);
-		await joinNow(b);
-		await joinNow(c);
+		const { account, a, b, c } = await oneInProgressTwoWaiting({ credits: 10 });
 		expect(await accountStub(env, account.id).slotUsage()).toEqual({ active: 1, waiting: 2 });
 
 		const cancelled = await call("DELETE", `/v1/interviews/${b.id}`, { key: account.live });
