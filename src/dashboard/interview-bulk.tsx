@@ -1,13 +1,11 @@
 import { Hono } from "hono";
-import { canonicalJson, requestFingerprint } from "../idempotency/fingerprint";
-import { completeKey, findKey, type KeyScope, releaseKey } from "../idempotency/idempotency-repo";
-import { takeKey } from "../idempotency/middleware";
+import { findKey } from "../idempotency/idempotency-repo";
 import { bulkCreate, MAX_BULK_INTERVIEWS, prepareItem } from "../interviews/creation/bulk-create";
 import { getDb } from "../platform/db/client";
 import { appUrl } from "../platform/http/urls";
-import { randomBase62 } from "../platform/lib/random";
 import { parseCsv } from "./csv";
-import { type DashContext, type describe, field, formOf, notFoundPage } from "./guard";
+import { firstSend, formScope, isFormId, newFormId, sendOnce } from "./form-once";
+import { type describe, field, formOf, notFoundPage } from "./guard";
 import { LIST, splitList } from "./interview-common";
 import { Csrf, ErrorNotice, Page } from "./layout";
 import type { DashBindings, DashboardUser } from "./session";
@@ -217,40 +215,15 @@ interviewBulkPages.post("/bulk", async (c) => {
 		const checked = prepareItem(item, {}, now);
 		return { line, item, error: checked.ok ? null : checked.error.message };
 	});
-	return c.html(
-		<BulkPage
-			me={me}
-			csv={csv}
-			preview={preview}
-			defaults={defaults}
-			sendId={randomBase62(SEND_ID_LENGTH)}
-		/>,
-	);
+	return c.html(<BulkPage me={me} csv={csv} preview={preview} defaults={defaults} sendId={newFormId()} />);
 });
 
-const SEND_ID_LENGTH = 24;
-const SEND_ID = /^[A-Za-z0-9]{24}$/;
 const SENT = `${LIST}/bulk/sent`;
-
-/**
- * A send is kept under its id as an idempotency key of the account (the API's store, with its
- * expiry and sweep), under a prefix of its own: its fingerprint is the file and the form's
- * defaults, its stored response the outcome.
- */
-function sendScope(c: DashContext, sendId: string): KeyScope {
-	const { auth } = c.var.dashboard;
-	return {
-		accountId: auth.accountId,
-		environment: auth.keyEnvironment,
-		key: `dashboard-bulk-send:${sendId}`,
-	};
-}
 
 /**
  * Sends the previewed rows once, then redirects to the outcome's own page (post, redirect, get):
  * a reload shows the outcome again, and the same form posted again (a resubmission, a second
- * click) is not sent twice: the preview gave it an id, which takes the account's idempotency
- * store the way an `Idempotency-Key` does.
+ * click) is not sent twice: the preview gave it an id (form-once.ts), kept with the outcome.
  */
 interviewBulkPages.post("/bulk/send", async (c) => {
 	const me = c.var.dashboard;
@@ -260,48 +233,37 @@ interviewBulkPages.post("/bulk/send", async (c) => {
 	const refuse = (message: string) =>
 		c.html(<BulkPage me={me} defaults={defaults} error={{ message }} />, 422);
 	const sendId = field(form, "send_id");
-	if (!SEND_ID.test(sendId)) return refuse("This form is out of date. Check the file again, then send it.");
+	if (!isFormId(sendId)) return refuse("This form is out of date. Check the file again, then send it.");
 	if (new TextEncoder().encode(csv).length > MAX_CSV_BYTES) return refuse("The file is over 256 KB.");
 	const { items, error } = itemsOf(csv, defaults.position, defaults.skills);
 	if (error) return refuse(error);
-	const db = getDb(c.env.DB);
 	const now = c.get("now");
-	const scope = sendScope(c, sendId);
-	const fingerprint = await requestFingerprint({
-		method: "POST",
-		path: `${LIST}/bulk/send`,
-		query: new URLSearchParams(),
-		body: canonicalJson({ csv, ...defaults }),
-	});
-	const lockId = `${c.get("requestId")}#${randomBase62(16)}`;
-	const claimed = await takeKey(c.env, scope, fingerprint, lockId, now);
-	if (!claimed) {
-		const row = await findKey(db, scope);
-		if (row && row.fingerprint !== fingerprint)
-			return refuse("This form was sent with another file. Check the file again, then send it.");
-		return c.redirect(`${SENT}/${sendId}`, 303);
-	}
-	let outcome: Outcome;
-	try {
-		// Every row goes to the bulk service, which refuses the bad ones again by the same rules.
-		const outcomes = await bulkCreate(
-			c.env,
-			me.auth,
-			{ interviews: items.map((i) => i.item) },
-			{ now, appUrl: appUrl(c as never), requestId: c.get("requestId") },
+	const send = await sendOnce(c, "bulk-send", sendId, { csv, ...defaults });
+	if (send.status === "stale") return refuse("This form is out of date. Check the file again, then send it.");
+	if (send.status === "changed")
+		return refuse("This form was sent with another file. Check the file again, then send it.");
+	if (send.status === "first") {
+		await firstSend(
+			send,
+			async () => {
+				// Every row goes to the bulk service, which refuses the bad ones again by the same rules.
+				const outcomes = await bulkCreate(
+					c.env,
+					me.auth,
+					{ interviews: items.map((i) => i.item) },
+					{ now, appUrl: appUrl(c as never), requestId: c.get("requestId") },
+				);
+				return outcomes.map((o, i) => ({
+					line: items[i]?.line ?? i + 2,
+					email: o.ok ? o.interview.candidateEmail : (o.candidateEmail ?? ""),
+					ok: o.ok,
+					text: o.ok ? "" : o.error.message,
+					...(o.ok ? { id: o.interview.id } : {}),
+				}));
+			},
+			(outcome: Outcome) => JSON.stringify({ outcome, defaults }),
 		);
-		outcome = outcomes.map((o, i) => ({
-			line: items[i]?.line ?? i + 2,
-			email: o.ok ? o.interview.candidateEmail : (o.candidateEmail ?? ""),
-			ok: o.ok,
-			text: o.ok ? "" : o.error.message,
-			...(o.ok ? { id: o.interview.id } : {}),
-		}));
-	} catch (failure) {
-		await releaseKey(db, scope, lockId);
-		throw failure;
 	}
-	await completeKey(db, scope, lockId, 200, JSON.stringify({ outcome, defaults }));
 	return c.redirect(`${SENT}/${sendId}`, 303);
 });
 
@@ -309,8 +271,8 @@ interviewBulkPages.post("/bulk/send", async (c) => {
 interviewBulkPages.get("/bulk/sent/:sendId", async (c) => {
 	const me = c.var.dashboard;
 	const sendId = c.req.param("sendId");
-	if (!SEND_ID.test(sendId)) return notFoundPage(c);
-	const row = await findKey(getDb(c.env.DB), sendScope(c, sendId));
+	if (!isFormId(sendId)) return notFoundPage(c);
+	const row = await findKey(getDb(c.env.DB), formScope(c, "bulk-send", sendId));
 	if (!row || row.expiresAt <= c.get("now")) return notFoundPage(c);
 	if (row.state !== "done" || row.responseBody === null) return c.html(<BulkPage me={me} sending />);
 	const { outcome, defaults } = JSON.parse(row.responseBody) as {

@@ -3,6 +3,7 @@ import { createInterviewBody } from "../interviews/api/schemas";
 import { createInterview, scheduledAtOf } from "../interviews/service";
 import { appUrl } from "../platform/http/urls";
 import { issueFields } from "../platform/http/validation";
+import { firstSend, newFormId, sendOnce } from "./form-once";
 import { describe, field, formOf } from "./guard";
 import { LIST, localToIso, splitList } from "./interview-common";
 import { Csrf, ErrorNotice, Page, TestBanner } from "./layout";
@@ -12,6 +13,8 @@ export const interviewCreatePages = new Hono<DashBindings>();
 
 function NewForm(props: {
 	me: DashboardUser;
+	/** The form's id: a post of it creates one interview however often it is sent (form-once.ts). */
+	formId: string;
 	values?: Record<string, string>;
 	error?: ReturnType<typeof describe> | null;
 	/** Opened from the test data view: test mode is preset and the page says so. */
@@ -29,8 +32,9 @@ function NewForm(props: {
 			) : null}
 			<h1>{testView ? "New test interview" : "New interview"}</h1>
 			<ErrorNotice error={props.error} />
-			<form method="post" action={`${LIST}/new`}>
+			<form method="post" action={`${LIST}/new`} data-once>
 				<Csrf user={props.me} />
+				<input type="hidden" name="form_id" value={props.formId} />
 				<label for="candidate_email">Candidate email</label>
 				<input
 					id="candidate_email"
@@ -101,7 +105,7 @@ function NewForm(props: {
 }
 
 interviewCreatePages.get("/new", (c) =>
-	c.html(<NewForm me={c.var.dashboard} testView={c.req.query("mode") === "test"} />),
+	c.html(<NewForm me={c.var.dashboard} formId={newFormId()} testView={c.req.query("mode") === "test"} />),
 );
 
 interviewCreatePages.post("/new", async (c) => {
@@ -134,23 +138,47 @@ interviewCreatePages.post("/new", async (c) => {
 	if (values.instructions) raw.instructions = values.instructions;
 	const at = localToIso(values.scheduled_at ?? "");
 	if (at) raw.scheduled_at = at;
+	const formId = field(form, "form_id");
+	const again = (status: 409 | 422, message: string, id = newFormId()) =>
+		c.html(<NewForm me={me} formId={id} values={values} error={{ message }} />, status);
 	const parsed = createInterviewBody.safeParse(raw);
 	if (!parsed.success) {
 		const fields = issueFields(parsed.error.issues);
 		return c.html(
-			<NewForm me={me} values={values} error={{ message: "Check the highlighted fields.", fields }} />,
+			<NewForm
+				me={me}
+				formId={formId || newFormId()}
+				values={values}
+				error={{ message: "Check the highlighted fields.", fields }}
+			/>,
 			422,
 		);
 	}
+	const send = await sendOnce(c, "interview", formId, raw);
+	if (send.status === "stale") return again(409, "This form is out of date. Check it, then send it again.");
+	if (send.status === "changed")
+		return again(
+			409,
+			"This form was already sent with other values. Send it again to create another interview.",
+		);
+	if (send.status === "sent") {
+		if (send.result) return c.redirect(`${LIST}/${send.result}?created=again`, 303);
+		return again(409, "This form is being sent. The interview will be in the list in a moment.", formId);
+	}
 	try {
 		const now = c.get("now");
-		const state = await createInterview(c.env, me.auth, parsed.data, {
-			scheduledAt: scheduledAtOf(parsed.data.scheduled_at, now),
-			now,
-			appUrl: appUrl(c as never),
-		});
+		const state = await firstSend(
+			send,
+			() =>
+				createInterview(c.env, me.auth, parsed.data, {
+					scheduledAt: scheduledAtOf(parsed.data.scheduled_at, now),
+					now,
+					appUrl: appUrl(c as never),
+				}),
+			(made) => made.id,
+		);
 		return c.redirect(`${LIST}/${state.id}?created=1`, 303);
 	} catch (error) {
-		return c.html(<NewForm me={me} values={values} error={describe(error)} />, 422);
+		return c.html(<NewForm me={me} formId={formId} values={values} error={describe(error)} />, 422);
 	}
 });

@@ -190,8 +190,11 @@ async function InterviewPage(props: {
 interviewDetailPages.get("/:id", async (c) => {
 	const state = await owned(c, c.req.param("id"));
 	if (!state) return notFoundPage(c);
-	const notice = c.req.query("created")
-		? "Interview created."
+	const created = c.req.query("created");
+	const notice = created
+		? created === "again"
+			? "This form was already sent: this is the interview it created."
+			: "Interview created."
 		: c.req.query("saved")
 			? "Changes saved."
 			: null;

@@ -12,6 +12,7 @@ import { isScope, SCOPES } from "../accounts/scopes";
 import { getDb } from "../platform/db/client";
 import { newId } from "../platform/lib/random";
 import { parseIsoDateTime } from "../platform/lib/time";
+import { firstSend, newFormId, sendOnce } from "./form-once";
 import { field, fieldAll, formOf, notFoundPage } from "./guard";
 import { Csrf, ErrorNotice, fmt, Page } from "./layout";
 import type { DashBindings, DashboardUser } from "./session";
@@ -30,15 +31,26 @@ const SCOPE_TEXT: Record<string, string> = {
 	"analytics:read": "Read usage and account analytics",
 };
 
+const ENVIRONMENT_TEXT: [KeyEnvironment, string][] = [
+	["live", "real interviews, charged"],
+	["test", "production data, no charge, no e-mail"],
+	["dev", "separate sandbox data"],
+];
+
 /** "Last used" is written at most once per 5 minutes per key (src/accounts/key-usage.ts). */
 function KeysPage(props: {
 	me: DashboardUser;
 	keys: ApiKeyRow[];
+	/** The create form's id: a post of it makes one key however often it is sent (form-once.ts). */
+	formId: string;
+	/** The create form's values, when it is shown again. */
+	values?: { name: string; environment: string; scopes: string[]; expiresOn: string };
 	created?: { value: string; name: string } | null;
 	error?: { message: string; fields?: Record<string, string> } | null;
 	notice?: string | null;
 }) {
 	const now = Date.now();
+	const v = props.values;
 	return (
 		<Page title="API keys" user={props.me} current={KEYS}>
 			<h1>API keys</h1>
@@ -120,21 +132,30 @@ function KeysPage(props: {
 				</table>
 			</div>
 			<h2>Create a key</h2>
-			<form method="post" action={KEYS}>
+			<form method="post" action={KEYS} data-once>
 				<Csrf user={props.me} />
+				<input type="hidden" name="form_id" value={props.formId} />
 				<label for="k-name">Name</label>
-				<input id="k-name" name="name" type="text" required maxlength={100} />
+				<input id="k-name" name="name" type="text" required maxlength={100} value={v?.name ?? ""} />
 				<label for="k-env">Environment</label>
 				<select id="k-env" name="environment">
-					<option value="live">live: real interviews, charged</option>
-					<option value="test">test: production data, no charge, no e-mail</option>
-					<option value="dev">dev: separate sandbox data</option>
+					{ENVIRONMENT_TEXT.map(([env, text]) => (
+						<option value={env} selected={v?.environment === env}>
+							{env}: {text}
+						</option>
+					))}
 				</select>
 				<fieldset>
 					<legend>Scopes</legend>
 					{SCOPES.map((s) => (
 						<span class="check">
-							<input type="checkbox" id={`scope-${s}`} name="scopes" value={s} checked />{" "}
+							<input
+								type="checkbox"
+								id={`scope-${s}`}
+								name="scopes"
+								value={s}
+								checked={v ? v.scopes.includes(s) : true}
+							/>{" "}
 							<label for={`scope-${s}`}>
 								<code>{s}</code>: {SCOPE_TEXT[s]}
 							</label>
@@ -142,7 +163,7 @@ function KeysPage(props: {
 					))}
 				</fieldset>
 				<label for="k-exp">Expires on (optional, UTC end of day)</label>
-				<input id="k-exp" name="expires_on" type="date" />
+				<input id="k-exp" name="expires_on" type="date" value={v?.expiresOn ?? ""} />
 				<p>
 					<button type="submit">Create key</button>
 				</p>
@@ -154,7 +175,7 @@ function KeysPage(props: {
 keyPages.get("/", async (c) => {
 	const keys = await listApiKeys(getDb(c.env.DB), c.var.dashboard.auth.accountId);
 	const notice = c.req.query("revoked") ? "The key is revoked; the API refuses it from now on." : null;
-	return c.html(<KeysPage me={c.var.dashboard} keys={keys} notice={notice} />);
+	return c.html(<KeysPage me={c.var.dashboard} keys={keys} formId={newFormId()} notice={notice} />);
 });
 
 keyPages.post("/", async (c) => {
@@ -165,7 +186,14 @@ keyPages.post("/", async (c) => {
 	const environment = field(form, "environment");
 	const scopes = fieldAll(form, "scopes");
 	const expiresOn = field(form, "expires_on");
+	const formId = field(form, "form_id");
+	const values = { name, environment, scopes, expiresOn };
 	const now = c.get("now");
+	const page = async (props: Partial<Parameters<typeof KeysPage>[0]>, status: 200 | 201 | 409 | 422) =>
+		c.html(
+			<KeysPage me={me} keys={await listApiKeys(db, me.auth.accountId)} formId={newFormId()} {...props} />,
+			status,
+		);
 	const fields: Record<string, string> = {};
 	if (!name || name.length > 100) fields.name = "Must be 1 to 100 characters";
 	if (!(KEY_ENVIRONMENTS as readonly string[]).includes(environment))
@@ -179,30 +207,60 @@ keyPages.post("/", async (c) => {
 		else if (expiresAt <= now) fields.expires_on = "Must be in the future";
 	}
 	if (Object.keys(fields).length > 0) {
-		const keys = await listApiKeys(db, me.auth.accountId);
-		return c.html(
-			<KeysPage me={me} keys={keys} error={{ message: "The key was not created.", fields }} />,
+		return page(
+			{ formId: formId || newFormId(), values, error: { message: "The key was not created.", fields } },
 			422,
 		);
 	}
+	const permissions = [...new Set(scopes)];
+	const send = await sendOnce(c, "api-key", formId, {
+		name,
+		environment,
+		permissions: [...permissions].sort(),
+		expiresAt,
+	});
+	if (send.status === "stale")
+		return page(
+			{ values, error: { message: "This form is out of date. Check it, then send it again." } },
+			409,
+		);
+	if (send.status === "changed") {
+		const message = "This form was already sent with other values. Send it again to create another key.";
+		return page({ values, error: { message } }, 409);
+	}
+	if (send.status === "sent") {
+		// The key's value is kept only as its hash: it cannot be shown again.
+		const made = send.result ? await findApiKey(db, me.auth.accountId, send.result) : undefined;
+		const notice = made
+			? `This form was already sent: it created the key "${made.name}", listed below. Its value was shown only once; if it was not copied, revoke the key and create another.`
+			: "This form is being sent. Its key will be listed below in a moment.";
+		return page({ notice }, 409);
+	}
 	// The same record the admin API writes: the value is shown once and stored only as its hash.
 	const value = generateApiKey(environment as KeyEnvironment);
-	await insertApiKey(db, {
-		id: newId("key"),
-		accountId: me.auth.accountId,
-		name,
-		environment: environment as KeyEnvironment,
-		keyHash: await hashApiKey(value),
-		keyPrefix: value.slice(0, 12),
-		permissions: [...new Set(scopes)],
-		expiresAt,
-		revokedAt: null,
-		createdAt: now,
-		lastUsedAt: null,
-	});
-	const keys = await listApiKeys(db, me.auth.accountId);
+	await firstSend(
+		send,
+		async () => {
+			const id = newId("key");
+			await insertApiKey(db, {
+				id,
+				accountId: me.auth.accountId,
+				name,
+				environment: environment as KeyEnvironment,
+				keyHash: await hashApiKey(value),
+				keyPrefix: value.slice(0, 12),
+				permissions,
+				expiresAt,
+				revokedAt: null,
+				createdAt: now,
+				lastUsedAt: null,
+			});
+			return id;
+		},
+		(made) => made,
+	);
 	c.header("Cache-Control", "no-store");
-	return c.html(<KeysPage me={me} keys={keys} created={{ value, name }} />, 201);
+	return page({ created: { value, name } }, 201);
 });
 
 keyPages.post("/:key_id/revoke", async (c) => {

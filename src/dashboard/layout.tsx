@@ -60,10 +60,17 @@ svg text{font:13px system-ui,sans-serif}
 }
 `;
 
-/** Copy buttons: `data-copy="#id"` copies that element's text. */
+/**
+ * Copy buttons: `data-copy="#id"` copies that element's text. A form with `data-confirm` asks
+ * first; one with `data-once` (a form that creates something) disables its buttons once sent, and
+ * enables them again when the page is shown again (the back button); the server refuses a second
+ * send of it anyway (form-once.ts).
+ */
 const SCRIPT = `
 document.addEventListener("click",function(e){var b=e.target.closest("[data-copy]");if(!b)return;var t=document.querySelector(b.getAttribute("data-copy"));if(!t)return;var v=t.value!==undefined?t.value:t.textContent;navigator.clipboard&&navigator.clipboard.writeText(v).then(function(){b.textContent="Copied";setTimeout(function(){b.textContent="Copy"},2000)},function(){});});
 document.addEventListener("submit",function(e){var f=e.target;var m=f.getAttribute("data-confirm");if(m&&!window.confirm(m)){e.preventDefault();}});
+document.addEventListener("submit",function(e){var f=e.target;if(e.defaultPrevented||!f.hasAttribute("data-once"))return;setTimeout(function(){f.querySelectorAll("[type=submit]").forEach(function(b){b.disabled=true;});},0);});
+window.addEventListener("pageshow",function(){document.querySelectorAll("form[data-once] [type=submit]").forEach(function(b){b.disabled=false;});});
 document.addEventListener("click",function(e){var b=e.target.closest("[data-print]");if(b)window.print();});
 `;
 

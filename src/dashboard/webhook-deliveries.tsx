@@ -145,7 +145,10 @@ async function EndpointPage(props: {
 /** The notice after a redirect (post, then redirect, then get: a reload repeats nothing). */
 function noticeOf(q: Record<string, string>): string | null {
 	const outcome = (v: string | undefined) => (v && /^[a-z]{1,20}$/.test(v) ? v : "sent");
-	if (q.created) return "Endpoint added.";
+	if (q.created)
+		return q.created === "again"
+			? "This form was already sent: this is the endpoint it added."
+			: "Endpoint added.";
 	if (q.saved) return "Saved.";
 	if (q.enabled) return "Enabled.";
 	if (q.disabled) return "Disabled.";

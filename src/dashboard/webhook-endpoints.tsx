@@ -8,6 +8,7 @@ import { ALL_EVENTS } from "../webhooks/event-names";
 import { createWebhookBody } from "../webhooks/schemas";
 import { rotateWebhookSecret } from "../webhooks/secrets";
 import { acceptedUrl, createEndpoint, ownerOf } from "../webhooks/service";
+import { firstSend, newFormId, sendOnce } from "./form-once";
 import { type DashContext, describe, field, formOf } from "./guard";
 import { Csrf, ErrorNotice, fmt, Page } from "./layout";
 import type { DashBindings } from "./session";
@@ -29,6 +30,10 @@ async function ListPage(props: {
 	error?: Problem;
 	notice?: string | null;
 	secret?: string | null;
+	/** The add form's id (form-once.ts), kept when the form is shown again for a fix; else a new one. */
+	formId?: string;
+	/** The add form's values, when it is shown again. */
+	values?: { url: string; events: string[] };
 }) {
 	const { c } = props;
 	const me = c.var.dashboard;
@@ -80,11 +85,12 @@ async function ListPage(props: {
 				</table>
 			</div>
 			<h2>Add an endpoint</h2>
-			<form method="post" action={HOOKS}>
+			<form method="post" action={HOOKS} data-once>
 				<Csrf user={me} />
+				<input type="hidden" name="form_id" value={props.formId ?? newFormId()} />
 				<label for="w-url">URL (https)</label>
-				<input id="w-url" name="url" type="url" required />
-				<EventChoices chosen={[ALL_EVENTS]} />
+				<input id="w-url" name="url" type="url" required value={props.values?.url ?? ""} />
+				<EventChoices chosen={props.values?.events ?? [ALL_EVENTS]} />
 				<button type="submit">Add endpoint</button>
 			</form>
 			<h2>Signing secret</h2>
@@ -134,26 +140,41 @@ webhookEndpointPages.get("/", async (c) => {
 webhookEndpointPages.post("/", async (c) => {
 	const me = c.var.dashboard;
 	const form = await formOf(c);
-	const parsed = createWebhookBody.safeParse({ url: field(form, "url"), events: eventsOf(form) });
+	const formId = field(form, "form_id");
+	const values = { url: field(form, "url"), events: eventsOf(form) };
+	const parsed = createWebhookBody.safeParse(values);
 	if (!parsed.success) {
-		return c.html(
-			await ListPage({
-				c,
-				error: { message: "The endpoint was not added.", fields: issueFields(parsed.error.issues) },
-			}),
-			422,
-		);
+		const error = { message: "The endpoint was not added.", fields: issueFields(parsed.error.issues) };
+		return c.html(await ListPage({ c, error, formId: formId || undefined, values }), 422);
+	}
+	const again = async (message: string, id?: string) =>
+		c.html(await ListPage({ c, error: { message }, values, formId: id }), 409);
+	const send = await sendOnce(c, "webhook-endpoint", formId, {
+		url: parsed.data.url,
+		events: [...parsed.data.events].sort(),
+	});
+	if (send.status === "stale") return again("This form is out of date. Check it, then send it again.");
+	if (send.status === "changed")
+		return again("This form was already sent with other values. Send it again to add another endpoint.");
+	if (send.status === "sent") {
+		if (send.result) return c.redirect(`${HOOKS}/${send.result}?created=again`, 303);
+		return again("This form is being sent. The endpoint will be listed in a moment.", formId);
 	}
 	try {
-		const row = await createEndpoint(
-			c.env,
-			me.auth,
-			{ ...parsed.data, url: acceptedUrl(c.env, parsed.data.url) },
-			c.get("now"),
+		const row = await firstSend(
+			send,
+			() =>
+				createEndpoint(
+					c.env,
+					me.auth,
+					{ ...parsed.data, url: acceptedUrl(c.env, parsed.data.url) },
+					c.get("now"),
+				),
+			(made) => made.id,
 		);
 		return c.redirect(`${HOOKS}/${row.id}?created=1`, 303);
 	} catch (error) {
-		return c.html(await ListPage({ c, error: describe(error) }), 422);
+		return c.html(await ListPage({ c, error: describe(error), formId, values }), 422);
 	}
 });
 

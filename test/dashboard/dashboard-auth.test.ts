@@ -252,6 +252,7 @@ describe("CSRF", () => {
 			position: "CSRF Target",
 			skills: "SQL",
 			test_mode: "true",
+			form_id: await browser.formId("/dashboard/interviews/new"),
 		};
 		const none = await browser.post("/dashboard/interviews/new", form);
 		expect(none.status).toBe(403);

@@ -153,6 +153,7 @@ describe("API keys page", () => {
 		const token = await owner.csrf("/dashboard/settings/api-keys");
 		const made = await owner.post("/dashboard/settings/api-keys", {
 			_csrf: token,
+			form_id: await owner.formId("/dashboard/settings/api-keys"),
 			name: "Reporting",
 			environment: "live",
 			scopes: ["interviews:read", "analytics:read"],
@@ -207,6 +208,7 @@ describe("interviews pages", () => {
 		expect(bad.text).toContain("Must be an integer from 15 to 90");
 		const good = await owner.post("/dashboard/interviews/new", {
 			_csrf: token,
+			form_id: await owner.formId("/dashboard/interviews/new"),
 			candidate_email: "grace@example.com",
 			position: "Tester",
 			skills: "SQL, Python",
@@ -306,6 +308,7 @@ describe("interviews pages", () => {
 		const token = await owner.csrf();
 		const created = await owner.post("/dashboard/interviews/new", {
 			_csrf: token,
+			form_id: await owner.formId("/dashboard/interviews/new?mode=test", "/dashboard/interviews/new"),
 			candidate_email: "mode@example.com",
 			position: "Mode Form",
 			skills: "SQL",
@@ -454,6 +457,168 @@ describe("interviews pages", () => {
 		expect((await owner.get(`/dashboard/interviews/bulk/sent/${"A".repeat(24)}`)).text).toContain(
 			"2 created, 0 refused",
 		);
+	});
+});
+
+describe("a create form sent again", () => {
+	const profile = async (key: string) => (await call("GET", "/v1/account/profile", { key })).body.data;
+
+	it("creates one interview per form: parallel sends, a resend, other values, no id", async () => {
+		const a = await dashboardAccount();
+		const owner = await signedIn(a.owner);
+		const token = await owner.csrf();
+		const position = `Once ${Date.now()}`;
+		const count = async () =>
+			(await call("GET", `/v1/interviews?position=${encodeURIComponent(position)}`, { key: a.live })).body
+				.pagination?.total_count;
+		const before = await profile(a.live);
+		const form = {
+			_csrf: token,
+			form_id: await owner.formId("/dashboard/interviews/new"),
+			candidate_email: "once@example.com",
+			position,
+			skills: "SQL",
+			send_invitation: "true",
+		};
+		const answers = await Promise.all(
+			Array.from({ length: 4 }, () => owner.post("/dashboard/interviews/new", form)),
+		);
+		const firsts = answers.filter((r) => r.headers.get("Location")?.endsWith("?created=1"));
+		expect(firsts).toHaveLength(1);
+		for (const r of answers) {
+			if (r.status === 409) expect(r.text).toContain("This form is being sent.");
+			else expect(r.status, errorsOf(r.text)).toBe(303);
+		}
+		expect(await count()).toBe(1);
+		const id = /int_[0-9A-Za-z]{24}/.exec(firsts[0]?.headers.get("Location") ?? "")?.[0] as string;
+		// A live interview: one credit and one month's interview, whatever the sends.
+		const after = await profile(a.live);
+		expect(before.credits_balance - after.credits_balance).toBe(1);
+		expect(after.usage.monthly_interviews_used - before.usage.monthly_interviews_used).toBe(1);
+		// Sent again later (a reload, the back button): led to what it created.
+		const resent = await owner.post("/dashboard/interviews/new", form);
+		expect(resent.status).toBe(303);
+		expect(resent.headers.get("Location")).toBe(`/dashboard/interviews/${id}?created=again`);
+		expect((await owner.get(resent.headers.get("Location") as string)).text).toContain(
+			"This form was already sent: this is the interview it created.",
+		);
+		// Changed after going back: refused, with the values kept in a new form that sends them.
+		const changed = await owner.post("/dashboard/interviews/new", {
+			...form,
+			candidate_email: "two@example.com",
+		});
+		expect(changed.status).toBe(409);
+		expect(changed.text).toContain("This form was already sent with other values.");
+		expect(changed.text).toContain('value="two@example.com"');
+		const fresh = /name="form_id" value="([0-9A-Za-z]{24})"/.exec(changed.text)?.[1] as string;
+		expect(fresh).not.toBe(form.form_id);
+		expect(await count()).toBe(1);
+		const other = await owner.post("/dashboard/interviews/new", {
+			...form,
+			form_id: fresh,
+			candidate_email: "two@example.com",
+		});
+		expect(other.status, errorsOf(other.text)).toBe(303);
+		expect(await count()).toBe(2);
+		// A form without an id (a page from before forms had one) sends nothing.
+		const { form_id: _, ...stale } = form;
+		const refused = await owner.post("/dashboard/interviews/new", stale);
+		expect(refused.status).toBe(409);
+		expect(refused.text).toContain("This form is out of date.");
+		expect(await count()).toBe(2);
+		// A form refused for its values is not taken: fixed, it sends with the same id.
+		const idOfFix = await owner.formId("/dashboard/interviews/new");
+		const bad = await owner.post("/dashboard/interviews/new", { ...form, form_id: idOfFix, skills: "" });
+		expect(bad.status).toBe(422);
+		expect(bad.text).toContain(`name="form_id" value="${idOfFix}"`);
+		const fixed = await owner.post("/dashboard/interviews/new", { ...form, form_id: idOfFix });
+		expect(fixed.headers.get("Location")).toMatch(/\?created=1$/);
+		expect(await count()).toBe(3);
+		// Another account's form id is its own: the same id there creates.
+		const b = await dashboardAccount();
+		const stranger = await signedIn(b.owner);
+		const theirs = await stranger.post("/dashboard/interviews/new", {
+			...form,
+			_csrf: await stranger.csrf(),
+		});
+		expect(theirs.headers.get("Location")).toMatch(/\?created=1$/);
+	});
+
+	it("makes one key per form, whose value is never shown again", async () => {
+		const a = await dashboardAccount();
+		const owner = await signedIn(a.owner);
+		const token = await owner.csrf("/dashboard/settings/api-keys");
+		const form = {
+			_csrf: token,
+			form_id: await owner.formId("/dashboard/settings/api-keys"),
+			name: "Once",
+			environment: "test",
+			scopes: ["interviews:read"],
+		};
+		const made = await owner.post("/dashboard/settings/api-keys", form);
+		expect(made.status).toBe(201);
+		const value = /(svc_test_[0-9A-Za-z]{32})/.exec(made.text)?.[1] as string;
+		expect(value).toBeDefined();
+		// The page after it has a new form, with an id of its own.
+		expect(made.text).not.toContain(`value="${form.form_id}"`);
+		const again = await owner.post("/dashboard/settings/api-keys", form);
+		expect(again.status).toBe(409);
+		expect(again.text).toContain(
+			"This form was already sent: it created the key &quot;Once&quot;, listed below.",
+		);
+		expect(again.text).not.toMatch(/svc_test_[0-9A-Za-z]{32}/);
+		const names = async () =>
+			((await admin("GET", `/accounts/${a.id}`)).body.data.keys as { name: string }[]).filter(
+				(k) => k.name === "Once",
+			).length;
+		expect(await names()).toBe(1);
+		const parallel = { ...form, form_id: await owner.formId("/dashboard/settings/api-keys"), name: "Twice" };
+		const answers = await Promise.all(
+			Array.from({ length: 4 }, () => owner.post("/dashboard/settings/api-keys", parallel)),
+		);
+		expect(
+			answers.filter((r) => r.status === 201),
+			answers.map((r) => `${r.status} ${errorsOf(r.text)}`).join("\n"),
+		).toHaveLength(1);
+		for (const r of answers) expect([201, 409]).toContain(r.status);
+		const keys = (await admin("GET", `/accounts/${a.id}`)).body.data.keys as { name: string }[];
+		expect(keys.filter((k) => k.name === "Twice")).toHaveLength(1);
+		// No key's value is kept in the store that guards the form.
+		const stored = await env.DB.prepare(
+			"SELECT response_body FROM idempotency_keys WHERE key LIKE 'dashboard-api-key:%'",
+		).all();
+		expect(JSON.stringify(stored.results)).not.toContain("svc_");
+		// Other values under the same id: refused, kept in a new form.
+		const changed = await owner.post("/dashboard/settings/api-keys", { ...form, name: "Changed" });
+		expect(changed.status).toBe(409);
+		expect(changed.text).toContain("This form was already sent with other values.");
+		expect(changed.text).toContain('value="Changed"');
+	});
+
+	it("adds one webhook endpoint per form", async () => {
+		const a = await dashboardAccount();
+		const owner = await signedIn(a.owner);
+		const form = {
+			_csrf: await owner.csrf("/dashboard/settings/webhooks"),
+			form_id: await owner.formId("/dashboard/settings/webhooks"),
+			url: "https://hooks.example.com/once",
+			events: ["interview.completed"],
+		};
+		const answers = await Promise.all(
+			Array.from({ length: 3 }, () => owner.post("/dashboard/settings/webhooks", form)),
+		);
+		expect(answers.filter((r) => r.headers.get("Location")?.endsWith("?created=1"))).toHaveLength(1);
+		for (const r of answers) expect([303, 409]).toContain(r.status);
+		const again = await owner.post("/dashboard/settings/webhooks", form);
+		expect(again.status).toBe(303);
+		expect(again.headers.get("Location")).toMatch(
+			/\/dashboard\/settings\/webhooks\/wh_[0-9A-Za-z]+\?created=again$/,
+		);
+		expect((await owner.get(again.headers.get("Location") as string)).text).toContain(
+			"This form was already sent: this is the endpoint it added.",
+		);
+		const listed = await call("GET", "/v1/webhooks", { key: a.live });
+		expect(listed.body.data).toHaveLength(1);
 	});
 });
 
@@ -608,6 +773,7 @@ describe("webhooks pages", () => {
 		const token = await owner.csrf("/dashboard/settings/webhooks");
 		const refused = await owner.post("/dashboard/settings/webhooks", {
 			_csrf: token,
+			form_id: await owner.formId("/dashboard/settings/webhooks"),
 			url: "http://169.254.169.254/latest",
 			events: "*",
 		});
@@ -615,6 +781,7 @@ describe("webhooks pages", () => {
 		expect(refused.text).toContain("<strong>url</strong>");
 		const added = await owner.post("/dashboard/settings/webhooks", {
 			_csrf: token,
+			form_id: await owner.formId("/dashboard/settings/webhooks"),
 			url: "https://hooks.example.com/dash",
 			events: ["interview.completed", "results.analyzed"],
 		});

@@ -131,6 +131,37 @@ describe("the dashboard in a real browser", () => {
 		await shot("interview");
 	});
 
+	it("creates one interview from a form clicked twice or sent twice", async () => {
+		const count = async (position: string) =>
+			(
+				await api(service, "GET", `/v1/interviews?position=${encodeURIComponent(position)}`, {
+					key: service.keys.test,
+				})
+			).body.pagination.total_count as number;
+		const fill = async (position: string) => {
+			await page.goto(`${service.baseUrl}/dashboard/interviews/new?mode=test`);
+			await page.getByLabel("Candidate email").fill("twice@example.com");
+			await page.getByLabel("Position").fill(position);
+			await page.getByLabel("Skills (comma-separated)").fill("SQL");
+		};
+		// A double click: the page disables the button once the form is sent.
+		await fill("Double Click");
+		await page.getByRole("button", { name: "Create interview" }).dblclick();
+		await page.waitForURL(/\/dashboard\/interviews\/int_[0-9A-Za-z]{24}\?created=/);
+		expect(await count("Double Click")).toBe(1);
+		// Sent twice past the page's script (as a second tab or a resubmission would): the service
+		// creates it once, and the browser ends on the interview it created.
+		await fill("Sent Twice");
+		await page.locator('form[action="/dashboard/interviews/new"]').evaluate((form) => {
+			const f = form as unknown as { submit(): void };
+			f.submit();
+			f.submit();
+		});
+		await page.waitForURL(/\/dashboard\/interviews\/int_[0-9A-Za-z]{24}\?created=(1|again)$/);
+		await see(page.getByRole("status").first(), /Interview created\.|This form was already sent/);
+		expect(await count("Sent Twice")).toBe(1);
+	});
+
 	it("bulk-invites from a CSV: the bad row is shown before sending, the outcome after", async () => {
 		const csv = [
 			"candidate_email,candidate_name,skills,test_mode",

@@ -51,6 +51,16 @@ export class Browser {
 		return match[1];
 	}
 
+	/** The `form_id` of the form posting to `action` on the page at `path` (a create form's id). */
+	async formId(path: string, action = path): Promise<string> {
+		const page = await this.get(path);
+		const form =
+			new RegExp(`<form[^>]*action="${action}"[^>]*>([\\s\\S]*?)</form>`).exec(page.text)?.[1] ?? "";
+		const match = /name="form_id" value="([0-9A-Za-z]{24})"/.exec(form);
+		if (!match?.[1]) throw new Error(`no form id for ${action} on ${path}: ${page.status}`);
+		return match[1];
+	}
+
 	async signIn(email: string, password: string) {
 		return this.post("/dashboard/login", { email, password });
 	}
