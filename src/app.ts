@@ -49,13 +49,11 @@ function apiV1() {
 
 export function createApp(options: AppOptions = {}) {
 	const app = new Hono<AppBindings>({ strict: false });
-	app.use(
-		"*",
-		requestIdentity,
-		requestContext(options.clock ?? Date.now),
-		methodNotAllowed({ app, onMethodNotAllowed: wrongMethod }),
-	);
+	app.use("*", requestIdentity, requestContext(options.clock ?? Date.now));
+	// The log line wraps the method-not-allowed middleware: that one turns a 404 into the 405 only
+	// after its next() returns, so a line written inside it would record the 404 it replaced.
 	app.use("*", requestLog);
+	app.use("*", methodNotAllowed({ app, onMethodNotAllowed: wrongMethod }));
 	app.use("*", productionConfigured);
 	app.route("/", roomRoutes);
 	app.route("/", socketIoRoutes);

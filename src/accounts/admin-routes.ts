@@ -272,9 +272,13 @@ adminRoutes.post(
 	validate("json", createKeyBody),
 	async (c) => {
 		const body = c.req.valid("json");
-		const account = await requireAccount(c, c.req.param("account_id"));
 		const now = c.get("now");
 		const expiresAt = body.expires_at === undefined ? null : (parseIsoDateTime(body.expires_at) as number);
+		// Judged against the request's time, as the dashboard's key page does: a key that expires at
+		// or before it would be refused (API_KEY_EXPIRED) from its first request.
+		if (expiresAt !== null && expiresAt <= now)
+			throw validationError({ expires_at: "Must be in the future" });
+		const account = await requireAccount(c, c.req.param("account_id"));
 		const value = generateApiKey(body.environment);
 		const row: ApiKeyRow = {
 			id: newId("key"),

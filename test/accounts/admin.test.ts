@@ -62,6 +62,30 @@ describe("the admin API", () => {
 		expect(badScope.body.error?.details).toHaveProperty("permissions.0");
 	});
 
+	it("refuses a key whose expires_at is not in the future, and creates none", async () => {
+		const account = await admin("POST", "/accounts", { company_name: "Expiry Inc", plan: "free" });
+		const id = account.body.data.id;
+		for (const expires_at of [new Date(Date.now() - 60_000).toISOString(), "2001-01-01T00:00:00Z"]) {
+			const res = await admin("POST", `/accounts/${id}/keys`, {
+				name: "Old",
+				environment: "live",
+				expires_at,
+			});
+			expect([res.status, res.body.error?.code], expires_at).toEqual([400, "VALIDATION_ERROR"]);
+			expect(res.body.error?.details).toEqual({ expires_at: "Must be in the future" });
+		}
+		const fetched = await admin("GET", `/accounts/${id}`);
+		expect(fetched.body.data.keys).toEqual([]);
+		const future = new Date(Date.now() + 3_600_000).toISOString();
+		const later = await admin("POST", `/accounts/${id}/keys`, {
+			name: "New",
+			environment: "live",
+			expires_at: future,
+		});
+		expect(later.status).toBe(201);
+		expect(later.body.data.expires_at).toBe(future);
+	});
+
 	it("updates plan, overrides and credits, never below zero", async () => {
 		const account = await admin("POST", "/accounts", { company_name: "Grow", plan: "free" });
 		const id = account.body.data.id;

@@ -79,6 +79,32 @@ describe("request logs", () => {
 		});
 	});
 
+	it("of a wrong method on a known route carry the 405 the client received, not the 404 it replaced", async () => {
+		const lines = capture();
+		const res = await call("PUT", "/v1/interviews");
+		vi.restoreAllMocks();
+		expect(res.status).toBe(405);
+		expect(res.body.error?.code).toBe("METHOD_NOT_ALLOWED");
+
+		const requests = lines
+			.map((line) => JSON.parse(line) as Record<string, unknown>)
+			.filter((r) => r.message === "request");
+		expect(requests).toEqual([
+			{
+				level: "warn",
+				time: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+				message: "request",
+				request_id: res.body.meta?.request_id,
+				account_id: null,
+				route: null,
+				method: "PUT",
+				status: 405,
+				duration_ms: expect.any(Number),
+				error_code: "METHOD_NOT_ALLOWED",
+			},
+		]);
+	});
+
 	it("never contain a key, a join token, a webhook secret or a query string", async () => {
 		const account = await newAccount();
 		const created = await call("POST", "/v1/interviews", { key: account.live, body: validInterview() });

@@ -45,7 +45,10 @@ export function logsEveryRequest(setting: string | undefined): boolean {
 	return setting?.trim().toLowerCase() !== "errors";
 }
 
-/** The request line: mounted first, so it measures and sees every answer, errors included. */
+/**
+ * The request line: mounted outside every middleware but the request id's and clock's (the
+ * method-not-allowed one included), so it measures and sees every answer as sent, errors included.
+ */
 export const requestLog: MiddlewareHandler<AppBindings> = async (c, next) => {
 	const started = Date.now();
 	await next();
