@@ -100,12 +100,41 @@ export function insertApiKey(db: Db, key: ApiKeyRow) {
 	return db.insert(apiKeys).values(key).run();
 }
 
+/**
+ * A page of the account's keys, newest first, after `cursor` (the last key of the page before):
+ * up to `limit + 1` rows, the extra one telling that another page follows.
+ */
+export function listApiKeysPage(
+	db: Db,
+	accountId: string,
+	limit: number,
+	cursor: { createdAt: number; id: string } | null,
+) {
+	return db
+		.select()
+		.from(apiKeys)
+		.where(
+			and(
+				eq(apiKeys.accountId, accountId),
+				cursor
+					? or(
+							lt(apiKeys.createdAt, cursor.createdAt),
+							and(eq(apiKeys.createdAt, cursor.createdAt), lt(apiKeys.id, cursor.id)),
+						)
+					: undefined,
+			),
+		)
+		.orderBy(desc(apiKeys.createdAt), desc(apiKeys.id))
+		.limit(limit + 1)
+		.all();
+}
+
 export function listApiKeys(db: Db, accountId: string) {
 	return db
 		.select()
 		.from(apiKeys)
 		.where(eq(apiKeys.accountId, accountId))
-		.orderBy(desc(apiKeys.createdAt))
+		.orderBy(desc(apiKeys.createdAt), desc(apiKeys.id))
 		.all();
 }
 

@@ -9,9 +9,10 @@ import { appUrl } from "../platform/http/urls";
 import { issueFields } from "../platform/http/validation";
 import { type DashContext, describe, field, formOf, notFoundPage, ownerOnly } from "./guard";
 import { Csrf, ErrorNotice, fmt, Page } from "./layout";
+import { cursorOf, PageLinks, pageOf, SETTINGS_PAGE_SIZE } from "./paging";
 import { closeLiveViewsOfUser, type DashBindings } from "./session";
 import { createUser, newUserBody } from "./users";
-import { deleteUser, findUser, listUsers } from "./users-repo";
+import { deleteUser, findUser, listUsersPage } from "./users-repo";
 
 export const accountPages = new Hono<DashBindings>();
 
@@ -102,7 +103,12 @@ async function TeamPage(props: {
 }) {
 	const { c } = props;
 	const me = c.var.dashboard;
-	const users = await listUsers(getDb(c.env.DB), me.auth.accountId);
+	const cursor = cursorOf(c, "users");
+	const page = pageOf(
+		await listUsersPage(getDb(c.env.DB), me.auth.accountId, SETTINGS_PAGE_SIZE, cursor),
+		SETTINGS_PAGE_SIZE,
+		"users",
+	);
 	return (
 		<Page title="Team" user={me} current="/dashboard/team">
 			<h1>Team</h1>
@@ -137,7 +143,7 @@ async function TeamPage(props: {
 					</tr>
 				</thead>
 				<tbody>
-					{users.map((u) => (
+					{page.rows.map((u) => (
 						<tr>
 							<td>{u.email}</td>
 							<td>{u.role}</td>
@@ -161,6 +167,7 @@ async function TeamPage(props: {
 					))}
 				</tbody>
 			</table>
+			<PageLinks base="/dashboard/team" next={page.next} later={cursor !== null} />
 			<h2>Invite someone</h2>
 			<form method="post" action="/dashboard/team">
 				<Csrf user={me} />

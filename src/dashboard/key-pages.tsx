@@ -3,7 +3,7 @@ import {
 	type ApiKeyRow,
 	findApiKey,
 	insertApiKey,
-	listApiKeys,
+	listApiKeysPage,
 	revokeApiKey,
 } from "../accounts/accounts-repo";
 import { changingAuth } from "../accounts/auth-changes";
@@ -13,8 +13,9 @@ import { getDb } from "../platform/db/client";
 import { newId } from "../platform/lib/random";
 import { parseIsoDateTime } from "../platform/lib/time";
 import { firstSend, newFormId, sendOnce } from "./form-once";
-import { field, fieldAll, formOf, notFoundPage } from "./guard";
+import { type DashContext, field, fieldAll, formOf, notFoundPage } from "./guard";
 import { Csrf, ErrorNotice, fmt, Page } from "./layout";
+import { cursorOf, PageLinks, pageOf, SETTINGS_PAGE_SIZE } from "./paging";
 import type { DashBindings, DashboardUser } from "./session";
 
 export const keyPages = new Hono<DashBindings>();
@@ -40,7 +41,8 @@ const ENVIRONMENT_TEXT: [KeyEnvironment, string][] = [
 /** "Last used" is written at most once per 5 minutes per key (src/accounts/key-usage.ts). */
 function KeysPage(props: {
 	me: DashboardUser;
-	keys: ApiKeyRow[];
+	/** A page of the account's keys (newest first) and the cursor of the next; `later`: not the first. */
+	keys: { rows: ApiKeyRow[]; next: string | null; later: boolean };
 	/** The create form's id: a post of it makes one key however often it is sent (form-once.ts). */
 	formId: string;
 	/** The create form's values, when it is shown again. */
@@ -90,7 +92,7 @@ function KeysPage(props: {
 						</tr>
 					</thead>
 					<tbody>
-						{props.keys.map((k) => {
+						{props.keys.rows.map((k) => {
 							const state =
 								k.revokedAt !== null
 									? "revoked"
@@ -131,6 +133,7 @@ function KeysPage(props: {
 					</tbody>
 				</table>
 			</div>
+			<PageLinks base={KEYS} next={props.keys.next} later={props.keys.later} />
 			<h2>Create a key</h2>
 			<form method="post" action={KEYS} data-once>
 				<Csrf user={props.me} />
@@ -172,8 +175,20 @@ function KeysPage(props: {
 	);
 }
 
+/** The page of keys the request's `cursor` names (the first without one). */
+async function keysPage(c: DashContext) {
+	const cursor = cursorOf(c, "api-keys");
+	const rows = await listApiKeysPage(
+		getDb(c.env.DB),
+		c.var.dashboard.auth.accountId,
+		SETTINGS_PAGE_SIZE,
+		cursor,
+	);
+	return { ...pageOf(rows, SETTINGS_PAGE_SIZE, "api-keys"), later: cursor !== null };
+}
+
 keyPages.get("/", async (c) => {
-	const keys = await listApiKeys(getDb(c.env.DB), c.var.dashboard.auth.accountId);
+	const keys = await keysPage(c);
 	const notice = c.req.query("revoked") ? "The key is revoked; the API refuses it from now on." : null;
 	return c.html(<KeysPage me={c.var.dashboard} keys={keys} formId={newFormId()} notice={notice} />);
 });
@@ -190,10 +205,7 @@ keyPages.post("/", async (c) => {
 	const values = { name, environment, scopes, expiresOn };
 	const now = c.get("now");
 	const page = async (props: Partial<Parameters<typeof KeysPage>[0]>, status: 200 | 201 | 409 | 422) =>
-		c.html(
-			<KeysPage me={me} keys={await listApiKeys(db, me.auth.accountId)} formId={newFormId()} {...props} />,
-			status,
-		);
+		c.html(<KeysPage me={me} keys={await keysPage(c)} formId={newFormId()} {...props} />, status);
 	const fields: Record<string, string> = {};
 	if (!name || name.length > 100) fields.name = "Must be 1 to 100 characters";
 	if (!(KEY_ENVIRONMENTS as readonly string[]).includes(environment))

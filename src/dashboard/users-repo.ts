@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gt, inArray, isNull, lt, sql } from "drizzle-orm";
+import { and, count, desc, eq, gt, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "../platform/db/client";
 import { jsonObjectOf, readJsonRow } from "../platform/db/json-row";
@@ -28,6 +28,35 @@ export function findUser(db: Db, accountId: string, id: string) {
 		.from(users)
 		.where(and(eq(users.accountId, accountId), eq(users.id, id)))
 		.get();
+}
+
+/**
+ * A page of the account's users, in the order they joined, after `cursor` (the last user of the
+ * page before): up to `limit + 1` rows, the extra one telling that another page follows.
+ */
+export function listUsersPage(
+	db: Db,
+	accountId: string,
+	limit: number,
+	cursor: { createdAt: number; id: string } | null,
+) {
+	return db
+		.select()
+		.from(users)
+		.where(
+			and(
+				eq(users.accountId, accountId),
+				cursor
+					? or(
+							gt(users.createdAt, cursor.createdAt),
+							and(eq(users.createdAt, cursor.createdAt), gt(users.id, cursor.id)),
+						)
+					: undefined,
+			),
+		)
+		.orderBy(users.createdAt, users.id)
+		.limit(limit + 1)
+		.all();
 }
 
 export function listUsers(db: Db, accountId: string) {

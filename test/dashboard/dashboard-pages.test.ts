@@ -460,6 +460,59 @@ describe("interviews pages", () => {
 	});
 });
 
+describe("the settings pages' paging", () => {
+	it("shows an account's keys and users 50 at a time, each once", async () => {
+		const a = await dashboardAccount();
+		const owner = await signedIn(a.owner);
+		for (let i = 0; i < 53; i++) {
+			const made = await admin("POST", `/accounts/${a.id}/keys`, { name: `Paged ${i}`, environment: "test" });
+			expect(made.status).toBe(201);
+		}
+		for (let i = 0; i < 50; i++) {
+			const made = await admin("POST", `/accounts/${a.id}/users`, {
+				email: `paged.${i}.${Date.now()}@example.com`,
+				role: "member",
+				invite: true,
+			});
+			expect(made.status).toBe(201);
+		}
+		const allKeys = ((await admin("GET", `/accounts/${a.id}`)).body.data.keys as { id: string }[]).map(
+			(k) => k.id,
+		);
+		expect(allKeys.length).toBeGreaterThan(53);
+		const readAll = async (first: string, ids: RegExp) => {
+			const pages: string[][] = [];
+			let path: string | undefined = first;
+			for (let n = 0; path && n < 5; n++) {
+				const page = await owner.get(path);
+				expect(page.status).toBe(200);
+				pages.push([...page.text.matchAll(ids)].map((m) => m[1] as string));
+				expect(page.text.includes(">First page</a>")).toBe(n > 0);
+				path = /href="([^"]*cursor=[^"]+)" rel="next"/.exec(page.text)?.[1]?.replaceAll("&amp;", "&");
+			}
+			return pages;
+		};
+		const keyPages = await readAll("/dashboard/settings/api-keys", /data-key-id="(key_[0-9A-Za-z]+)"/g);
+		expect(keyPages.map((p) => p.length)).toEqual([50, allKeys.length - 50]);
+		expect(keyPages.flat().sort()).toEqual([...allKeys].sort());
+		// Newest first, as the admin API lists them.
+		expect(keyPages.flat()).toEqual(allKeys);
+		const userPages = await readAll("/dashboard/team", /aria-label="Remove ([^"]+)"/g);
+		// The owner (signed in, no Remove button of their own) and the 50 invited.
+		expect(userPages.map((p) => p.length)).toEqual([49, 1]);
+		expect(new Set(userPages.flat()).size).toBe(50);
+		// A cursor of another list, or none that can be read, is the first page.
+		const next = /href="[^"]*cursor=([^"&]+)" rel="next"/.exec(
+			(await owner.get("/dashboard/team")).text,
+		)?.[1];
+		const crossed = await owner.get(`/dashboard/settings/api-keys?cursor=${next}`);
+		expect([...crossed.text.matchAll(/data-key-id="(key_[0-9A-Za-z]+)"/g)].map((m) => m[1])).toEqual(
+			allKeys.slice(0, 50),
+		);
+		expect((await owner.get("/dashboard/team?cursor=%%%")).status).toBe(200);
+	});
+});
+
 describe("a create form sent again", () => {
 	const profile = async (key: string) => (await call("GET", "/v1/account/profile", { key })).body.data;
 

@@ -3,7 +3,14 @@
  * cursor passed to another list (whose key means something else) is refused, not misread.
  * Callers must not parse them.
  */
-export type CursorList = "interviews" | "events" | "webhooks" | "deliveries" | "accounts";
+export type CursorList =
+	| "interviews"
+	| "events"
+	| "webhooks"
+	| "deliveries"
+	| "accounts"
+	| "api-keys"
+	| "users";
 
 export interface Cursor {
 	createdAt: number;
