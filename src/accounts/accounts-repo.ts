@@ -1,5 +1,6 @@
-import { and, count, desc, eq, gt, inArray, isNull, lt, or, type SQL, sql } from "drizzle-orm";
+import { and, count, desc, eq, gt, inArray, isNull, or, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../platform/db/client";
+import { afterCursor } from "../platform/db/keyset";
 import { accounts, apiKeys, creditLedger } from "../platform/db/schema";
 import { chunks } from "../platform/lib/chunks";
 
@@ -29,19 +30,10 @@ export function findAccount(db: Db, id: string): Promise<AccountRow | undefined>
 }
 
 export function listAccounts(db: Db, limit: number, cursor: { createdAt: number; id: string } | null) {
-	const conditions: SQL[] = [];
-	if (cursor) {
-		conditions.push(
-			or(
-				lt(accounts.createdAt, cursor.createdAt),
-				and(eq(accounts.createdAt, cursor.createdAt), lt(accounts.id, cursor.id)),
-			) as SQL,
-		);
-	}
 	return db
 		.select()
 		.from(accounts)
-		.where(and(...conditions))
+		.where(afterCursor(accounts.createdAt, accounts.id, cursor))
 		.orderBy(desc(accounts.createdAt), desc(accounts.id))
 		.limit(limit + 1)
 		.all();
@@ -113,17 +105,7 @@ export function listApiKeysPage(
 	return db
 		.select()
 		.from(apiKeys)
-		.where(
-			and(
-				eq(apiKeys.accountId, accountId),
-				cursor
-					? or(
-							lt(apiKeys.createdAt, cursor.createdAt),
-							and(eq(apiKeys.createdAt, cursor.createdAt), lt(apiKeys.id, cursor.id)),
-						)
-					: undefined,
-			),
-		)
+		.where(and(eq(apiKeys.accountId, accountId), afterCursor(apiKeys.createdAt, apiKeys.id, cursor)))
 		.orderBy(desc(apiKeys.createdAt), desc(apiKeys.id))
 		.limit(limit + 1)
 		.all();

@@ -1,7 +1,8 @@
-import { and, count, desc, eq, gt, inArray, isNull, lt, or, sql } from "drizzle-orm";
+import { and, count, desc, eq, gt, inArray, isNull, lt, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "../platform/db/client";
 import { jsonObjectOf, readJsonRow } from "../platform/db/json-row";
+import { afterCursor } from "../platform/db/keyset";
 import {
 	accounts,
 	invitations,
@@ -43,17 +44,7 @@ export function listUsersPage(
 	return db
 		.select()
 		.from(users)
-		.where(
-			and(
-				eq(users.accountId, accountId),
-				cursor
-					? or(
-							gt(users.createdAt, cursor.createdAt),
-							and(eq(users.createdAt, cursor.createdAt), gt(users.id, cursor.id)),
-						)
-					: undefined,
-			),
-		)
+		.where(and(eq(users.accountId, accountId), afterCursor(users.createdAt, users.id, cursor, "asc")))
 		.orderBy(users.createdAt, users.id)
 		.limit(limit + 1)
 		.all();

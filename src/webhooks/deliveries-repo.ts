@@ -15,6 +15,7 @@ import {
 	sql,
 } from "drizzle-orm";
 import type { Db } from "../platform/db/client";
+import { afterCursor } from "../platform/db/keyset";
 import {
 	accounts,
 	events,
@@ -431,15 +432,7 @@ export async function listDeliveries(
 ): Promise<{ rows: DeliveryRow[]; attempts: AttemptRow[]; total: number }> {
 	const base: SQL[] = [eq(webhookDeliveries.endpointId, endpointId)];
 	if (outcome) base.push(eq(webhookDeliveries.outcome, outcome));
-	const page = cursor
-		? [
-				...base,
-				or(
-					lt(webhookDeliveries.createdAt, cursor.createdAt),
-					and(eq(webhookDeliveries.createdAt, cursor.createdAt), lt(webhookDeliveries.id, cursor.id)),
-				) as SQL,
-			]
-		: base;
+	const page = [...base, afterCursor(webhookDeliveries.createdAt, webhookDeliveries.id, cursor)];
 	const [rows, totals] = await db.batch([
 		db
 			.select()

@@ -1,6 +1,7 @@
-import { and, count, desc, eq, lt, or, type SQL, sql } from "drizzle-orm";
+import { and, count, desc, eq, sql } from "drizzle-orm";
 import type { DataEnvironment } from "../accounts/keys";
 import { type Db, guardD1 } from "../platform/db/client";
+import { afterCursor } from "../platform/db/keyset";
 import { events, webhookAttempts, webhookDeliveries, webhookEndpoints } from "../platform/db/schema";
 import type { Classification } from "./classify";
 
@@ -54,15 +55,7 @@ export async function listEndpoints(
 		eq(webhookEndpoints.accountId, owner.accountId),
 		eq(webhookEndpoints.environment, owner.environment),
 	];
-	const page: SQL[] = cursor
-		? [
-				...base,
-				or(
-					lt(webhookEndpoints.createdAt, cursor.createdAt),
-					and(eq(webhookEndpoints.createdAt, cursor.createdAt), lt(webhookEndpoints.id, cursor.id)),
-				) as SQL,
-			]
-		: base;
+	const page = [...base, afterCursor(webhookEndpoints.createdAt, webhookEndpoints.id, cursor)];
 	const [rows, totals] = await db.batch([
 		db
 			.select()
