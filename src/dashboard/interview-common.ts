@@ -2,6 +2,7 @@ import type { InterviewState } from "../interviews/core/model";
 import { loadOwnedInterview, loadOwnedInterviewWithRecordings } from "../interviews/service";
 import { AppError } from "../platform/http/errors";
 import type { DashContext } from "./guard";
+import { DASHBOARD_ENVIRONMENTS } from "./session";
 
 export const LIST = "/dashboard/interviews";
 
@@ -21,7 +22,7 @@ export function splitList(value: string): string[] {
 }
 
 export async function owned(c: DashContext, id: string): Promise<InterviewState | null> {
-	return orNull(loadOwnedInterview(c.env, c.var.dashboard.auth, id));
+	return orNull(loadOwnedInterview(c.env, c.var.dashboard.auth, id, undefined, DASHBOARD_ENVIRONMENTS));
 }
 
 /** `owned`, and whether the interview's recording may have chunks to list (one call to its object). */
@@ -29,7 +30,7 @@ export async function ownedWithRecordings(
 	c: DashContext,
 	id: string,
 ): Promise<{ state: InterviewState; recordings: boolean } | null> {
-	return orNull(loadOwnedInterviewWithRecordings(c.env, c.var.dashboard.auth, id));
+	return orNull(loadOwnedInterviewWithRecordings(c.env, c.var.dashboard.auth, id, DASHBOARD_ENVIRONMENTS));
 }
 
 /** Another account's interview, or none: a 404 page, not an error. */

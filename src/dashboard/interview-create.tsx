@@ -6,8 +6,8 @@ import { issueFields } from "../platform/http/validation";
 import { firstSend, newFormId, sendOnce } from "./form-once";
 import { describe, field, formOf } from "./guard";
 import { LIST, localToIso, splitList } from "./interview-common";
-import { Csrf, ErrorNotice, Page, TestBanner } from "./layout";
-import type { DashBindings, DashboardUser } from "./session";
+import { Csrf, DevBanner, ErrorNotice, Page, TestBanner } from "./layout";
+import { authIn, DASHBOARD_DATA, type DashBindings, type DashboardUser } from "./session";
 
 export const interviewCreatePages = new Hono<DashBindings>();
 
@@ -19,22 +19,33 @@ function NewForm(props: {
 	error?: ReturnType<typeof describe> | null;
 	/** Opened from the test data view: test mode is preset and the page says so. */
 	testView?: boolean;
+	/** Opened from the dev sandbox's view: the interview goes to the sandbox's data. */
+	sandbox?: boolean;
 }) {
 	const v = props.values ?? {};
-	const testView = props.testView ?? v.test_mode === "true";
+	const sandbox = props.sandbox ?? v.mode === "dev";
+	const testView = !sandbox && (props.testView ?? v.test_mode === "true");
+	const title = sandbox ? "New dev sandbox interview" : testView ? "New test interview" : "New interview";
 	return (
-		<Page title={testView ? "New test interview" : "New interview"} user={props.me} current={LIST}>
+		<Page title={title} user={props.me} current={LIST}>
+			{sandbox ? (
+				<DevBanner liveHref={`${LIST}/new`}>
+					A dev sandbox interview: apart from the account's data, no credit, no e-mail to the candidate,
+					deleted after 7 days.
+				</DevBanner>
+			) : null}
 			{testView ? (
 				<TestBanner liveHref={`${LIST}/new`}>
 					A test interview: no credit, no e-mail to the candidate, and it can be driven to any state with the
 					API's test helper.
 				</TestBanner>
 			) : null}
-			<h1>{testView ? "New test interview" : "New interview"}</h1>
+			<h1>{title}</h1>
 			<ErrorNotice error={props.error} />
 			<form method="post" action={`${LIST}/new`} data-once>
 				<Csrf user={props.me} />
 				<input type="hidden" name="form_id" value={props.formId} />
+				{sandbox ? <input type="hidden" name="mode" value="dev" /> : null}
 				<label for="candidate_email">Candidate email</label>
 				<input
 					id="candidate_email"
@@ -72,30 +83,34 @@ function NewForm(props: {
 				<textarea id="instructions" name="instructions" rows={3}>
 					{v.instructions ?? ""}
 				</textarea>
-				<p class="check">
-					<input
-						id="send_invitation"
-						name="send_invitation"
-						type="checkbox"
-						value="true"
-						checked={v.send_invitation !== "false"}
-					/>{" "}
-					<label for="send_invitation" class="inline">
-						E-mail the candidate an invitation
-					</label>
-				</p>
-				<p class="check">
-					<input
-						id="test_mode"
-						name="test_mode"
-						type="checkbox"
-						value="true"
-						checked={v.test_mode === "true" || (v.test_mode === undefined && testView)}
-					/>{" "}
-					<label for="test_mode" class="inline">
-						Test mode (no credit, no e-mail)
-					</label>
-				</p>
+				{sandbox ? null : (
+					<>
+						<p class="check">
+							<input
+								id="send_invitation"
+								name="send_invitation"
+								type="checkbox"
+								value="true"
+								checked={v.send_invitation !== "false"}
+							/>{" "}
+							<label for="send_invitation" class="inline">
+								E-mail the candidate an invitation
+							</label>
+						</p>
+						<p class="check">
+							<input
+								id="test_mode"
+								name="test_mode"
+								type="checkbox"
+								value="true"
+								checked={v.test_mode === "true" || (v.test_mode === undefined && testView)}
+							/>{" "}
+							<label for="test_mode" class="inline">
+								Test mode (no credit, no e-mail)
+							</label>
+						</p>
+					</>
+				)}
 				<p>
 					<button type="submit">Create interview</button>
 				</p>
@@ -105,7 +120,14 @@ function NewForm(props: {
 }
 
 interviewCreatePages.get("/new", (c) =>
-	c.html(<NewForm me={c.var.dashboard} formId={newFormId()} testView={c.req.query("mode") === "test"} />),
+	c.html(
+		<NewForm
+			me={c.var.dashboard}
+			formId={newFormId()}
+			testView={c.req.query("mode") === "test"}
+			sandbox={c.req.query("mode") === "dev"}
+		/>,
+	),
 );
 
 interviewCreatePages.post("/new", async (c) => {
@@ -123,6 +145,8 @@ interviewCreatePages.post("/new", async (c) => {
 			"instructions",
 		].map((n) => [n, field(form, n)]),
 	);
+	const sandbox = field(form, "mode") === "dev";
+	if (sandbox) values.mode = "dev";
 	values.send_invitation = field(form, "send_invitation") === "true" ? "true" : "false";
 	values.test_mode = field(form, "test_mode") === "true" ? "true" : "false";
 	const raw: Record<string, unknown> = {
@@ -154,7 +178,7 @@ interviewCreatePages.post("/new", async (c) => {
 			422,
 		);
 	}
-	const send = await sendOnce(c, "interview", formId, raw);
+	const send = await sendOnce(c, "interview", formId, { ...raw, sandbox });
 	if (send.status === "stale") return again(409, "This form is out of date. Check it, then send it again.");
 	if (send.status === "changed")
 		return again(
@@ -170,7 +194,7 @@ interviewCreatePages.post("/new", async (c) => {
 		const state = await firstSend(
 			send,
 			() =>
-				createInterview(c.env, me.auth, parsed.data, {
+				createInterview(c.env, authIn(me.auth, sandbox ? "dev" : DASHBOARD_DATA), parsed.data, {
 					scheduledAt: scheduledAtOf(parsed.data.scheduled_at, now),
 					now,
 					appUrl: appUrl(c as never),

@@ -13,9 +13,9 @@ import { cutText } from "../platform/lib/text";
 import { parseIsoDateTime } from "../platform/lib/time";
 import { type DashContext, describe, field, formOf, notFoundPage } from "./guard";
 import { LIST, localToIso, owned, splitList } from "./interview-common";
-import { Csrf, ErrorNotice, fmt, Page, TestBadge, TestBanner } from "./layout";
+import { Csrf, DevBanner, ErrorNotice, fmt, Page, TestBadge, TestBanner } from "./layout";
 import { LiveView } from "./live";
-import type { DashBindings } from "./session";
+import { authIn, type DashBindings } from "./session";
 
 export const interviewDetailPages = new Hono<DashBindings>();
 
@@ -36,6 +36,7 @@ async function InterviewPage(props: {
 		100,
 		null,
 	);
+	const sandbox = state.environment === "dev";
 	const changeable = state.status === "scheduled";
 	const cancellable = state.status === "scheduled" || state.status === "in_progress";
 	const base = `${LIST}/${state.id}`;
@@ -46,14 +47,19 @@ async function InterviewPage(props: {
 			user={me}
 			current={LIST}
 		>
-			{state.testMode ? (
+			{sandbox ? (
+				<DevBanner>
+					A dev sandbox interview (made with a dev key): it costs no credit, e-mails no one, and is deleted 7
+					days after it was made.
+				</DevBanner>
+			) : state.testMode ? (
 				<TestBanner>
 					Test interview: it costs no credit, e-mails no one, and the API's test helper can drive it.
 				</TestBanner>
 			) : null}
 			<p class="no-print">
-				<a href={state.testMode ? `${LIST}?mode=test` : LIST}>
-					{state.testMode ? "All test interviews" : "All interviews"}
+				<a href={sandbox ? `${LIST}?mode=dev` : state.testMode ? `${LIST}?mode=test` : LIST}>
+					{sandbox ? "All dev sandbox interviews" : state.testMode ? "All test interviews" : "All interviews"}
 				</a>
 			</p>
 			<h1>
@@ -242,7 +248,7 @@ interviewDetailPages.post("/:id/update", async (c) => {
 		const time = (v: string | undefined) => (v === undefined ? undefined : (parseIsoDateTime(v) as number));
 		await commandInterview(
 			c.env,
-			me.auth,
+			authIn(me.auth, state.environment),
 			id,
 			{
 				type: "update",
@@ -277,7 +283,7 @@ interviewDetailPages.post("/:id/cancel", async (c) => {
 	try {
 		await commandInterview(
 			c.env,
-			me.auth,
+			authIn(me.auth, state.environment),
 			id,
 			{
 				type: "cancel",
@@ -304,6 +310,7 @@ interviewDetailPages.post("/:id/live-ticket", async (c) => {
 			userId: me.user.id,
 			accountId: me.auth.accountId,
 			interviewId: state.id,
+			environment: state.environment,
 			sessionHash: me.session.tokenHash,
 		},
 		c.get("now"),

@@ -8,7 +8,7 @@ import { issueFields } from "../platform/http/validation";
 import { decodeCursor, encodeCursor } from "../platform/lib/cursor";
 import { parseIsoDateTime } from "../platform/lib/time";
 import { LIST } from "./interview-common";
-import { ErrorNotice, fmt, Page, TestBadge, TestBanner } from "./layout";
+import { DevBanner, ErrorNotice, fmt, Page, TestBadge, TestBanner } from "./layout";
 import { DASHBOARD_DATA, type DashBindings, sessionHashOf, signedIn, toSignIn } from "./session";
 import { type FoundSession, findSession, readSessionJson, sessionOwner } from "./users-repo";
 
@@ -32,10 +32,12 @@ interviewListPages.get("/", async (c) => {
 	if (hash === null) return toSignIn(c);
 	const db = getDb(c.env.DB);
 	const q = c.req.query();
-	// Live data unless `?mode=test` (as Stripe's "View test data"): the switch is carried by the
-	// filter form, the next page's link and the "New interview" link.
+	// Live data unless `?mode=test` (as Stripe's "View test data") or `?mode=dev` (the dev sandbox's
+	// data): the mode is carried by the filter form, the next page's link and the "New interview" link.
+	const devMode = q.mode === "dev";
 	const testMode = q.mode === "test";
-	const modeQuery = testMode ? "?mode=test" : "";
+	const mode = devMode ? "dev" : testMode ? "test" : null;
+	const modeQuery = mode ? `?mode=${mode}` : "";
 	const query: Record<string, string> = {};
 	if (q.status) query.status = q.status;
 	if (q.candidate_email) query.candidate_email = q.candidate_email;
@@ -66,7 +68,7 @@ interviewListPages.get("/", async (c) => {
 		const result = await listInterviews(
 			db,
 			sessionOwner(hash),
-			DASHBOARD_DATA,
+			devMode ? "dev" : DASHBOARD_DATA,
 			{
 				status: p.status,
 				candidateEmail: p.candidate_email,
@@ -75,7 +77,8 @@ interviewListPages.get("/", async (c) => {
 				createdBefore: time(p.created_before),
 				scheduledAfter: time(p.scheduled_after),
 				scheduledBefore: time(p.scheduled_before),
-				testMode,
+				// The sandbox's interviews are all test-mode: its list has no live ones to leave out.
+				testMode: devMode ? undefined : testMode,
 			},
 			p.limit,
 			cursor,
@@ -92,13 +95,19 @@ interviewListPages.get("/", async (c) => {
 	if (!me) return toSignIn(c);
 	c.set("dashboard", me);
 	const nextParams = new URLSearchParams({ ...q, cursor: nextCursor ?? "" });
-	if (testMode) nextParams.set("mode", "test");
+	if (mode) nextParams.set("mode", mode);
 	else nextParams.delete("mode");
 	return c.html(
-		<Page title={testMode ? "Test interviews" : "Interviews"} user={me} current={LIST}>
-			{testMode ? <TestBanner liveHref={LIST} /> : null}
+		<Page
+			title={devMode ? "Dev sandbox interviews" : testMode ? "Test interviews" : "Interviews"}
+			user={me}
+			current={LIST}
+		>
+			{devMode ? <DevBanner liveHref={LIST} /> : testMode ? <TestBanner liveHref={LIST} /> : null}
 			<h1>
-				{testMode ? (
+				{devMode ? (
+					"Dev sandbox interviews"
+				) : testMode ? (
 					<>
 						<TestBadge /> Test interviews
 					</>
@@ -108,23 +117,30 @@ interviewListPages.get("/", async (c) => {
 			</h1>
 			<p class="row">
 				<a class="button" href={`${LIST}/new${modeQuery}`}>
-					{testMode ? "New test interview" : "New interview"}
+					{devMode ? "New dev sandbox interview" : testMode ? "New test interview" : "New interview"}
 				</a>
-				<a class="button secondary" href={`${LIST}/bulk`}>
-					Bulk invite from CSV
-				</a>
-				<a
-					class="button secondary"
-					id="mode-switch"
-					role="switch"
-					aria-checked={testMode ? "true" : "false"}
-					href={testMode ? LIST : `${LIST}?mode=test`}
-				>
-					{testMode ? "View live data" : "View test data"}
+				{devMode ? null : (
+					<>
+						<a class="button secondary" href={`${LIST}/bulk`}>
+							Bulk invite from CSV
+						</a>
+						<a
+							class="button secondary"
+							id="mode-switch"
+							role="switch"
+							aria-checked={testMode ? "true" : "false"}
+							href={testMode ? LIST : `${LIST}?mode=test`}
+						>
+							{testMode ? "View live data" : "View test data"}
+						</a>
+					</>
+				)}
+				<a class="button secondary" id="sandbox-link" href={devMode ? LIST : `${LIST}?mode=dev`}>
+					{devMode ? "Leave the dev sandbox" : "Dev sandbox"}
 				</a>
 			</p>
 			<form method="get" action={LIST} aria-label="Filter interviews">
-				{testMode ? <input type="hidden" name="mode" value="test" /> : null}
+				{mode ? <input type="hidden" name="mode" value={mode} /> : null}
 				<div class="row">
 					<div>
 						<label for="f-status">Status</label>
@@ -168,7 +184,7 @@ interviewListPages.get("/", async (c) => {
 			</form>
 			<ErrorNotice error={error} />
 			<p class="muted">
-				{total} {testMode ? "test" : "live"} interviews match.
+				{total} {devMode ? "dev sandbox" : testMode ? "test" : "live"} interviews match.
 			</p>
 			<div class="table-wrap">
 				<table>
@@ -201,7 +217,7 @@ interviewListPages.get("/", async (c) => {
 									) : null}
 								</td>
 								<td>{fmt(r.scheduledAt)}</td>
-								<td>{r.testMode ? <TestBadge /> : "live"}</td>
+								<td>{devMode ? "dev" : r.testMode ? <TestBadge /> : "live"}</td>
 							</tr>
 						))}
 					</tbody>

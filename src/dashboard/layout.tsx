@@ -158,6 +158,20 @@ export function TestBanner({ liveHref, children }: { liveHref?: string; children
 	);
 }
 
+/** The dev sandbox's banner: its data is apart from the account's production data. */
+export function DevBanner({ liveHref, children }: { liveHref?: string; children?: Child }) {
+	return (
+		<div class="test-banner" role="note" aria-label="Dev sandbox data" id="dev-banner">
+			<span class="badge-test">Dev</span>
+			<span>
+				{children ??
+					"You are viewing the dev sandbox: interviews made with dev keys, apart from the account's data. They cost no credit, e-mail no one, and are deleted 7 days after they were made."}
+			</span>
+			{liveHref ? <a href={liveHref}>View live data</a> : null}
+		</div>
+	);
+}
+
 export function Csrf({ user }: { user: DashboardUser }) {
 	return <input type="hidden" name="_csrf" value={user.session.csrfToken} />;
 }

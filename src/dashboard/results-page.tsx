@@ -5,7 +5,7 @@ import { appUrl } from "../platform/http/urls";
 import { cutText } from "../platform/lib/text";
 import { notFoundPage } from "./guard";
 import { ownedWithRecordings } from "./interview-common";
-import { fmt, Page, TestBadge, TestBanner } from "./layout";
+import { DevBanner, fmt, Page, TestBadge, TestBanner } from "./layout";
 import type { DashBindings } from "./session";
 
 export const resultsPage = new Hono<DashBindings>();
@@ -184,7 +184,12 @@ resultsPage.get("/:id/results", async (c) => {
 			user={me}
 			current="/dashboard/interviews"
 		>
-			{state.testMode ? (
+			{state.environment === "dev" ? (
+				<DevBanner>
+					A dev sandbox interview (made with a dev key): apart from the account's data, and deleted 7 days
+					after it was made.
+				</DevBanner>
+			) : state.testMode ? (
 				<TestBanner>
 					Test interview: these are mock results made by the test helper, not an assessment of a real
 					candidate.

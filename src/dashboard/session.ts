@@ -1,6 +1,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
 import type { AuthContext } from "../accounts/auth-context";
+import type { DataEnvironment } from "../accounts/keys";
 import { effectiveLimits, type PlanId } from "../accounts/plans";
 import { SCOPES, type Scope } from "../accounts/scopes";
 import { closeLiveViews } from "../interviews/room/observer-tickets";
@@ -115,8 +116,17 @@ export async function currentUser(c: Context<AppBindings>): Promise<DashboardUse
 	return signedIn(c, hash, await findSession(getDb(c.env.DB), hash));
 }
 
-/** Dashboard users see the account's production data (test-mode interviews among it). */
+/**
+ * Dashboard users see the account's production data (test-mode interviews among it) and, behind
+ * its own switch, the dev sandbox's (interviews made with dev keys).
+ */
 export const DASHBOARD_DATA = "production" as const;
+export const DASHBOARD_ENVIRONMENTS: readonly DataEnvironment[] = [DASHBOARD_DATA, "dev"];
+
+/** The user's standing in `environment`'s data: in the dev sandbox, as a dev key would be. */
+export function authIn(auth: AuthContext, environment: DataEnvironment): AuthContext {
+	return environment === "dev" ? { ...auth, keyEnvironment: "dev", dataEnvironment: "dev" } : auth;
+}
 
 /**
  * The user of a session read by its hash (`findSession`, or carried by a list's rows), or null: an

@@ -1,6 +1,7 @@
 import { admissionRequests, admitMany, type LiveAdmission, refusals } from "../accounts/admission";
 import { assertScope } from "../accounts/auth";
 import type { AuthContext } from "../accounts/auth-context";
+import type { DataEnvironment } from "../accounts/keys";
 import { revokeAdmission, revokeAdmissions } from "../accounts/quota-repo";
 import type { RequestCount } from "../accounts/rate-limit-middleware";
 import { getDb } from "../platform/db/client";
@@ -41,10 +42,11 @@ export async function loadOwnedInterview(
 	auth: AuthContext,
 	id: string,
 	readAhead?: Promise<InterviewState | null>,
+	environments: readonly DataEnvironment[] = [auth.dataEnvironment],
 ): Promise<InterviewState> {
 	if (!hasIdShape(id, "int")) throw notFound(id);
 	const state = await (readAhead ?? readInterview(env, id));
-	return ownedOrNotFound(state, auth, id);
+	return ownedOrNotFound(state, auth, id, environments);
 }
 
 /**
@@ -55,15 +57,27 @@ export async function loadOwnedInterviewWithRecordings(
 	env: Env,
 	auth: AuthContext,
 	id: string,
+	environments: readonly DataEnvironment[] = [auth.dataEnvironment],
 ): Promise<{ state: InterviewState; recordings: boolean }> {
 	if (!hasIdShape(id, "int")) throw notFound(id);
 	const read = await readInterviewWithRecordings(env, id);
-	return { state: ownedOrNotFound(read?.state ?? null, auth, id), recordings: read?.recordings ?? false };
+	return {
+		state: ownedOrNotFound(read?.state ?? null, auth, id, environments),
+		recordings: read?.recordings ?? false,
+	};
 }
 
-/** Another account's or environment's interview does not exist for the caller (404, not 403). */
-function ownedOrNotFound(state: InterviewState | null, auth: AuthContext, id: string): InterviewState {
-	if (!state || state.accountId !== auth.accountId || state.environment !== auth.dataEnvironment) {
+/**
+ * Another account's interview, or one of a data environment the caller does not see (an API key
+ * sees its own; the dashboard both of its account's), does not exist for the caller (404, not 403).
+ */
+function ownedOrNotFound(
+	state: InterviewState | null,
+	auth: AuthContext,
+	id: string,
+	environments: readonly DataEnvironment[],
+): InterviewState {
+	if (!state || state.accountId !== auth.accountId || !environments.includes(state.environment)) {
 		throw notFound(id);
 	}
 	return state;

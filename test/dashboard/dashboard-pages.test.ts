@@ -460,6 +460,85 @@ describe("interviews pages", () => {
 	});
 });
 
+describe("the dev sandbox", () => {
+	it("shows dev keys' interviews behind a switch of their own, and changes, creates and watches them as dev data", async () => {
+		const a = await dashboardAccount();
+		const owner = await signedIn(a.owner);
+		const token = await owner.csrf();
+		const made = await call("POST", "/v1/interviews", {
+			key: a.dev,
+			body: validInterview({ position: "Sandbox Made" }),
+		});
+		expect(made.status).toBe(201);
+		const id = made.body.data.id as string;
+		const live = await call("POST", "/v1/interviews", {
+			key: a.live,
+			body: validInterview({ position: "Sandbox Live" }),
+		});
+		const liveId = live.body.data.id as string;
+		// The link the API gives for a dev interview opens its page, labelled as the sandbox's.
+		const fetched = await call("GET", `/v1/interviews/${id}`, { key: a.dev });
+		const page = await owner.get(new URL(fetched.body.data.urls.dashboard_url).pathname);
+		expect(page.status).toBe(200);
+		expect(page.text).toContain('id="dev-banner"');
+		expect(page.text).toContain('href="/dashboard/interviews?mode=dev"');
+		// Each view lists its own data only.
+		const sandbox = await owner.get("/dashboard/interviews?mode=dev&position=sandbox");
+		expect(sandbox.text).toContain("1 dev sandbox interviews match.");
+		expect(sandbox.text).toContain(id);
+		expect(sandbox.text).not.toContain(liveId);
+		expect(sandbox.text).toContain('<input type="hidden" name="mode" value="dev"/>');
+		expect(sandbox.text).toContain('href="/dashboard/interviews/new?mode=dev"');
+		for (const path of [
+			"/dashboard/interviews?position=sandbox",
+			"/dashboard/interviews?mode=test&position=sandbox",
+		]) {
+			expect((await owner.get(path)).text).not.toContain(id);
+		}
+		expect((await owner.get("/dashboard/interviews?position=sandbox")).text).toContain(liveId);
+		// A change is made in the dev data, as a dev key makes it.
+		const saved = await owner.post(`/dashboard/interviews/${id}/update`, {
+			_csrf: token,
+			position: "Sandbox Changed",
+		});
+		expect(saved.status, errorsOf(saved.text)).toBe(303);
+		expect((await call("GET", `/v1/interviews/${id}`, { key: a.dev })).body.data.position).toBe(
+			"Sandbox Changed",
+		);
+		const events = await call("GET", `/v1/events?interview_id=${id}`, { key: a.dev });
+		expect((events.body.data as { type: string }[]).map((e) => e.type)).toContain("interview.updated");
+		// The sandbox's form creates in the sandbox.
+		const created = await owner.post("/dashboard/interviews/new", {
+			_csrf: token,
+			form_id: await owner.formId("/dashboard/interviews/new?mode=dev", "/dashboard/interviews/new"),
+			mode: "dev",
+			candidate_email: "sandbox@example.com",
+			position: "Sandbox Form",
+			skills: "SQL",
+		});
+		expect(created.status, errorsOf(created.text)).toBe(303);
+		const newId = /int_[0-9A-Za-z]{24}/.exec(created.headers.get("Location") ?? "")?.[0] as string;
+		expect((await call("GET", `/v1/interviews/${newId}`, { key: a.dev })).status).toBe(200);
+		expect((await call("GET", `/v1/interviews/${newId}`, { key: a.live })).status).toBe(404);
+		// Watched live: the observer ticket carries the interview's environment.
+		await call("POST", `/v1/interviews/${newId}/test/advance`, { key: a.dev, body: { to: "in_progress" } });
+		const ticketed = await owner.post(`/dashboard/interviews/${newId}/live-ticket`, { _csrf: token });
+		expect(ticketed.status).toBe(200);
+		const ticket = new URL(JSON.parse(ticketed.text).url).searchParams.get("token") as string;
+		const opened = await connect(newId, ticket);
+		expect(opened.status).toBe(101);
+		opened.room?.close();
+		// Cancelled from its page, in the dev data.
+		const cancelled = await owner.post(`/dashboard/interviews/${id}/cancel`, { _csrf: token });
+		expect(cancelled.status, errorsOf(cancelled.text)).toBe(303);
+		expect((await call("GET", `/v1/interviews/${id}`, { key: a.dev })).body.data.status).toBe("cancelled");
+		// Another account's user sees none of it.
+		const stranger = await signedIn((await dashboardAccount()).owner);
+		expect((await stranger.get(`/dashboard/interviews/${id}`)).status).toBe(404);
+		expect((await stranger.get("/dashboard/interviews?mode=dev")).text).not.toContain(id);
+	});
+});
+
 describe("the settings pages' paging", () => {
 	it("shows an account's keys and users 50 at a time, each once", async () => {
 		const a = await dashboardAccount();

@@ -1,4 +1,5 @@
 import { and, desc, eq, gt, inArray, isNotNull, isNull, lt, or } from "drizzle-orm";
+import type { DataEnvironment } from "../../accounts/keys";
 import type { Db } from "../../platform/db/client";
 import { observerTickets, sessions } from "../../platform/db/schema";
 import { chunks } from "../../platform/lib/chunks";
@@ -22,7 +23,13 @@ export const MAX_LIVE_VIEWS_CLOSED = 50;
 
 export async function issueObserverTicket(
 	db: Db,
-	grant: { userId: string; accountId: string; interviewId: string; sessionHash: string },
+	grant: {
+		userId: string;
+		accountId: string;
+		interviewId: string;
+		environment: DataEnvironment;
+		sessionHash: string;
+	},
 	now: number,
 ): Promise<{ ticket: string; expiresAt: number }> {
 	const ticket = `${OBSERVER_TICKET_PREFIX}${randomBase62(40)}`;
@@ -49,7 +56,7 @@ export async function redeemObserverTicket(
 	ticket: string,
 	interviewId: string,
 	now: number,
-): Promise<{ accountId: string; sessionHash: string | null } | null> {
+): Promise<{ accountId: string; environment: DataEnvironment; sessionHash: string | null } | null> {
 	if (ticket.length > 100) return null;
 	const hash = await sha256Hex(ticket);
 	const row = await db
@@ -59,7 +66,7 @@ export async function redeemObserverTicket(
 		.returning()
 		.get();
 	if (!row || row.interviewId !== interviewId || row.expiresAt <= now) return null;
-	return { accountId: row.accountId, sessionHash: row.sessionHash };
+	return { accountId: row.accountId, environment: row.environment, sessionHash: row.sessionHash };
 }
 
 /** Which of these sessions (by hash) are still signed in at `now`: present, not idle, not expired. */

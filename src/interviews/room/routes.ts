@@ -131,7 +131,7 @@ roomRoutes.get("/interview/:id", async (c) => {
 		if (!grant) throw new AppError("INVALID_TOKEN", "The observer ticket is unknown, used or expired.");
 		headers.set("X-Room-Role", "observer");
 		headers.set("X-Room-Account", grant.accountId);
-		headers.set("X-Room-Environment", "production");
+		headers.set("X-Room-Environment", grant.environment);
 		// Sign-out closes the connection; the object also checks that the session still lasts.
 		if (grant.sessionHash) headers.set("X-Room-Session", grant.sessionHash);
 	} else {

@@ -76,6 +76,10 @@ export const observerTickets = sqliteTable(
 		userId: text("user_id").notNull(),
 		accountId: text("account_id").notNull(),
 		interviewId: text("interview_id").notNull(),
+		/** The interview's data environment: the dashboard watches its account's production and dev data. */
+		environment: text("environment", { enum: ["production", "dev"] })
+			.notNull()
+			.default("production"),
 		expiresAt: integer("expires_at").notNull(),
 		/** The SHA-256 of the session the ticket was issued to (its `sessions.token_hash`). */
 		sessionHash: text("session_hash"),

@@ -1,0 +1,1 @@
+ALTER TABLE `observer_tickets` ADD `environment` text DEFAULT 'production' NOT NULL;
