@@ -208,6 +208,44 @@ describe("the dashboard in a real browser", () => {
 		expect(await page.locator("#test-banner").isVisible()).toBe(true);
 	});
 
+	it("shows the dev sandbox's interviews behind their own switch and creates one there", async () => {
+		const made = await api(service, "POST", "/v1/interviews", {
+			key: service.keys.dev,
+			body: {
+				candidate_email: "sandy@example.com",
+				candidate_name: "Sandy Box",
+				position: "Sandbox Engineer",
+				skills: ["Go"],
+			},
+		});
+		expect(made.status).toBe(201);
+		await page.goto(`${service.baseUrl}/dashboard/interviews`);
+		await page.getByRole("link", { name: "Dev sandbox" }).click();
+		await page.waitForURL(/\?mode=dev$/);
+		await see(page.locator("#dev-banner"), "You are viewing the dev sandbox");
+		await see(page.locator("h1"), "Dev sandbox interviews");
+		await page.getByLabel("Position contains").fill("Sandbox");
+		await page.getByRole("button", { name: "Filter" }).click();
+		await page.waitForURL(/mode=dev/);
+		await see(page.locator("main"), "1 dev sandbox interviews match.");
+		await shot("interviews-dev");
+		await page.getByRole("link", { name: "Sandy Box" }).click();
+		await see(page.locator("#dev-banner"), "A dev sandbox interview");
+		// Its "all interviews" link leads back to the sandbox; its form creates there.
+		await page.getByRole("link", { name: "All dev sandbox interviews" }).click();
+		await page.getByRole("link", { name: "New dev sandbox interview" }).click();
+		await see(page.locator("#dev-banner"), "A dev sandbox interview");
+		expect(await page.getByLabel(/Test mode/).count()).toBe(0);
+		await page.getByLabel("Candidate email").fill("sandy.two@example.com");
+		await page.getByLabel("Position").fill("Sandbox Second");
+		await page.getByLabel("Skills (comma-separated)").fill("SQL");
+		await page.getByRole("button", { name: "Create interview" }).click();
+		await page.waitForURL(/\/dashboard\/interviews\/int_[0-9A-Za-z]{24}\?created=1$/);
+		const id = /int_[0-9A-Za-z]{24}/.exec(page.url())?.[0] as string;
+		expect((await api(service, "GET", `/v1/interviews/${id}`, { key: service.keys.dev })).status).toBe(200);
+		expect((await api(service, "GET", `/v1/interviews/${id}`, { key: service.keys.live })).status).toBe(404);
+	});
+
 	it("adds a webhook endpoint, sends a test event, and redelivers it from the log", async () => {
 		const control = await fetch(`http://127.0.0.1:${rx.port}/__control/routes/dash`, {
 			method: "PUT",
