@@ -23,10 +23,17 @@ export function isFormId(value: string): boolean {
 	return FORM_ID.test(value);
 }
 
-/** The id's place in the store: the account's own, under a prefix no API key can be. */
+/**
+ * The id's place in the store: the account's own, under a prefix no `Idempotency-Key` can have
+ * (it holds a space, which the API's keys may not).
+ */
 export function formScope(c: DashContext, kind: string, formId: string): KeyScope {
 	const { auth } = c.var.dashboard;
-	return { accountId: auth.accountId, environment: auth.keyEnvironment, key: `dashboard-${kind}:${formId}` };
+	return {
+		accountId: auth.accountId,
+		environment: auth.keyEnvironment,
+		key: `dashboard form:${kind}:${formId}`,
+	};
 }
 
 /** What a post of a guarded form may do. */
@@ -82,20 +89,26 @@ export async function sendOnce(
 }
 
 /**
- * What a first post of a guarded form does: `work`, with the id let go of if it fails, and kept
- * with `keep(made)` if it succeeds. Keeping it can fail only in D1; what was made stands, the page
- * says so, and the id stays taken until its lease ends.
+ * What a first post of a guarded form does: `work`, kept with `keep(made)` if it succeeds. If it
+ * fails, the id is let go of (nothing was made: the same form may be sent again), unless
+ * `mayHaveMade` names what the failure may have made all the same (D1 did not confirm its write):
+ * that is kept instead, and the same form sent again leads to it rather than making a second.
+ * Keeping can fail only in D1; what was made stands, the page says so, and the id stays taken
+ * until its lease ends.
  */
 export async function firstSend<T>(
 	send: Extract<FormSend, { status: "first" }>,
 	work: () => Promise<T>,
 	keep: (made: T) => string,
+	mayHaveMade: (error: unknown) => string | null = () => null,
 ): Promise<T> {
 	let made: T;
 	try {
 		made = await work();
 	} catch (error) {
-		await send.failed();
+		const maybe = mayHaveMade(error);
+		if (maybe === null) await send.failed();
+		else await send.done(maybe).catch(() => undefined);
 		throw error;
 	}
 	try {

@@ -104,6 +104,12 @@ export function describe(error: unknown): { message: string; fields?: Record<str
 	throw error;
 }
 
+/** The status of a page showing a service's refusal: 422, or the service's own for a failure of ours. */
+export function refusalStatus(error: unknown): 422 | 500 | 503 {
+	if (error instanceof AppError && (error.status === 500 || error.status === 503)) return error.status;
+	return 422;
+}
+
 /** Owner pages: a member gets a 403 page. */
 export const ownerOnly: MiddlewareHandler<DashBindings> = async (c, next) => {
 	if (c.var.dashboard.user.role !== "owner") {

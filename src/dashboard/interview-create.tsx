@@ -1,10 +1,11 @@
 import { Hono } from "hono";
 import { createInterviewBody } from "../interviews/api/schemas";
 import { createInterview, scheduledAtOf } from "../interviews/service";
+import { OutcomeUnknownError } from "../platform/http/errors";
 import { appUrl } from "../platform/http/urls";
 import { issueFields } from "../platform/http/validation";
 import { firstSend, newFormId, sendOnce } from "./form-once";
-import { describe, field, formOf } from "./guard";
+import { describe, field, formOf, refusalStatus } from "./guard";
 import { LIST, localToIso, splitList } from "./interview-common";
 import { Csrf, DevBanner, ErrorNotice, Page, TestBanner } from "./layout";
 import { authIn, DASHBOARD_DATA, type DashBindings, type DashboardUser } from "./session";
@@ -200,9 +201,18 @@ interviewCreatePages.post("/new", async (c) => {
 					appUrl: appUrl(c as never),
 				}),
 			(made) => made.id,
+			// D1 did not confirm the write: the interview may exist, and the form leads to it.
+			(error) => {
+				if (!(error instanceof OutcomeUnknownError)) return null;
+				const ids = error.details?.interview_ids;
+				return Array.isArray(ids) && typeof ids[0] === "string" ? ids[0] : null;
+			},
 		);
 		return c.redirect(`${LIST}/${state.id}?created=1`, 303);
 	} catch (error) {
-		return c.html(<NewForm me={me} formId={formId} values={values} error={describe(error)} />, 422);
+		return c.html(
+			<NewForm me={me} formId={formId} values={values} error={describe(error)} />,
+			refusalStatus(error),
+		);
 	}
 });

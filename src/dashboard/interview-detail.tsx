@@ -13,7 +13,7 @@ import { cutText } from "../platform/lib/text";
 import { parseIsoDateTime } from "../platform/lib/time";
 import { type DashContext, describe, field, formOf, notFoundPage } from "./guard";
 import { LIST, localToIso, owned, splitList } from "./interview-common";
-import { Csrf, DevBanner, ErrorNotice, fmt, Page, TestBadge, TestBanner } from "./layout";
+import { Csrf, DevBadge, DevBanner, ErrorNotice, fmt, Page, TestBadge, TestBanner } from "./layout";
 import { LiveView } from "./live";
 import { authIn, type DashBindings } from "./session";
 
@@ -43,7 +43,7 @@ async function InterviewPage(props: {
 	const toLocal = (ms: number) => new Date(ms).toISOString().slice(0, 16);
 	return (
 		<Page
-			title={`${state.testMode ? "Test interview" : "Interview"} with ${state.candidateName ?? state.candidateEmail}`}
+			title={`${sandbox ? "Dev sandbox interview" : state.testMode ? "Test interview" : "Interview"} with ${state.candidateName ?? state.candidateEmail}`}
 			user={me}
 			current={LIST}
 		>
@@ -63,7 +63,11 @@ async function InterviewPage(props: {
 				</a>
 			</p>
 			<h1>
-				{state.testMode ? (
+				{sandbox ? (
+					<>
+						<DevBadge />{" "}
+					</>
+				) : state.testMode ? (
 					<>
 						<TestBadge />{" "}
 					</>
@@ -82,7 +86,7 @@ async function InterviewPage(props: {
 					<span class="status" id="status">
 						{state.status.replace("_", " ")}
 					</span>
-					{state.testMode ? " (test mode)" : ""}
+					{sandbox ? " (dev sandbox)" : state.testMode ? " (test mode)" : ""}
 				</dd>
 				<dt>Candidate</dt>
 				<dd>

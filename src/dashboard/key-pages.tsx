@@ -242,18 +242,23 @@ keyPages.post("/", async (c) => {
 	}
 	if (send.status === "sent") {
 		// The key's value is kept only as its hash: it cannot be shown again.
-		const made = send.result ? await findApiKey(db, me.auth.accountId, send.result) : undefined;
-		const notice = made
-			? `This form was already sent: it created the key "${made.name}", listed below. Its value was shown only once; if it was not copied, revoke the key and create another.`
-			: "This form is being sent. Its key will be listed below in a moment.";
+		if (send.result === null)
+			return page({ notice: "This form is being sent. Its key will be listed below in a moment." }, 409);
+		const made = await findApiKey(db, me.auth.accountId, send.result);
+		if (!made) {
+			// Its write failed without D1 saying so for sure, and it was not made: a new form sends it.
+			const message = "This form was sent, but its key was not created. Send it again.";
+			return page({ values, error: { message } }, 409);
+		}
+		const notice = `This form was already sent: it created the key "${made.name}", listed below. Its value was shown only once; if it was not copied, revoke the key and create another.`;
 		return page({ notice }, 409);
 	}
 	// The same record the admin API writes: the value is shown once and stored only as its hash.
 	const value = generateApiKey(environment as KeyEnvironment);
+	const id = newId("key");
 	await firstSend(
 		send,
 		async () => {
-			const id = newId("key");
 			await insertApiKey(db, {
 				id,
 				accountId: me.auth.accountId,
@@ -270,6 +275,8 @@ keyPages.post("/", async (c) => {
 			return id;
 		},
 		(made) => made,
+		// A failed insert may have been written all the same: the form leads to the key if it was.
+		() => id,
 	);
 	c.header("Cache-Control", "no-store");
 	return page({ created: { value, name } }, 201);

@@ -158,11 +158,19 @@ export function TestBanner({ liveHref, children }: { liveHref?: string; children
 	);
 }
 
+export function DevBadge() {
+	return (
+		<span class="badge-test" data-dev-label>
+			Dev
+		</span>
+	);
+}
+
 /** The dev sandbox's banner: its data is apart from the account's production data. */
 export function DevBanner({ liveHref, children }: { liveHref?: string; children?: Child }) {
 	return (
 		<div class="test-banner" role="note" aria-label="Dev sandbox data" id="dev-banner">
-			<span class="badge-test">Dev</span>
+			<DevBadge />
 			<span>
 				{children ??
 					"You are viewing the dev sandbox: interviews made with dev keys, apart from the account's data. They cost no credit, e-mail no one, and are deleted 7 days after they were made."}

@@ -5,7 +5,7 @@ import { appUrl } from "../platform/http/urls";
 import { cutText } from "../platform/lib/text";
 import { notFoundPage } from "./guard";
 import { ownedWithRecordings } from "./interview-common";
-import { DevBanner, fmt, Page, TestBadge, TestBanner } from "./layout";
+import { DevBadge, DevBanner, fmt, Page, TestBadge, TestBanner } from "./layout";
 import type { DashBindings } from "./session";
 
 export const resultsPage = new Hono<DashBindings>();
@@ -178,13 +178,14 @@ resultsPage.get("/:id/results", async (c) => {
 		? await recordingLinks(c.env, state.id, appUrl(c as never), c.get("now"))
 		: [];
 	const name = state.candidateName ?? state.candidateEmail;
+	const sandbox = state.environment === "dev";
 	return c.html(
 		<Page
-			title={`${state.testMode ? "Test results" : "Results"}: ${name}`}
+			title={`${sandbox ? "Dev sandbox results" : state.testMode ? "Test results" : "Results"}: ${name}`}
 			user={me}
 			current="/dashboard/interviews"
 		>
-			{state.environment === "dev" ? (
+			{sandbox ? (
 				<DevBanner>
 					A dev sandbox interview (made with a dev key): apart from the account's data, and deleted 7 days
 					after it was made.
@@ -202,7 +203,11 @@ resultsPage.get("/:id/results", async (c) => {
 				</button>
 			</p>
 			<h1>
-				{state.testMode ? (
+				{sandbox ? (
+					<>
+						<DevBadge />{" "}
+					</>
+				) : state.testMode ? (
 					<>
 						<TestBadge />{" "}
 					</>
@@ -211,7 +216,7 @@ resultsPage.get("/:id/results", async (c) => {
 			</h1>
 			<p class="muted">
 				{state.candidateEmail} · completed {fmt(state.completedAt)} · {state.durationMinutes}-minute interview
-				{state.testMode ? " · test mode" : ""}
+				{sandbox ? " · dev sandbox" : state.testMode ? " · test mode" : ""}
 			</p>
 			{results === null ? (
 				<p role="status">The results are being analysed; reload in a few seconds.</p>

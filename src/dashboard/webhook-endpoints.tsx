@@ -9,7 +9,7 @@ import { createWebhookBody } from "../webhooks/schemas";
 import { rotateWebhookSecret } from "../webhooks/secrets";
 import { acceptedUrl, createEndpoint, ownerOf } from "../webhooks/service";
 import { firstSend, newFormId, sendOnce } from "./form-once";
-import { type DashContext, describe, field, formOf } from "./guard";
+import { type DashContext, describe, field, formOf, refusalStatus } from "./guard";
 import { Csrf, ErrorNotice, fmt, Page } from "./layout";
 import type { DashBindings } from "./session";
 import { EventChoices, eventsOf, HOOKS, type Problem } from "./webhook-common";
@@ -174,7 +174,7 @@ webhookEndpointPages.post("/", async (c) => {
 		);
 		return c.redirect(`${HOOKS}/${row.id}?created=1`, 303);
 	} catch (error) {
-		return c.html(await ListPage({ c, error: describe(error), formId, values }), 422);
+		return c.html(await ListPage({ c, error: describe(error), formId, values }), refusalStatus(error));
 	}
 });
 

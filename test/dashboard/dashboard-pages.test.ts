@@ -482,6 +482,10 @@ describe("the dev sandbox", () => {
 		expect(page.status).toBe(200);
 		expect(page.text).toContain('id="dev-banner"');
 		expect(page.text).toContain('href="/dashboard/interviews?mode=dev"');
+		// Labelled as the sandbox's, not as a test interview (its interviews are test-mode too).
+		expect(page.text).toContain("<title>Dev sandbox interview with");
+		expect(page.text).toContain("(dev sandbox)");
+		expect(page.text).not.toContain("data-test-label");
 		// Each view lists its own data only.
 		const sandbox = await owner.get("/dashboard/interviews?mode=dev&position=sandbox");
 		expect(sandbox.text).toContain("1 dev sandbox interviews match.");
@@ -652,6 +656,13 @@ describe("a create form sent again", () => {
 		});
 		expect(other.status, errorsOf(other.text)).toBe(303);
 		expect(await count()).toBe(2);
+		// An API caller cannot take a form's id: the store's place for it is no Idempotency-Key.
+		const taken = await call("POST", "/v1/interviews", {
+			key: a.live,
+			body: validInterview(),
+			headers: { "Idempotency-Key": `dashboard form:interview:${fresh}` },
+		});
+		expect(taken.status).toBe(400);
 		// A form without an id (a page from before forms had one) sends nothing.
 		const { form_id: _, ...stale } = form;
 		const refused = await owner.post("/dashboard/interviews/new", stale);
@@ -717,7 +728,7 @@ describe("a create form sent again", () => {
 		expect(keys.filter((k) => k.name === "Twice")).toHaveLength(1);
 		// No key's value is kept in the store that guards the form.
 		const stored = await env.DB.prepare(
-			"SELECT response_body FROM idempotency_keys WHERE key LIKE 'dashboard-api-key:%'",
+			"SELECT response_body FROM idempotency_keys WHERE key LIKE 'dashboard form:api-key:%'",
 		).all();
 		expect(JSON.stringify(stored.results)).not.toContain("svc_");
 		// Other values under the same id: refused, kept in a new form.
