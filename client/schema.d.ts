@@ -1706,6 +1706,7 @@ export interface operations {
                     /** @enum {string} */
                     environment: "live" | "test" | "dev";
                     permissions?: ("interviews:read" | "interviews:write" | "interviews:delete" | "interviews:read_recordings" | "webhooks:read" | "webhooks:write" | "analytics:read")[];
+                    /** @description ISO 8601; must be after the request's time (a key never expires without it) */
                     expires_at?: string;
                 };
             };

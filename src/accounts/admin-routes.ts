@@ -95,7 +95,8 @@ const createKeyBody = z.strictObject({
 		.refine((v) => parseIsoDateTime(v) !== null, {
 			error: "Must be an ISO 8601 date-time",
 		})
-		.optional(),
+		.optional()
+		.meta({ description: "ISO 8601; must be after the request's time (a key never expires without it)" }),
 });
 
 const listQuery = z.strictObject({
