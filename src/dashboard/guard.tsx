@@ -1,13 +1,14 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { AppError } from "../platform/http/errors";
+import { hasControlCharacter, withoutControls } from "../platform/http/validation";
 import { constantTimeEqual } from "../platform/lib/crypto";
 import { Page } from "./layout";
 import type { DashBindings } from "./session";
 
 export type DashContext = Context<DashBindings>;
 
-/** A page in words for a refusal: 403, 404 and the CSRF refusal. */
-export function refusalPage(c: DashContext, status: 403 | 404, title: string, text: string) {
+/** A page in words for a refusal: 403, 404, the CSRF refusal and a form with a control character. */
+export function refusalPage(c: DashContext, status: 403 | 404 | 422, title: string, text: string) {
 	const user = c.var.dashboard ?? null;
 	return c.html(
 		<Page title={title} user={user}>
@@ -51,8 +52,30 @@ export const csrf: MiddlewareHandler<DashBindings> = async (c, next) => {
 			"This form was not sent from this dashboard, or it has expired. Reload the page and try again.",
 		);
 	}
+	// As the API refuses such text in a JSON body (a NUL in a name would reach e-mails, pages and
+	// exports), nothing of a form holding one is kept. The bulk file names its own bad rows.
+	const bad = controlField(await formOf(c), ["csv"]);
+	if (bad !== null) {
+		return refusalPage(
+			c,
+			422,
+			"Form not sent",
+			`The field "${bad}" holds a control character (such as NUL or escape), which the service does not keep. Nothing was changed. Go back, remove it, and send the form again.`,
+		);
+	}
 	return next();
 };
+
+/** The first field of `form` (but those `skip` names) whose text holds a control character, or null. */
+export function controlField(form: Record<string, FormValue>, skip: readonly string[] = []): string | null {
+	for (const [name, value] of Object.entries(form)) {
+		if (skip.includes(name)) continue;
+		const values = Array.isArray(value) ? value : [value];
+		if (hasControlCharacter(name) || values.some((v) => typeof v === "string" && hasControlCharacter(v)))
+			return withoutControls(name);
+	}
+	return null;
+}
 
 /** Whether the request's form carries the session's form token (`_csrf`). */
 export async function carriesFormToken(c: Context, sessionToken: string): Promise<boolean> {

@@ -3,6 +3,7 @@ import { findKey } from "../idempotency/idempotency-repo";
 import { bulkCreate, MAX_BULK_INTERVIEWS, prepareItem } from "../interviews/creation/bulk-create";
 import { getDb } from "../platform/db/client";
 import { appUrl } from "../platform/http/urls";
+import { withoutControls } from "../platform/http/validation";
 import { parseCsv } from "./csv";
 import { firstSend, formScope, isFormId, newFormId, sendOnce } from "./form-once";
 import { type describe, field, formOf, notFoundPage } from "./guard";
@@ -179,7 +180,12 @@ function itemsOf(
 	const table = parseCsv(csv);
 	if ("error" in table) return { items: [], error: table.error };
 	const unknown = table.header.filter((h) => !CSV_FIELDS.includes(h));
-	if (unknown.length > 0) return { items: [], error: `Unknown columns: ${unknown.join(", ")}` };
+	if (unknown.length > 0)
+		return {
+			items: [],
+			// A header cell may hold anything a file can: its control characters are not echoed.
+			error: `Unknown columns: ${unknown.map(withoutControls).join(", ")}`,
+		};
 	if (!table.header.includes("candidate_email"))
 		return { items: [], error: "The first line must name a candidate_email column." };
 	if (table.rows.length === 0) return { items: [], error: "The file has no rows after its header." };

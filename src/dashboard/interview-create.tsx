@@ -174,7 +174,7 @@ interviewCreatePages.post("/new", async (c) => {
 				me={me}
 				formId={formId || newFormId()}
 				values={values}
-				error={{ message: "Check the highlighted fields.", fields }}
+				error={{ message: "Check the fields named below.", fields }}
 			/>,
 			422,
 		);

@@ -460,6 +460,67 @@ describe("interviews pages", () => {
 	});
 });
 
+describe("a form holding a control character", () => {
+	it("is refused before anything is changed, naming the field, as the API refuses such text", async () => {
+		const a = await dashboardAccount();
+		const owner = await signedIn(a.owner);
+		const token = await owner.csrf();
+		const count = async (position: string) =>
+			(await call("GET", `/v1/interviews?position=${encodeURIComponent(position)}`, { key: a.live })).body
+				.pagination?.total_count;
+		const made = await owner.post("/dashboard/interviews/new", {
+			_csrf: token,
+			form_id: await owner.formId("/dashboard/interviews/new"),
+			candidate_email: "nul@example.com",
+			position: "Control\u0000Position",
+			skills: "SQL",
+			test_mode: "true",
+		});
+		expect(made.status).toBe(422);
+		expect(made.text).toContain("The field &quot;position&quot; holds a control character");
+		expect(made.text).not.toContain("\u0000");
+		expect(await count("Control")).toBe(0);
+		const key = await owner.post("/dashboard/settings/api-keys", {
+			_csrf: token,
+			form_id: await owner.formId("/dashboard/settings/api-keys"),
+			name: "esc\u001b",
+			environment: "test",
+			scopes: "interviews:read",
+		});
+		expect(key.status).toBe(422);
+		const keys = (await admin("GET", `/accounts/${a.id}`)).body.data.keys as { name: string }[];
+		expect(keys.some((k) => k.name.startsWith("esc"))).toBe(false);
+		// An existing interview's change and cancellation: nothing changed.
+		const created = await call("POST", "/v1/interviews", { key: a.live, body: validInterview() });
+		const id = created.body.data.id as string;
+		for (const [path, form] of [
+			[`/dashboard/interviews/${id}/update`, { position: "Up\u0001" }],
+			[`/dashboard/interviews/${id}/cancel`, { reason: "a\u0000b" }],
+		] as const) {
+			const res = await owner.post(path, { _csrf: token, ...form });
+			expect(res.status, path).toBe(422);
+		}
+		const after = (await call("GET", `/v1/interviews/${id}`, { key: a.live })).body.data;
+		expect([after.status, after.position]).toEqual(["scheduled", created.body.data.position]);
+		// The bulk file names its own problems, without echoing a header's control characters.
+		const preview = await owner.post("/dashboard/interviews/bulk/send", {
+			_csrf: token,
+			send_id: "C".repeat(24),
+			csv: "candidate_email,na\u0000me\nx@example.com,y\n",
+			position: "Analyst",
+			skills: "SQL",
+		});
+		expect(preview.text).toContain("Unknown columns: na\uFFFDme");
+		expect(preview.text).not.toContain("\u0000");
+		// Tab, line feed and carriage return are text.
+		const fine = await owner.post(`/dashboard/interviews/${id}/cancel`, {
+			_csrf: token,
+			reason: "one\r\ntwo\tthree",
+		});
+		expect(fine.status).toBe(303);
+	});
+});
+
 describe("the dev sandbox", () => {
 	it("shows dev keys' interviews behind a switch of their own, and changes, creates and watches them as dev data", async () => {
 		const a = await dashboardAccount();

@@ -321,12 +321,22 @@ export const CONTROL_MESSAGE =
 const CONTROL_ESCAPE = /\\u00[01][0-9a-fA-F]|\\[bf]/;
 
 /** Whether `text` holds a C0 control character other than tab, line feed and carriage return. */
-function hasControlCharacter(text: string): boolean {
+export function hasControlCharacter(text: string): boolean {
 	for (let i = 0; i < text.length; i++) {
 		const code = text.charCodeAt(i);
 		if (code < 0x20 && code !== 0x09 && code !== 0x0a && code !== 0x0d) return true;
 	}
 	return false;
+}
+
+/** `text` with each C0 control character and DEL shown as U+FFFD, for echoing it in a message. */
+export function withoutControls(text: string): string {
+	let out = "";
+	for (const ch of text) {
+		const code = ch.charCodeAt(0);
+		out += code < 0x20 || code === 0x7f ? "\uFFFD" : ch;
+	}
+	return out;
 }
 
 /**
