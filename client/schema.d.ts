@@ -1091,19 +1091,336 @@ export interface webhooks {
 }
 export interface components {
     schemas: {
-        /** @description Every error's envelope; each response narrows error.code to its own codes */
+        /** @description Every error's envelope; each response narrows `error` to its own codes */
         Error: {
             /** @constant */
             success: false;
-            error: {
-                /** @enum {string} */
-                code: "AUTHENTICATION_REQUIRED" | "INVALID_API_KEY" | "API_KEY_EXPIRED" | "INSUFFICIENT_PERMISSIONS" | "VALIDATION_ERROR" | "NOT_FOUND" | "INTERVIEW_NOT_FOUND" | "ACCOUNT_NOT_FOUND" | "API_KEY_NOT_FOUND" | "EVENT_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DELIVERY_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "INVALID_OPERATION" | "INTERVIEW_IN_PROGRESS" | "INTERVIEW_ALREADY_CANCELLED" | "IDEMPOTENCY_KEY_IN_USE" | "INTERVIEW_NOT_OPEN" | "INVALID_TOKEN" | "UPGRADE_REQUIRED" | "IDEMPOTENCY_KEY_REUSED" | "INSUFFICIENT_CREDITS" | "PAYLOAD_TOO_LARGE" | "RATE_LIMIT_EXCEEDED" | "QUOTA_EXCEEDED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
-                message: string;
-                details?: {
-                    [key: string]: unknown;
-                };
-            };
+            error: components["schemas"]["Error_AUTHENTICATION_REQUIRED"] | components["schemas"]["Error_INVALID_API_KEY"] | components["schemas"]["Error_API_KEY_EXPIRED"] | components["schemas"]["Error_INSUFFICIENT_PERMISSIONS"] | components["schemas"]["Error_VALIDATION_ERROR"] | components["schemas"]["Error_NOT_FOUND"] | components["schemas"]["Error_INTERVIEW_NOT_FOUND"] | components["schemas"]["Error_ACCOUNT_NOT_FOUND"] | components["schemas"]["Error_API_KEY_NOT_FOUND"] | components["schemas"]["Error_EVENT_NOT_FOUND"] | components["schemas"]["Error_WEBHOOK_NOT_FOUND"] | components["schemas"]["Error_DELIVERY_NOT_FOUND"] | components["schemas"]["Error_METHOD_NOT_ALLOWED"] | components["schemas"]["Error_INVALID_OPERATION"] | components["schemas"]["Error_INTERVIEW_IN_PROGRESS"] | components["schemas"]["Error_INTERVIEW_ALREADY_CANCELLED"] | components["schemas"]["Error_IDEMPOTENCY_KEY_IN_USE"] | components["schemas"]["Error_INTERVIEW_NOT_OPEN"] | components["schemas"]["Error_INVALID_TOKEN"] | components["schemas"]["Error_UPGRADE_REQUIRED"] | components["schemas"]["Error_IDEMPOTENCY_KEY_REUSED"] | components["schemas"]["Error_INSUFFICIENT_CREDITS"] | components["schemas"]["Error_PAYLOAD_TOO_LARGE"] | components["schemas"]["Error_RATE_LIMIT_EXCEEDED"] | components["schemas"]["Error_QUOTA_EXCEEDED"] | components["schemas"]["Error_INTERNAL_ERROR"] | components["schemas"]["Error_SERVICE_UNAVAILABLE"];
             meta: components["schemas"]["Meta"];
+        };
+        Error_AUTHENTICATION_REQUIRED: {
+            /** @enum {string} */
+            code: "AUTHENTICATION_REQUIRED";
+            message: string;
+            details: {
+                /** @description `Authorization`: no bearer token was sent */
+                header_missing?: string;
+                /** @description `token`: the room's query parameter is missing */
+                param_missing?: string;
+            } & {
+                [key: string]: unknown;
+            };
+        };
+        Error_INVALID_API_KEY: {
+            /** @enum {string} */
+            code: "INVALID_API_KEY";
+            message: string;
+            details: {
+                /** @description The first 12 characters sent */
+                key_prefix: string;
+            } & {
+                [key: string]: unknown;
+            };
+        };
+        Error_API_KEY_EXPIRED: {
+            /** @enum {string} */
+            code: "API_KEY_EXPIRED";
+            message: string;
+            details: {
+                /** Format: date-time */
+                expired_at: string;
+                renewal_url: string;
+            } & {
+                [key: string]: unknown;
+            };
+        };
+        Error_INSUFFICIENT_PERMISSIONS: {
+            /** @enum {string} */
+            code: "INSUFFICIENT_PERMISSIONS";
+            message: string;
+            details: {
+                required_permission: string;
+                current_permissions: string[];
+                /** @description `dev` when a dev key may not do this whatever its scopes */
+                key_environment?: string;
+            } & {
+                [key: string]: unknown;
+            };
+        };
+        Error_VALIDATION_ERROR: {
+            /** @enum {string} */
+            code: "VALIDATION_ERROR";
+            message: string;
+            /** @description Each failing field (a dotted path, `body`, or a header's name) → what is wrong with it */
+            details: {
+                [key: string]: string;
+            };
+        };
+        Error_NOT_FOUND: {
+            /** @enum {string} */
+            code: "NOT_FOUND";
+            message: string;
+            details?: {
+                id: string;
+            } & {
+                [key: string]: unknown;
+            };
+        };
+        Error_INTERVIEW_NOT_FOUND: {
+            /** @enum {string} */
+            code: "INTERVIEW_NOT_FOUND";
+            message: string;
+            details?: {
+                /** @description The interview's id as asked */
+                id: string;
+            } & {
+                [key: string]: unknown;
+            };
+        };
+        Error_ACCOUNT_NOT_FOUND: {
+            /** @enum {string} */
+            code: "ACCOUNT_NOT_FOUND";
+            message: string;
+            details: {
+                /** @description The account's id as asked */
+                id: string;
+            } & {
+                [key: string]: unknown;
+            };
+        };
+        Error_API_KEY_NOT_FOUND: {
+            /** @enum {string} */
+            code: "API_KEY_NOT_FOUND";
+            message: string;
+            details: {
+                /** @description The key's id as asked */
+                id: string;
+            } & {
+                [key: string]: unknown;
+            };
+        };
+        Error_EVENT_NOT_FOUND: {
+            /** @enum {string} */
+            code: "EVENT_NOT_FOUND";
+            message: string;
+            details: {
+                /** @description The event's id as asked */
+                id: string;
+            } & {
+                [key: string]: unknown;
+            };
+        };
+        Error_WEBHOOK_NOT_FOUND: {
+            /** @enum {string} */
+            code: "WEBHOOK_NOT_FOUND";
+            message: string;
+            details: {
+                /** @description The webhook endpoint's id as asked */
+                id: string;
+            } & {
+                [key: string]: unknown;
+            };
+        };
+        Error_DELIVERY_NOT_FOUND: {
+            /** @enum {string} */
+            code: "DELIVERY_NOT_FOUND";
+            message: string;
+            details: {
+                /** @description The delivery's id as asked */
+                id: string;
+            } & {
+                [key: string]: unknown;
+            };
+        };
+        Error_METHOD_NOT_ALLOWED: {
+            /** @enum {string} */
+            code: "METHOD_NOT_ALLOWED";
+            message: string;
+            details: {
+                /** @description As the Allow header */
+                allowed_methods: string[];
+            } & {
+                [key: string]: unknown;
+            };
+        };
+        Error_INVALID_OPERATION: {
+            /** @enum {string} */
+            code: "INVALID_OPERATION";
+            message: string;
+            details?: {
+                /** @description The interview's status */
+                current_status?: string;
+                /** Format: date-time */
+                joined_at?: string | null;
+                /** Format: date-time */
+                started_at?: string | null;
+                /** Format: date-time */
+                completed_at?: string | null;
+                /** Format: date-time */
+                cancelled_at?: string | null;
+                allowed_updates?: string[];
+                test_mode?: boolean;
+                webhook_id?: string;
+                active?: boolean;
+                event_id?: string;
+                limit?: number;
+                chunk?: number;
+                segment?: string;
+            } & {
+                [key: string]: unknown;
+            };
+        };
+        Error_INTERVIEW_IN_PROGRESS: {
+            /** @enum {string} */
+            code: "INTERVIEW_IN_PROGRESS";
+            message: string;
+            details: {
+                /** @enum {string} */
+                current_status: "in_progress";
+                /** Format: date-time */
+                started_at: string | null;
+                allowed_updates: string[];
+                rejected_fields: string[];
+            } & {
+                [key: string]: unknown;
+            };
+        };
+        Error_INTERVIEW_ALREADY_CANCELLED: {
+            /** @enum {string} */
+            code: "INTERVIEW_ALREADY_CANCELLED";
+            message: string;
+            details: {
+                /** Format: date-time */
+                cancelled_at: string | null;
+                cancellation_reason: string | null;
+            } & {
+                [key: string]: unknown;
+            };
+        };
+        Error_IDEMPOTENCY_KEY_IN_USE: {
+            /** @enum {string} */
+            code: "IDEMPOTENCY_KEY_IN_USE";
+            message: string;
+            details: {
+                idempotency_key: string;
+            } & {
+                [key: string]: unknown;
+            };
+        };
+        Error_INTERVIEW_NOT_OPEN: {
+            /** @enum {string} */
+            code: "INTERVIEW_NOT_OPEN";
+            message: string;
+            details: {
+                /**
+                 * Format: date-time
+                 * @description 15 minutes before the start
+                 */
+                opens_at: string;
+            } & {
+                [key: string]: unknown;
+            };
+        };
+        Error_INVALID_TOKEN: {
+            /** @enum {string} */
+            code: "INVALID_TOKEN";
+            message: string;
+            details?: {
+                [key: string]: unknown;
+            };
+        };
+        Error_UPGRADE_REQUIRED: {
+            /** @enum {string} */
+            code: "UPGRADE_REQUIRED";
+            message: string;
+            details?: {
+                [key: string]: unknown;
+            };
+        };
+        Error_IDEMPOTENCY_KEY_REUSED: {
+            /** @enum {string} */
+            code: "IDEMPOTENCY_KEY_REUSED";
+            message: string;
+            details: {
+                idempotency_key: string;
+            } & {
+                [key: string]: unknown;
+            };
+        };
+        Error_INSUFFICIENT_CREDITS: {
+            /** @enum {string} */
+            code: "INSUFFICIENT_CREDITS";
+            message: string;
+            details: {
+                required: number;
+                available: number;
+            } & {
+                [key: string]: unknown;
+            };
+        };
+        Error_PAYLOAD_TOO_LARGE: {
+            /** @enum {string} */
+            code: "PAYLOAD_TOO_LARGE";
+            message: string;
+            details?: {
+                max_bytes: number;
+                max_chunks?: number;
+            } & {
+                [key: string]: unknown;
+            };
+        };
+        Error_RATE_LIMIT_EXCEEDED: {
+            /** @enum {string} */
+            code: "RATE_LIMIT_EXCEEDED";
+            message: string;
+            details: {
+                /** @description Seconds, as Retry-After */
+                retry_after: number;
+                /** @description Requests per minute (not on the room's per-address limit) */
+                limit?: number;
+            } & {
+                [key: string]: unknown;
+            };
+        };
+        Error_QUOTA_EXCEEDED: {
+            /** @enum {string} */
+            code: "QUOTA_EXCEEDED";
+            message: string;
+            details: {
+                /** @enum {string} */
+                resource: "monthly_interviews";
+                limit: number;
+                used: number;
+                /** Format: date-time */
+                resets_at: string;
+            } & {
+                [key: string]: unknown;
+            };
+        };
+        Error_INTERNAL_ERROR: {
+            /** @enum {string} */
+            code: "INTERNAL_ERROR";
+            message: string;
+            details?: {
+                request_id?: string;
+                /**
+                 * @description The change may have been made (a creation): do not repeat it blindly
+                 * @enum {string}
+                 */
+                outcome?: "unknown";
+                /** @description With `outcome`: the interviews that may exist */
+                interview_ids?: string[];
+            } & {
+                [key: string]: unknown;
+            };
+        };
+        Error_SERVICE_UNAVAILABLE: {
+            /** @enum {string} */
+            code: "SERVICE_UNAVAILABLE";
+            message: string;
+            details?: {
+                [key: string]: unknown;
+            };
         };
         Meta: {
             /** Format: date-time */
@@ -1191,10 +1508,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
+                        error?: components["schemas"]["Error_INTERNAL_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -1266,10 +1580,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_ERROR";
-                        };
+                        error?: components["schemas"]["Error_VALIDATION_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -1281,10 +1592,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "AUTHENTICATION_REQUIRED" | "INVALID_API_KEY";
-                        };
+                        error?: components["schemas"]["Error_AUTHENTICATION_REQUIRED"] | components["schemas"]["Error_INVALID_API_KEY"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -1296,10 +1604,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
+                        error?: components["schemas"]["Error_INTERNAL_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -1353,10 +1658,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_ERROR";
-                        };
+                        error?: components["schemas"]["Error_VALIDATION_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -1368,10 +1670,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "AUTHENTICATION_REQUIRED" | "INVALID_API_KEY";
-                        };
+                        error?: components["schemas"]["Error_AUTHENTICATION_REQUIRED"] | components["schemas"]["Error_INVALID_API_KEY"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -1383,10 +1682,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PAYLOAD_TOO_LARGE";
-                        };
+                        error?: components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -1398,10 +1694,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
+                        error?: components["schemas"]["Error_INTERNAL_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -1489,10 +1782,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_ERROR";
-                        };
+                        error?: components["schemas"]["Error_VALIDATION_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -1504,10 +1794,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "AUTHENTICATION_REQUIRED" | "INVALID_API_KEY";
-                        };
+                        error?: components["schemas"]["Error_AUTHENTICATION_REQUIRED"] | components["schemas"]["Error_INVALID_API_KEY"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -1519,10 +1806,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "ACCOUNT_NOT_FOUND";
-                        };
+                        error?: components["schemas"]["Error_ACCOUNT_NOT_FOUND"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -1534,10 +1818,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
+                        error?: components["schemas"]["Error_INTERNAL_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -1621,10 +1902,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_ERROR";
-                        };
+                        error?: components["schemas"]["Error_VALIDATION_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -1636,10 +1914,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "AUTHENTICATION_REQUIRED" | "INVALID_API_KEY";
-                        };
+                        error?: components["schemas"]["Error_AUTHENTICATION_REQUIRED"] | components["schemas"]["Error_INVALID_API_KEY"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -1651,10 +1926,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "ACCOUNT_NOT_FOUND";
-                        };
+                        error?: components["schemas"]["Error_ACCOUNT_NOT_FOUND"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -1666,10 +1938,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PAYLOAD_TOO_LARGE";
-                        };
+                        error?: components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -1681,10 +1950,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
+                        error?: components["schemas"]["Error_INTERNAL_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -1749,10 +2015,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_ERROR";
-                        };
+                        error?: components["schemas"]["Error_VALIDATION_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -1764,10 +2027,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "AUTHENTICATION_REQUIRED" | "INVALID_API_KEY";
-                        };
+                        error?: components["schemas"]["Error_AUTHENTICATION_REQUIRED"] | components["schemas"]["Error_INVALID_API_KEY"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -1779,10 +2039,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "ACCOUNT_NOT_FOUND";
-                        };
+                        error?: components["schemas"]["Error_ACCOUNT_NOT_FOUND"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -1794,10 +2051,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PAYLOAD_TOO_LARGE";
-                        };
+                        error?: components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -1809,10 +2063,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
+                        error?: components["schemas"]["Error_INTERNAL_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -1869,10 +2120,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_ERROR";
-                        };
+                        error?: components["schemas"]["Error_VALIDATION_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -1884,10 +2132,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "AUTHENTICATION_REQUIRED" | "INVALID_API_KEY";
-                        };
+                        error?: components["schemas"]["Error_AUTHENTICATION_REQUIRED"] | components["schemas"]["Error_INVALID_API_KEY"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -1899,10 +2144,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "ACCOUNT_NOT_FOUND" | "API_KEY_NOT_FOUND";
-                        };
+                        error?: components["schemas"]["Error_ACCOUNT_NOT_FOUND"] | components["schemas"]["Error_API_KEY_NOT_FOUND"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -1914,10 +2156,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
+                        error?: components["schemas"]["Error_INTERNAL_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -1972,10 +2211,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_ERROR";
-                        };
+                        error?: components["schemas"]["Error_VALIDATION_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -1987,10 +2223,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "AUTHENTICATION_REQUIRED" | "INVALID_API_KEY";
-                        };
+                        error?: components["schemas"]["Error_AUTHENTICATION_REQUIRED"] | components["schemas"]["Error_INVALID_API_KEY"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -2002,10 +2235,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "ACCOUNT_NOT_FOUND";
-                        };
+                        error?: components["schemas"]["Error_ACCOUNT_NOT_FOUND"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -2017,10 +2247,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
+                        error?: components["schemas"]["Error_INTERNAL_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -2101,10 +2328,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_ERROR";
-                        };
+                        error?: components["schemas"]["Error_VALIDATION_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -2116,10 +2340,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "AUTHENTICATION_REQUIRED" | "INVALID_API_KEY";
-                        };
+                        error?: components["schemas"]["Error_AUTHENTICATION_REQUIRED"] | components["schemas"]["Error_INVALID_API_KEY"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -2131,10 +2352,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "ACCOUNT_NOT_FOUND";
-                        };
+                        error?: components["schemas"]["Error_ACCOUNT_NOT_FOUND"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -2146,10 +2364,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PAYLOAD_TOO_LARGE";
-                        };
+                        error?: components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -2161,10 +2376,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
+                        error?: components["schemas"]["Error_INTERNAL_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -2221,10 +2433,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_ERROR";
-                        };
+                        error?: components["schemas"]["Error_VALIDATION_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -2236,10 +2445,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "AUTHENTICATION_REQUIRED" | "INVALID_API_KEY";
-                        };
+                        error?: components["schemas"]["Error_AUTHENTICATION_REQUIRED"] | components["schemas"]["Error_INVALID_API_KEY"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -2251,10 +2457,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "ACCOUNT_NOT_FOUND" | "NOT_FOUND";
-                        };
+                        error?: components["schemas"]["Error_ACCOUNT_NOT_FOUND"] | components["schemas"]["Error_NOT_FOUND"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -2266,10 +2469,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
+                        error?: components["schemas"]["Error_INTERNAL_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -2352,10 +2552,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_ERROR";
-                        };
+                        error?: components["schemas"]["Error_VALIDATION_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -2367,10 +2564,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "AUTHENTICATION_REQUIRED" | "INVALID_API_KEY" | "API_KEY_EXPIRED";
-                        };
+                        error?: components["schemas"]["Error_AUTHENTICATION_REQUIRED"] | components["schemas"]["Error_INVALID_API_KEY"] | components["schemas"]["Error_API_KEY_EXPIRED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -2382,10 +2576,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_PERMISSIONS";
-                        };
+                        error?: components["schemas"]["Error_INSUFFICIENT_PERMISSIONS"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -2404,10 +2595,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMIT_EXCEEDED";
-                        };
+                        error?: components["schemas"]["Error_RATE_LIMIT_EXCEEDED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -2419,10 +2607,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
+                        error?: components["schemas"]["Error_INTERNAL_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -2435,10 +2620,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "SERVICE_UNAVAILABLE";
-                        };
+                        error?: components["schemas"]["Error_SERVICE_UNAVAILABLE"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -2567,10 +2749,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_ERROR";
-                        };
+                        error?: components["schemas"]["Error_VALIDATION_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -2582,10 +2761,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "AUTHENTICATION_REQUIRED" | "INVALID_API_KEY" | "API_KEY_EXPIRED";
-                        };
+                        error?: components["schemas"]["Error_AUTHENTICATION_REQUIRED"] | components["schemas"]["Error_INVALID_API_KEY"] | components["schemas"]["Error_API_KEY_EXPIRED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -2597,10 +2773,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_CREDITS";
-                        };
+                        error?: components["schemas"]["Error_INSUFFICIENT_CREDITS"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -2612,10 +2785,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_PERMISSIONS";
-                        };
+                        error?: components["schemas"]["Error_INSUFFICIENT_PERMISSIONS"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -2627,10 +2797,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "IDEMPOTENCY_KEY_IN_USE" | "INVALID_OPERATION";
-                        };
+                        error?: components["schemas"]["Error_IDEMPOTENCY_KEY_IN_USE"] | components["schemas"]["Error_INVALID_OPERATION"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -2642,10 +2809,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PAYLOAD_TOO_LARGE";
-                        };
+                        error?: components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -2657,10 +2821,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "IDEMPOTENCY_KEY_REUSED";
-                        };
+                        error?: components["schemas"]["Error_IDEMPOTENCY_KEY_REUSED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -2679,10 +2840,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMIT_EXCEEDED" | "QUOTA_EXCEEDED";
-                        };
+                        error?: components["schemas"]["Error_RATE_LIMIT_EXCEEDED"] | components["schemas"]["Error_QUOTA_EXCEEDED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -2694,10 +2852,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
+                        error?: components["schemas"]["Error_INTERNAL_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -2710,10 +2865,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "SERVICE_UNAVAILABLE";
-                        };
+                        error?: components["schemas"]["Error_SERVICE_UNAVAILABLE"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -2891,10 +3043,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_ERROR";
-                        };
+                        error?: components["schemas"]["Error_VALIDATION_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -2906,10 +3055,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "AUTHENTICATION_REQUIRED" | "INVALID_API_KEY" | "API_KEY_EXPIRED";
-                        };
+                        error?: components["schemas"]["Error_AUTHENTICATION_REQUIRED"] | components["schemas"]["Error_INVALID_API_KEY"] | components["schemas"]["Error_API_KEY_EXPIRED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -2921,10 +3067,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_PERMISSIONS";
-                        };
+                        error?: components["schemas"]["Error_INSUFFICIENT_PERMISSIONS"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -2936,10 +3079,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERVIEW_NOT_FOUND";
-                        };
+                        error?: components["schemas"]["Error_INTERVIEW_NOT_FOUND"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -2958,10 +3098,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMIT_EXCEEDED";
-                        };
+                        error?: components["schemas"]["Error_RATE_LIMIT_EXCEEDED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -2973,10 +3110,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
+                        error?: components["schemas"]["Error_INTERNAL_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -2989,10 +3123,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "SERVICE_UNAVAILABLE";
-                        };
+                        error?: components["schemas"]["Error_SERVICE_UNAVAILABLE"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -3062,10 +3193,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_ERROR";
-                        };
+                        error?: components["schemas"]["Error_VALIDATION_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -3077,10 +3205,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "AUTHENTICATION_REQUIRED" | "INVALID_API_KEY" | "API_KEY_EXPIRED";
-                        };
+                        error?: components["schemas"]["Error_AUTHENTICATION_REQUIRED"] | components["schemas"]["Error_INVALID_API_KEY"] | components["schemas"]["Error_API_KEY_EXPIRED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -3092,10 +3217,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_PERMISSIONS";
-                        };
+                        error?: components["schemas"]["Error_INSUFFICIENT_PERMISSIONS"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -3107,10 +3229,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERVIEW_NOT_FOUND";
-                        };
+                        error?: components["schemas"]["Error_INTERVIEW_NOT_FOUND"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -3122,10 +3241,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "IDEMPOTENCY_KEY_IN_USE" | "INTERVIEW_IN_PROGRESS" | "INTERVIEW_ALREADY_CANCELLED" | "INVALID_OPERATION";
-                        };
+                        error?: components["schemas"]["Error_IDEMPOTENCY_KEY_IN_USE"] | components["schemas"]["Error_INTERVIEW_IN_PROGRESS"] | components["schemas"]["Error_INTERVIEW_ALREADY_CANCELLED"] | components["schemas"]["Error_INVALID_OPERATION"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -3137,10 +3253,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "IDEMPOTENCY_KEY_REUSED";
-                        };
+                        error?: components["schemas"]["Error_IDEMPOTENCY_KEY_REUSED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -3159,10 +3272,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMIT_EXCEEDED";
-                        };
+                        error?: components["schemas"]["Error_RATE_LIMIT_EXCEEDED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -3174,10 +3284,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
+                        error?: components["schemas"]["Error_INTERNAL_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -3190,10 +3297,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "SERVICE_UNAVAILABLE";
-                        };
+                        error?: components["schemas"]["Error_SERVICE_UNAVAILABLE"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -3294,10 +3398,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_ERROR";
-                        };
+                        error?: components["schemas"]["Error_VALIDATION_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -3309,10 +3410,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "AUTHENTICATION_REQUIRED" | "INVALID_API_KEY" | "API_KEY_EXPIRED";
-                        };
+                        error?: components["schemas"]["Error_AUTHENTICATION_REQUIRED"] | components["schemas"]["Error_INVALID_API_KEY"] | components["schemas"]["Error_API_KEY_EXPIRED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -3324,10 +3422,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_PERMISSIONS";
-                        };
+                        error?: components["schemas"]["Error_INSUFFICIENT_PERMISSIONS"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -3339,10 +3434,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERVIEW_NOT_FOUND";
-                        };
+                        error?: components["schemas"]["Error_INTERVIEW_NOT_FOUND"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -3354,10 +3446,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "IDEMPOTENCY_KEY_IN_USE" | "INTERVIEW_IN_PROGRESS" | "INTERVIEW_ALREADY_CANCELLED" | "INVALID_OPERATION";
-                        };
+                        error?: components["schemas"]["Error_IDEMPOTENCY_KEY_IN_USE"] | components["schemas"]["Error_INTERVIEW_IN_PROGRESS"] | components["schemas"]["Error_INTERVIEW_ALREADY_CANCELLED"] | components["schemas"]["Error_INVALID_OPERATION"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -3369,10 +3458,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PAYLOAD_TOO_LARGE";
-                        };
+                        error?: components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -3384,10 +3470,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "IDEMPOTENCY_KEY_REUSED";
-                        };
+                        error?: components["schemas"]["Error_IDEMPOTENCY_KEY_REUSED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -3406,10 +3489,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMIT_EXCEEDED";
-                        };
+                        error?: components["schemas"]["Error_RATE_LIMIT_EXCEEDED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -3421,10 +3501,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
+                        error?: components["schemas"]["Error_INTERNAL_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -3437,10 +3514,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "SERVICE_UNAVAILABLE";
-                        };
+                        error?: components["schemas"]["Error_SERVICE_UNAVAILABLE"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -3556,10 +3630,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_ERROR";
-                        };
+                        error?: components["schemas"]["Error_VALIDATION_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -3571,10 +3642,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "AUTHENTICATION_REQUIRED" | "INVALID_API_KEY" | "API_KEY_EXPIRED";
-                        };
+                        error?: components["schemas"]["Error_AUTHENTICATION_REQUIRED"] | components["schemas"]["Error_INVALID_API_KEY"] | components["schemas"]["Error_API_KEY_EXPIRED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -3586,10 +3654,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_CREDITS";
-                        };
+                        error?: components["schemas"]["Error_INSUFFICIENT_CREDITS"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -3601,10 +3666,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_PERMISSIONS";
-                        };
+                        error?: components["schemas"]["Error_INSUFFICIENT_PERMISSIONS"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -3616,10 +3678,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "IDEMPOTENCY_KEY_IN_USE" | "INVALID_OPERATION";
-                        };
+                        error?: components["schemas"]["Error_IDEMPOTENCY_KEY_IN_USE"] | components["schemas"]["Error_INVALID_OPERATION"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -3631,10 +3690,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PAYLOAD_TOO_LARGE";
-                        };
+                        error?: components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -3646,10 +3702,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "IDEMPOTENCY_KEY_REUSED";
-                        };
+                        error?: components["schemas"]["Error_IDEMPOTENCY_KEY_REUSED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -3668,10 +3721,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMIT_EXCEEDED" | "QUOTA_EXCEEDED";
-                        };
+                        error?: components["schemas"]["Error_RATE_LIMIT_EXCEEDED"] | components["schemas"]["Error_QUOTA_EXCEEDED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -3683,10 +3733,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
+                        error?: components["schemas"]["Error_INTERNAL_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -3699,10 +3746,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "SERVICE_UNAVAILABLE";
-                        };
+                        error?: components["schemas"]["Error_SERVICE_UNAVAILABLE"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -3904,10 +3948,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_ERROR";
-                        };
+                        error?: components["schemas"]["Error_VALIDATION_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -3919,10 +3960,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "AUTHENTICATION_REQUIRED" | "INVALID_API_KEY" | "API_KEY_EXPIRED";
-                        };
+                        error?: components["schemas"]["Error_AUTHENTICATION_REQUIRED"] | components["schemas"]["Error_INVALID_API_KEY"] | components["schemas"]["Error_API_KEY_EXPIRED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -3934,10 +3972,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_PERMISSIONS";
-                        };
+                        error?: components["schemas"]["Error_INSUFFICIENT_PERMISSIONS"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -3949,10 +3984,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "IDEMPOTENCY_KEY_IN_USE";
-                        };
+                        error?: components["schemas"]["Error_IDEMPOTENCY_KEY_IN_USE"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -3964,10 +3996,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PAYLOAD_TOO_LARGE";
-                        };
+                        error?: components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -3979,10 +4008,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "IDEMPOTENCY_KEY_REUSED";
-                        };
+                        error?: components["schemas"]["Error_IDEMPOTENCY_KEY_REUSED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -4001,10 +4027,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMIT_EXCEEDED";
-                        };
+                        error?: components["schemas"]["Error_RATE_LIMIT_EXCEEDED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -4016,10 +4039,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
+                        error?: components["schemas"]["Error_INTERNAL_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -4032,10 +4052,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "SERVICE_UNAVAILABLE";
-                        };
+                        error?: components["schemas"]["Error_SERVICE_UNAVAILABLE"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -4097,10 +4114,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_ERROR";
-                        };
+                        error?: components["schemas"]["Error_VALIDATION_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -4112,10 +4126,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "AUTHENTICATION_REQUIRED" | "INVALID_API_KEY" | "API_KEY_EXPIRED";
-                        };
+                        error?: components["schemas"]["Error_AUTHENTICATION_REQUIRED"] | components["schemas"]["Error_INVALID_API_KEY"] | components["schemas"]["Error_API_KEY_EXPIRED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -4127,10 +4138,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_PERMISSIONS";
-                        };
+                        error?: components["schemas"]["Error_INSUFFICIENT_PERMISSIONS"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -4142,10 +4150,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERVIEW_NOT_FOUND";
-                        };
+                        error?: components["schemas"]["Error_INTERVIEW_NOT_FOUND"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -4164,10 +4169,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMIT_EXCEEDED";
-                        };
+                        error?: components["schemas"]["Error_RATE_LIMIT_EXCEEDED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -4179,10 +4181,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
+                        error?: components["schemas"]["Error_INTERNAL_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -4195,10 +4194,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "SERVICE_UNAVAILABLE";
-                        };
+                        error?: components["schemas"]["Error_SERVICE_UNAVAILABLE"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -4385,10 +4381,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_ERROR";
-                        };
+                        error?: components["schemas"]["Error_VALIDATION_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -4400,10 +4393,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "AUTHENTICATION_REQUIRED" | "INVALID_API_KEY" | "API_KEY_EXPIRED";
-                        };
+                        error?: components["schemas"]["Error_AUTHENTICATION_REQUIRED"] | components["schemas"]["Error_INVALID_API_KEY"] | components["schemas"]["Error_API_KEY_EXPIRED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -4415,10 +4405,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_PERMISSIONS";
-                        };
+                        error?: components["schemas"]["Error_INSUFFICIENT_PERMISSIONS"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -4430,10 +4417,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "NOT_FOUND" | "INTERVIEW_NOT_FOUND";
-                        };
+                        error?: components["schemas"]["Error_NOT_FOUND"] | components["schemas"]["Error_INTERVIEW_NOT_FOUND"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -4445,10 +4429,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "IDEMPOTENCY_KEY_IN_USE" | "INVALID_OPERATION";
-                        };
+                        error?: components["schemas"]["Error_IDEMPOTENCY_KEY_IN_USE"] | components["schemas"]["Error_INVALID_OPERATION"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -4460,10 +4441,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PAYLOAD_TOO_LARGE";
-                        };
+                        error?: components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -4475,10 +4453,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "IDEMPOTENCY_KEY_REUSED";
-                        };
+                        error?: components["schemas"]["Error_IDEMPOTENCY_KEY_REUSED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -4497,10 +4472,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMIT_EXCEEDED";
-                        };
+                        error?: components["schemas"]["Error_RATE_LIMIT_EXCEEDED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -4512,10 +4484,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
+                        error?: components["schemas"]["Error_INTERNAL_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -4528,10 +4497,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "SERVICE_UNAVAILABLE";
-                        };
+                        error?: components["schemas"]["Error_SERVICE_UNAVAILABLE"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -4929,10 +4895,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_ERROR";
-                        };
+                        error?: components["schemas"]["Error_VALIDATION_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -4944,10 +4907,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "AUTHENTICATION_REQUIRED" | "INVALID_API_KEY" | "API_KEY_EXPIRED";
-                        };
+                        error?: components["schemas"]["Error_AUTHENTICATION_REQUIRED"] | components["schemas"]["Error_INVALID_API_KEY"] | components["schemas"]["Error_API_KEY_EXPIRED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -4959,10 +4919,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_PERMISSIONS";
-                        };
+                        error?: components["schemas"]["Error_INSUFFICIENT_PERMISSIONS"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -4981,10 +4938,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMIT_EXCEEDED";
-                        };
+                        error?: components["schemas"]["Error_RATE_LIMIT_EXCEEDED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -4996,10 +4950,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
+                        error?: components["schemas"]["Error_INTERNAL_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -5012,10 +4963,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "SERVICE_UNAVAILABLE";
-                        };
+                        error?: components["schemas"]["Error_SERVICE_UNAVAILABLE"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -5409,10 +5357,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_ERROR";
-                        };
+                        error?: components["schemas"]["Error_VALIDATION_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -5424,10 +5369,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "AUTHENTICATION_REQUIRED" | "INVALID_API_KEY" | "API_KEY_EXPIRED";
-                        };
+                        error?: components["schemas"]["Error_AUTHENTICATION_REQUIRED"] | components["schemas"]["Error_INVALID_API_KEY"] | components["schemas"]["Error_API_KEY_EXPIRED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -5439,10 +5381,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_PERMISSIONS";
-                        };
+                        error?: components["schemas"]["Error_INSUFFICIENT_PERMISSIONS"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -5454,10 +5393,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "EVENT_NOT_FOUND";
-                        };
+                        error?: components["schemas"]["Error_EVENT_NOT_FOUND"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -5476,10 +5412,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMIT_EXCEEDED";
-                        };
+                        error?: components["schemas"]["Error_RATE_LIMIT_EXCEEDED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -5491,10 +5424,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
+                        error?: components["schemas"]["Error_INTERNAL_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -5507,10 +5437,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "SERVICE_UNAVAILABLE";
-                        };
+                        error?: components["schemas"]["Error_SERVICE_UNAVAILABLE"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -5576,10 +5503,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_ERROR";
-                        };
+                        error?: components["schemas"]["Error_VALIDATION_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -5591,10 +5515,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "AUTHENTICATION_REQUIRED" | "INVALID_API_KEY" | "API_KEY_EXPIRED";
-                        };
+                        error?: components["schemas"]["Error_AUTHENTICATION_REQUIRED"] | components["schemas"]["Error_INVALID_API_KEY"] | components["schemas"]["Error_API_KEY_EXPIRED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -5606,10 +5527,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_PERMISSIONS";
-                        };
+                        error?: components["schemas"]["Error_INSUFFICIENT_PERMISSIONS"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -5621,10 +5539,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "IDEMPOTENCY_KEY_IN_USE" | "INVALID_OPERATION";
-                        };
+                        error?: components["schemas"]["Error_IDEMPOTENCY_KEY_IN_USE"] | components["schemas"]["Error_INVALID_OPERATION"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -5636,10 +5551,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PAYLOAD_TOO_LARGE";
-                        };
+                        error?: components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -5651,10 +5563,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "IDEMPOTENCY_KEY_REUSED";
-                        };
+                        error?: components["schemas"]["Error_IDEMPOTENCY_KEY_REUSED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -5673,10 +5582,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMIT_EXCEEDED";
-                        };
+                        error?: components["schemas"]["Error_RATE_LIMIT_EXCEEDED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -5688,10 +5594,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
+                        error?: components["schemas"]["Error_INTERNAL_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -5704,10 +5607,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "SERVICE_UNAVAILABLE";
-                        };
+                        error?: components["schemas"]["Error_SERVICE_UNAVAILABLE"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -5792,10 +5692,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_ERROR";
-                        };
+                        error?: components["schemas"]["Error_VALIDATION_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -5807,10 +5704,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "AUTHENTICATION_REQUIRED" | "INVALID_API_KEY" | "API_KEY_EXPIRED";
-                        };
+                        error?: components["schemas"]["Error_AUTHENTICATION_REQUIRED"] | components["schemas"]["Error_INVALID_API_KEY"] | components["schemas"]["Error_API_KEY_EXPIRED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -5822,10 +5716,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_PERMISSIONS";
-                        };
+                        error?: components["schemas"]["Error_INSUFFICIENT_PERMISSIONS"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -5844,10 +5735,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMIT_EXCEEDED";
-                        };
+                        error?: components["schemas"]["Error_RATE_LIMIT_EXCEEDED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -5859,10 +5747,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
+                        error?: components["schemas"]["Error_INTERNAL_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -5875,10 +5760,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "SERVICE_UNAVAILABLE";
-                        };
+                        error?: components["schemas"]["Error_SERVICE_UNAVAILABLE"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -5973,10 +5855,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_ERROR";
-                        };
+                        error?: components["schemas"]["Error_VALIDATION_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -5988,10 +5867,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "AUTHENTICATION_REQUIRED" | "INVALID_API_KEY" | "API_KEY_EXPIRED";
-                        };
+                        error?: components["schemas"]["Error_AUTHENTICATION_REQUIRED"] | components["schemas"]["Error_INVALID_API_KEY"] | components["schemas"]["Error_API_KEY_EXPIRED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -6003,10 +5879,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_PERMISSIONS";
-                        };
+                        error?: components["schemas"]["Error_INSUFFICIENT_PERMISSIONS"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -6018,10 +5891,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "IDEMPOTENCY_KEY_IN_USE" | "INVALID_OPERATION";
-                        };
+                        error?: components["schemas"]["Error_IDEMPOTENCY_KEY_IN_USE"] | components["schemas"]["Error_INVALID_OPERATION"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -6033,10 +5903,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PAYLOAD_TOO_LARGE";
-                        };
+                        error?: components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -6048,10 +5915,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "IDEMPOTENCY_KEY_REUSED";
-                        };
+                        error?: components["schemas"]["Error_IDEMPOTENCY_KEY_REUSED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -6070,10 +5934,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMIT_EXCEEDED";
-                        };
+                        error?: components["schemas"]["Error_RATE_LIMIT_EXCEEDED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -6085,10 +5946,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
+                        error?: components["schemas"]["Error_INTERNAL_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -6101,10 +5959,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "SERVICE_UNAVAILABLE";
-                        };
+                        error?: components["schemas"]["Error_SERVICE_UNAVAILABLE"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -6187,10 +6042,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_ERROR";
-                        };
+                        error?: components["schemas"]["Error_VALIDATION_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -6202,10 +6054,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "AUTHENTICATION_REQUIRED" | "INVALID_API_KEY" | "API_KEY_EXPIRED";
-                        };
+                        error?: components["schemas"]["Error_AUTHENTICATION_REQUIRED"] | components["schemas"]["Error_INVALID_API_KEY"] | components["schemas"]["Error_API_KEY_EXPIRED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -6217,10 +6066,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_PERMISSIONS";
-                        };
+                        error?: components["schemas"]["Error_INSUFFICIENT_PERMISSIONS"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -6232,10 +6078,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "WEBHOOK_NOT_FOUND";
-                        };
+                        error?: components["schemas"]["Error_WEBHOOK_NOT_FOUND"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -6254,10 +6097,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMIT_EXCEEDED";
-                        };
+                        error?: components["schemas"]["Error_RATE_LIMIT_EXCEEDED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -6269,10 +6109,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
+                        error?: components["schemas"]["Error_INTERNAL_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -6285,10 +6122,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "SERVICE_UNAVAILABLE";
-                        };
+                        error?: components["schemas"]["Error_SERVICE_UNAVAILABLE"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -6343,10 +6177,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_ERROR";
-                        };
+                        error?: components["schemas"]["Error_VALIDATION_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -6358,10 +6189,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "AUTHENTICATION_REQUIRED" | "INVALID_API_KEY" | "API_KEY_EXPIRED";
-                        };
+                        error?: components["schemas"]["Error_AUTHENTICATION_REQUIRED"] | components["schemas"]["Error_INVALID_API_KEY"] | components["schemas"]["Error_API_KEY_EXPIRED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -6373,10 +6201,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_PERMISSIONS";
-                        };
+                        error?: components["schemas"]["Error_INSUFFICIENT_PERMISSIONS"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -6388,10 +6213,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "WEBHOOK_NOT_FOUND";
-                        };
+                        error?: components["schemas"]["Error_WEBHOOK_NOT_FOUND"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -6403,10 +6225,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "IDEMPOTENCY_KEY_IN_USE";
-                        };
+                        error?: components["schemas"]["Error_IDEMPOTENCY_KEY_IN_USE"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -6418,10 +6237,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "IDEMPOTENCY_KEY_REUSED";
-                        };
+                        error?: components["schemas"]["Error_IDEMPOTENCY_KEY_REUSED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -6440,10 +6256,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMIT_EXCEEDED";
-                        };
+                        error?: components["schemas"]["Error_RATE_LIMIT_EXCEEDED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -6455,10 +6268,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
+                        error?: components["schemas"]["Error_INTERNAL_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -6471,10 +6281,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "SERVICE_UNAVAILABLE";
-                        };
+                        error?: components["schemas"]["Error_SERVICE_UNAVAILABLE"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -6570,10 +6377,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_ERROR";
-                        };
+                        error?: components["schemas"]["Error_VALIDATION_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -6585,10 +6389,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "AUTHENTICATION_REQUIRED" | "INVALID_API_KEY" | "API_KEY_EXPIRED";
-                        };
+                        error?: components["schemas"]["Error_AUTHENTICATION_REQUIRED"] | components["schemas"]["Error_INVALID_API_KEY"] | components["schemas"]["Error_API_KEY_EXPIRED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -6600,10 +6401,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_PERMISSIONS";
-                        };
+                        error?: components["schemas"]["Error_INSUFFICIENT_PERMISSIONS"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -6615,10 +6413,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "WEBHOOK_NOT_FOUND";
-                        };
+                        error?: components["schemas"]["Error_WEBHOOK_NOT_FOUND"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -6630,10 +6425,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "IDEMPOTENCY_KEY_IN_USE";
-                        };
+                        error?: components["schemas"]["Error_IDEMPOTENCY_KEY_IN_USE"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -6645,10 +6437,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PAYLOAD_TOO_LARGE";
-                        };
+                        error?: components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -6660,10 +6449,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "IDEMPOTENCY_KEY_REUSED";
-                        };
+                        error?: components["schemas"]["Error_IDEMPOTENCY_KEY_REUSED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -6682,10 +6468,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMIT_EXCEEDED";
-                        };
+                        error?: components["schemas"]["Error_RATE_LIMIT_EXCEEDED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -6697,10 +6480,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
+                        error?: components["schemas"]["Error_INTERNAL_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -6713,10 +6493,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "SERVICE_UNAVAILABLE";
-                        };
+                        error?: components["schemas"]["Error_SERVICE_UNAVAILABLE"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -6814,10 +6591,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_ERROR";
-                        };
+                        error?: components["schemas"]["Error_VALIDATION_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -6829,10 +6603,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "AUTHENTICATION_REQUIRED" | "INVALID_API_KEY" | "API_KEY_EXPIRED";
-                        };
+                        error?: components["schemas"]["Error_AUTHENTICATION_REQUIRED"] | components["schemas"]["Error_INVALID_API_KEY"] | components["schemas"]["Error_API_KEY_EXPIRED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -6844,10 +6615,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_PERMISSIONS";
-                        };
+                        error?: components["schemas"]["Error_INSUFFICIENT_PERMISSIONS"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -6859,10 +6627,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "WEBHOOK_NOT_FOUND";
-                        };
+                        error?: components["schemas"]["Error_WEBHOOK_NOT_FOUND"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -6874,10 +6639,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "IDEMPOTENCY_KEY_IN_USE";
-                        };
+                        error?: components["schemas"]["Error_IDEMPOTENCY_KEY_IN_USE"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -6889,10 +6651,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PAYLOAD_TOO_LARGE";
-                        };
+                        error?: components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -6904,10 +6663,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "IDEMPOTENCY_KEY_REUSED";
-                        };
+                        error?: components["schemas"]["Error_IDEMPOTENCY_KEY_REUSED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -6926,10 +6682,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMIT_EXCEEDED";
-                        };
+                        error?: components["schemas"]["Error_RATE_LIMIT_EXCEEDED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -6941,10 +6694,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
+                        error?: components["schemas"]["Error_INTERNAL_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -6957,10 +6707,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "SERVICE_UNAVAILABLE";
-                        };
+                        error?: components["schemas"]["Error_SERVICE_UNAVAILABLE"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -7054,10 +6801,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_ERROR";
-                        };
+                        error?: components["schemas"]["Error_VALIDATION_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -7069,10 +6813,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "AUTHENTICATION_REQUIRED" | "INVALID_API_KEY" | "API_KEY_EXPIRED";
-                        };
+                        error?: components["schemas"]["Error_AUTHENTICATION_REQUIRED"] | components["schemas"]["Error_INVALID_API_KEY"] | components["schemas"]["Error_API_KEY_EXPIRED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -7084,10 +6825,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_PERMISSIONS";
-                        };
+                        error?: components["schemas"]["Error_INSUFFICIENT_PERMISSIONS"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -7099,10 +6837,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "WEBHOOK_NOT_FOUND";
-                        };
+                        error?: components["schemas"]["Error_WEBHOOK_NOT_FOUND"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -7121,10 +6856,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMIT_EXCEEDED";
-                        };
+                        error?: components["schemas"]["Error_RATE_LIMIT_EXCEEDED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -7136,10 +6868,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
+                        error?: components["schemas"]["Error_INTERNAL_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -7152,10 +6881,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "SERVICE_UNAVAILABLE";
-                        };
+                        error?: components["schemas"]["Error_SERVICE_UNAVAILABLE"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -7245,10 +6971,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_ERROR";
-                        };
+                        error?: components["schemas"]["Error_VALIDATION_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -7260,10 +6983,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "AUTHENTICATION_REQUIRED" | "INVALID_API_KEY" | "API_KEY_EXPIRED";
-                        };
+                        error?: components["schemas"]["Error_AUTHENTICATION_REQUIRED"] | components["schemas"]["Error_INVALID_API_KEY"] | components["schemas"]["Error_API_KEY_EXPIRED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -7275,10 +6995,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_PERMISSIONS";
-                        };
+                        error?: components["schemas"]["Error_INSUFFICIENT_PERMISSIONS"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -7290,10 +7007,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "WEBHOOK_NOT_FOUND" | "DELIVERY_NOT_FOUND";
-                        };
+                        error?: components["schemas"]["Error_WEBHOOK_NOT_FOUND"] | components["schemas"]["Error_DELIVERY_NOT_FOUND"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -7312,10 +7026,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMIT_EXCEEDED";
-                        };
+                        error?: components["schemas"]["Error_RATE_LIMIT_EXCEEDED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -7327,10 +7038,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
+                        error?: components["schemas"]["Error_INTERNAL_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -7343,10 +7051,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "SERVICE_UNAVAILABLE";
-                        };
+                        error?: components["schemas"]["Error_SERVICE_UNAVAILABLE"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -7445,10 +7150,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_ERROR";
-                        };
+                        error?: components["schemas"]["Error_VALIDATION_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -7460,10 +7162,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "AUTHENTICATION_REQUIRED" | "INVALID_API_KEY" | "API_KEY_EXPIRED";
-                        };
+                        error?: components["schemas"]["Error_AUTHENTICATION_REQUIRED"] | components["schemas"]["Error_INVALID_API_KEY"] | components["schemas"]["Error_API_KEY_EXPIRED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -7475,10 +7174,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_PERMISSIONS";
-                        };
+                        error?: components["schemas"]["Error_INSUFFICIENT_PERMISSIONS"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -7490,10 +7186,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "WEBHOOK_NOT_FOUND" | "DELIVERY_NOT_FOUND";
-                        };
+                        error?: components["schemas"]["Error_WEBHOOK_NOT_FOUND"] | components["schemas"]["Error_DELIVERY_NOT_FOUND"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -7505,10 +7198,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "IDEMPOTENCY_KEY_IN_USE" | "INVALID_OPERATION";
-                        };
+                        error?: components["schemas"]["Error_IDEMPOTENCY_KEY_IN_USE"] | components["schemas"]["Error_INVALID_OPERATION"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -7520,10 +7210,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PAYLOAD_TOO_LARGE";
-                        };
+                        error?: components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -7535,10 +7222,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "IDEMPOTENCY_KEY_REUSED";
-                        };
+                        error?: components["schemas"]["Error_IDEMPOTENCY_KEY_REUSED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -7557,10 +7241,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMIT_EXCEEDED";
-                        };
+                        error?: components["schemas"]["Error_RATE_LIMIT_EXCEEDED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -7572,10 +7253,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
+                        error?: components["schemas"]["Error_INTERNAL_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -7588,10 +7266,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "SERVICE_UNAVAILABLE";
-                        };
+                        error?: components["schemas"]["Error_SERVICE_UNAVAILABLE"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -7656,10 +7331,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_ERROR";
-                        };
+                        error?: components["schemas"]["Error_VALIDATION_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -7671,10 +7343,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "AUTHENTICATION_REQUIRED" | "INVALID_API_KEY" | "API_KEY_EXPIRED";
-                        };
+                        error?: components["schemas"]["Error_AUTHENTICATION_REQUIRED"] | components["schemas"]["Error_INVALID_API_KEY"] | components["schemas"]["Error_API_KEY_EXPIRED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -7693,10 +7362,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMIT_EXCEEDED";
-                        };
+                        error?: components["schemas"]["Error_RATE_LIMIT_EXCEEDED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -7708,10 +7374,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
+                        error?: components["schemas"]["Error_INTERNAL_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -7724,10 +7387,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "SERVICE_UNAVAILABLE";
-                        };
+                        error?: components["schemas"]["Error_SERVICE_UNAVAILABLE"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -7786,10 +7446,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_ERROR";
-                        };
+                        error?: components["schemas"]["Error_VALIDATION_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -7801,10 +7458,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "AUTHENTICATION_REQUIRED" | "INVALID_API_KEY" | "API_KEY_EXPIRED";
-                        };
+                        error?: components["schemas"]["Error_AUTHENTICATION_REQUIRED"] | components["schemas"]["Error_INVALID_API_KEY"] | components["schemas"]["Error_API_KEY_EXPIRED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -7823,10 +7477,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMIT_EXCEEDED";
-                        };
+                        error?: components["schemas"]["Error_RATE_LIMIT_EXCEEDED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -7838,10 +7489,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
+                        error?: components["schemas"]["Error_INTERNAL_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -7854,10 +7502,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "SERVICE_UNAVAILABLE";
-                        };
+                        error?: components["schemas"]["Error_SERVICE_UNAVAILABLE"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -7910,10 +7555,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_ERROR";
-                        };
+                        error?: components["schemas"]["Error_VALIDATION_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -7925,10 +7567,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "AUTHENTICATION_REQUIRED" | "INVALID_API_KEY" | "API_KEY_EXPIRED";
-                        };
+                        error?: components["schemas"]["Error_AUTHENTICATION_REQUIRED"] | components["schemas"]["Error_INVALID_API_KEY"] | components["schemas"]["Error_API_KEY_EXPIRED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -7947,10 +7586,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMIT_EXCEEDED";
-                        };
+                        error?: components["schemas"]["Error_RATE_LIMIT_EXCEEDED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -7962,10 +7598,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
+                        error?: components["schemas"]["Error_INTERNAL_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -7978,10 +7611,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "SERVICE_UNAVAILABLE";
-                        };
+                        error?: components["schemas"]["Error_SERVICE_UNAVAILABLE"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -8064,10 +7694,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_ERROR";
-                        };
+                        error?: components["schemas"]["Error_VALIDATION_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -8079,10 +7706,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "AUTHENTICATION_REQUIRED" | "INVALID_API_KEY" | "API_KEY_EXPIRED";
-                        };
+                        error?: components["schemas"]["Error_AUTHENTICATION_REQUIRED"] | components["schemas"]["Error_INVALID_API_KEY"] | components["schemas"]["Error_API_KEY_EXPIRED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -8094,10 +7718,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_PERMISSIONS";
-                        };
+                        error?: components["schemas"]["Error_INSUFFICIENT_PERMISSIONS"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -8116,10 +7737,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMIT_EXCEEDED";
-                        };
+                        error?: components["schemas"]["Error_RATE_LIMIT_EXCEEDED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -8131,10 +7749,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
+                        error?: components["schemas"]["Error_INTERNAL_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -8147,10 +7762,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "SERVICE_UNAVAILABLE";
-                        };
+                        error?: components["schemas"]["Error_SERVICE_UNAVAILABLE"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -8279,10 +7891,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_ERROR";
-                        };
+                        error?: components["schemas"]["Error_VALIDATION_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -8294,10 +7903,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "AUTHENTICATION_REQUIRED" | "INVALID_API_KEY" | "API_KEY_EXPIRED";
-                        };
+                        error?: components["schemas"]["Error_AUTHENTICATION_REQUIRED"] | components["schemas"]["Error_INVALID_API_KEY"] | components["schemas"]["Error_API_KEY_EXPIRED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -8309,10 +7915,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_CREDITS";
-                        };
+                        error?: components["schemas"]["Error_INSUFFICIENT_CREDITS"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -8324,10 +7927,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_PERMISSIONS";
-                        };
+                        error?: components["schemas"]["Error_INSUFFICIENT_PERMISSIONS"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -8339,10 +7939,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "IDEMPOTENCY_KEY_IN_USE" | "INVALID_OPERATION";
-                        };
+                        error?: components["schemas"]["Error_IDEMPOTENCY_KEY_IN_USE"] | components["schemas"]["Error_INVALID_OPERATION"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -8354,10 +7951,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PAYLOAD_TOO_LARGE";
-                        };
+                        error?: components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -8369,10 +7963,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "IDEMPOTENCY_KEY_REUSED";
-                        };
+                        error?: components["schemas"]["Error_IDEMPOTENCY_KEY_REUSED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -8391,10 +7982,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMIT_EXCEEDED" | "QUOTA_EXCEEDED";
-                        };
+                        error?: components["schemas"]["Error_RATE_LIMIT_EXCEEDED"] | components["schemas"]["Error_QUOTA_EXCEEDED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -8406,10 +7994,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
+                        error?: components["schemas"]["Error_INTERNAL_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -8422,10 +8007,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "SERVICE_UNAVAILABLE";
-                        };
+                        error?: components["schemas"]["Error_SERVICE_UNAVAILABLE"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -8603,10 +8185,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_ERROR";
-                        };
+                        error?: components["schemas"]["Error_VALIDATION_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -8618,10 +8197,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "AUTHENTICATION_REQUIRED" | "INVALID_API_KEY" | "API_KEY_EXPIRED";
-                        };
+                        error?: components["schemas"]["Error_AUTHENTICATION_REQUIRED"] | components["schemas"]["Error_INVALID_API_KEY"] | components["schemas"]["Error_API_KEY_EXPIRED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -8633,10 +8209,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_PERMISSIONS";
-                        };
+                        error?: components["schemas"]["Error_INSUFFICIENT_PERMISSIONS"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -8648,10 +8221,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERVIEW_NOT_FOUND";
-                        };
+                        error?: components["schemas"]["Error_INTERVIEW_NOT_FOUND"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -8670,10 +8240,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMIT_EXCEEDED";
-                        };
+                        error?: components["schemas"]["Error_RATE_LIMIT_EXCEEDED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -8685,10 +8252,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
+                        error?: components["schemas"]["Error_INTERNAL_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -8701,10 +8265,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "SERVICE_UNAVAILABLE";
-                        };
+                        error?: components["schemas"]["Error_SERVICE_UNAVAILABLE"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -8774,10 +8335,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_ERROR";
-                        };
+                        error?: components["schemas"]["Error_VALIDATION_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -8789,10 +8347,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "AUTHENTICATION_REQUIRED" | "INVALID_API_KEY" | "API_KEY_EXPIRED";
-                        };
+                        error?: components["schemas"]["Error_AUTHENTICATION_REQUIRED"] | components["schemas"]["Error_INVALID_API_KEY"] | components["schemas"]["Error_API_KEY_EXPIRED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -8804,10 +8359,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_PERMISSIONS";
-                        };
+                        error?: components["schemas"]["Error_INSUFFICIENT_PERMISSIONS"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -8819,10 +8371,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERVIEW_NOT_FOUND";
-                        };
+                        error?: components["schemas"]["Error_INTERVIEW_NOT_FOUND"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -8834,10 +8383,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "IDEMPOTENCY_KEY_IN_USE" | "INTERVIEW_IN_PROGRESS" | "INTERVIEW_ALREADY_CANCELLED" | "INVALID_OPERATION";
-                        };
+                        error?: components["schemas"]["Error_IDEMPOTENCY_KEY_IN_USE"] | components["schemas"]["Error_INTERVIEW_IN_PROGRESS"] | components["schemas"]["Error_INTERVIEW_ALREADY_CANCELLED"] | components["schemas"]["Error_INVALID_OPERATION"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -8849,10 +8395,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "IDEMPOTENCY_KEY_REUSED";
-                        };
+                        error?: components["schemas"]["Error_IDEMPOTENCY_KEY_REUSED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -8871,10 +8414,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMIT_EXCEEDED";
-                        };
+                        error?: components["schemas"]["Error_RATE_LIMIT_EXCEEDED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -8886,10 +8426,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
+                        error?: components["schemas"]["Error_INTERNAL_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -8902,10 +8439,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "SERVICE_UNAVAILABLE";
-                        };
+                        error?: components["schemas"]["Error_SERVICE_UNAVAILABLE"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -9006,10 +8540,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_ERROR";
-                        };
+                        error?: components["schemas"]["Error_VALIDATION_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -9021,10 +8552,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "AUTHENTICATION_REQUIRED" | "INVALID_API_KEY" | "API_KEY_EXPIRED";
-                        };
+                        error?: components["schemas"]["Error_AUTHENTICATION_REQUIRED"] | components["schemas"]["Error_INVALID_API_KEY"] | components["schemas"]["Error_API_KEY_EXPIRED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -9036,10 +8564,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_PERMISSIONS";
-                        };
+                        error?: components["schemas"]["Error_INSUFFICIENT_PERMISSIONS"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -9051,10 +8576,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERVIEW_NOT_FOUND";
-                        };
+                        error?: components["schemas"]["Error_INTERVIEW_NOT_FOUND"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -9066,10 +8588,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "IDEMPOTENCY_KEY_IN_USE" | "INTERVIEW_IN_PROGRESS" | "INTERVIEW_ALREADY_CANCELLED" | "INVALID_OPERATION";
-                        };
+                        error?: components["schemas"]["Error_IDEMPOTENCY_KEY_IN_USE"] | components["schemas"]["Error_INTERVIEW_IN_PROGRESS"] | components["schemas"]["Error_INTERVIEW_ALREADY_CANCELLED"] | components["schemas"]["Error_INVALID_OPERATION"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -9081,10 +8600,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PAYLOAD_TOO_LARGE";
-                        };
+                        error?: components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -9096,10 +8612,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "IDEMPOTENCY_KEY_REUSED";
-                        };
+                        error?: components["schemas"]["Error_IDEMPOTENCY_KEY_REUSED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -9118,10 +8631,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMIT_EXCEEDED";
-                        };
+                        error?: components["schemas"]["Error_RATE_LIMIT_EXCEEDED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -9133,10 +8643,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
+                        error?: components["schemas"]["Error_INTERNAL_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -9149,10 +8656,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "SERVICE_UNAVAILABLE";
-                        };
+                        error?: components["schemas"]["Error_SERVICE_UNAVAILABLE"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -9268,10 +8772,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_ERROR";
-                        };
+                        error?: components["schemas"]["Error_VALIDATION_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -9283,10 +8784,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "AUTHENTICATION_REQUIRED" | "INVALID_API_KEY" | "API_KEY_EXPIRED";
-                        };
+                        error?: components["schemas"]["Error_AUTHENTICATION_REQUIRED"] | components["schemas"]["Error_INVALID_API_KEY"] | components["schemas"]["Error_API_KEY_EXPIRED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -9298,10 +8796,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_CREDITS";
-                        };
+                        error?: components["schemas"]["Error_INSUFFICIENT_CREDITS"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -9313,10 +8808,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_PERMISSIONS";
-                        };
+                        error?: components["schemas"]["Error_INSUFFICIENT_PERMISSIONS"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -9328,10 +8820,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "IDEMPOTENCY_KEY_IN_USE" | "INVALID_OPERATION";
-                        };
+                        error?: components["schemas"]["Error_IDEMPOTENCY_KEY_IN_USE"] | components["schemas"]["Error_INVALID_OPERATION"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -9343,10 +8832,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PAYLOAD_TOO_LARGE";
-                        };
+                        error?: components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -9358,10 +8844,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "IDEMPOTENCY_KEY_REUSED";
-                        };
+                        error?: components["schemas"]["Error_IDEMPOTENCY_KEY_REUSED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -9380,10 +8863,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMIT_EXCEEDED" | "QUOTA_EXCEEDED";
-                        };
+                        error?: components["schemas"]["Error_RATE_LIMIT_EXCEEDED"] | components["schemas"]["Error_QUOTA_EXCEEDED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -9395,10 +8875,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
+                        error?: components["schemas"]["Error_INTERNAL_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -9411,10 +8888,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "SERVICE_UNAVAILABLE";
-                        };
+                        error?: components["schemas"]["Error_SERVICE_UNAVAILABLE"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -9616,10 +9090,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_ERROR";
-                        };
+                        error?: components["schemas"]["Error_VALIDATION_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -9631,10 +9102,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "AUTHENTICATION_REQUIRED" | "INVALID_API_KEY" | "API_KEY_EXPIRED";
-                        };
+                        error?: components["schemas"]["Error_AUTHENTICATION_REQUIRED"] | components["schemas"]["Error_INVALID_API_KEY"] | components["schemas"]["Error_API_KEY_EXPIRED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -9646,10 +9114,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_PERMISSIONS";
-                        };
+                        error?: components["schemas"]["Error_INSUFFICIENT_PERMISSIONS"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -9661,10 +9126,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "IDEMPOTENCY_KEY_IN_USE";
-                        };
+                        error?: components["schemas"]["Error_IDEMPOTENCY_KEY_IN_USE"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -9676,10 +9138,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PAYLOAD_TOO_LARGE";
-                        };
+                        error?: components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -9691,10 +9150,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "IDEMPOTENCY_KEY_REUSED";
-                        };
+                        error?: components["schemas"]["Error_IDEMPOTENCY_KEY_REUSED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -9713,10 +9169,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMIT_EXCEEDED";
-                        };
+                        error?: components["schemas"]["Error_RATE_LIMIT_EXCEEDED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -9728,10 +9181,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
+                        error?: components["schemas"]["Error_INTERNAL_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -9744,10 +9194,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "SERVICE_UNAVAILABLE";
-                        };
+                        error?: components["schemas"]["Error_SERVICE_UNAVAILABLE"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -9809,10 +9256,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_ERROR";
-                        };
+                        error?: components["schemas"]["Error_VALIDATION_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -9824,10 +9268,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "AUTHENTICATION_REQUIRED" | "INVALID_API_KEY" | "API_KEY_EXPIRED";
-                        };
+                        error?: components["schemas"]["Error_AUTHENTICATION_REQUIRED"] | components["schemas"]["Error_INVALID_API_KEY"] | components["schemas"]["Error_API_KEY_EXPIRED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -9839,10 +9280,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_PERMISSIONS";
-                        };
+                        error?: components["schemas"]["Error_INSUFFICIENT_PERMISSIONS"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -9854,10 +9292,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERVIEW_NOT_FOUND";
-                        };
+                        error?: components["schemas"]["Error_INTERVIEW_NOT_FOUND"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -9876,10 +9311,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMIT_EXCEEDED";
-                        };
+                        error?: components["schemas"]["Error_RATE_LIMIT_EXCEEDED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -9891,10 +9323,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
+                        error?: components["schemas"]["Error_INTERNAL_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -9907,10 +9336,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "SERVICE_UNAVAILABLE";
-                        };
+                        error?: components["schemas"]["Error_SERVICE_UNAVAILABLE"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -10097,10 +9523,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_ERROR";
-                        };
+                        error?: components["schemas"]["Error_VALIDATION_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -10112,10 +9535,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "AUTHENTICATION_REQUIRED" | "INVALID_API_KEY" | "API_KEY_EXPIRED";
-                        };
+                        error?: components["schemas"]["Error_AUTHENTICATION_REQUIRED"] | components["schemas"]["Error_INVALID_API_KEY"] | components["schemas"]["Error_API_KEY_EXPIRED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -10127,10 +9547,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_PERMISSIONS";
-                        };
+                        error?: components["schemas"]["Error_INSUFFICIENT_PERMISSIONS"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -10142,10 +9559,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "NOT_FOUND" | "INTERVIEW_NOT_FOUND";
-                        };
+                        error?: components["schemas"]["Error_NOT_FOUND"] | components["schemas"]["Error_INTERVIEW_NOT_FOUND"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -10157,10 +9571,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "IDEMPOTENCY_KEY_IN_USE" | "INVALID_OPERATION";
-                        };
+                        error?: components["schemas"]["Error_IDEMPOTENCY_KEY_IN_USE"] | components["schemas"]["Error_INVALID_OPERATION"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -10172,10 +9583,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PAYLOAD_TOO_LARGE";
-                        };
+                        error?: components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -10187,10 +9595,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "IDEMPOTENCY_KEY_REUSED";
-                        };
+                        error?: components["schemas"]["Error_IDEMPOTENCY_KEY_REUSED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -10209,10 +9614,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMIT_EXCEEDED";
-                        };
+                        error?: components["schemas"]["Error_RATE_LIMIT_EXCEEDED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -10224,10 +9626,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
+                        error?: components["schemas"]["Error_INTERNAL_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -10240,10 +9639,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "SERVICE_UNAVAILABLE";
-                        };
+                        error?: components["schemas"]["Error_SERVICE_UNAVAILABLE"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -10641,10 +10037,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_ERROR";
-                        };
+                        error?: components["schemas"]["Error_VALIDATION_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -10656,10 +10049,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "AUTHENTICATION_REQUIRED" | "INVALID_API_KEY" | "API_KEY_EXPIRED";
-                        };
+                        error?: components["schemas"]["Error_AUTHENTICATION_REQUIRED"] | components["schemas"]["Error_INVALID_API_KEY"] | components["schemas"]["Error_API_KEY_EXPIRED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -10671,10 +10061,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_PERMISSIONS";
-                        };
+                        error?: components["schemas"]["Error_INSUFFICIENT_PERMISSIONS"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -10693,10 +10080,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMIT_EXCEEDED";
-                        };
+                        error?: components["schemas"]["Error_RATE_LIMIT_EXCEEDED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -10708,10 +10092,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
+                        error?: components["schemas"]["Error_INTERNAL_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -10724,10 +10105,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "SERVICE_UNAVAILABLE";
-                        };
+                        error?: components["schemas"]["Error_SERVICE_UNAVAILABLE"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -11121,10 +10499,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_ERROR";
-                        };
+                        error?: components["schemas"]["Error_VALIDATION_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -11136,10 +10511,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "AUTHENTICATION_REQUIRED" | "INVALID_API_KEY" | "API_KEY_EXPIRED";
-                        };
+                        error?: components["schemas"]["Error_AUTHENTICATION_REQUIRED"] | components["schemas"]["Error_INVALID_API_KEY"] | components["schemas"]["Error_API_KEY_EXPIRED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -11151,10 +10523,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_PERMISSIONS";
-                        };
+                        error?: components["schemas"]["Error_INSUFFICIENT_PERMISSIONS"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -11166,10 +10535,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "EVENT_NOT_FOUND";
-                        };
+                        error?: components["schemas"]["Error_EVENT_NOT_FOUND"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -11188,10 +10554,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMIT_EXCEEDED";
-                        };
+                        error?: components["schemas"]["Error_RATE_LIMIT_EXCEEDED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -11203,10 +10566,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
+                        error?: components["schemas"]["Error_INTERNAL_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -11219,10 +10579,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "SERVICE_UNAVAILABLE";
-                        };
+                        error?: components["schemas"]["Error_SERVICE_UNAVAILABLE"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -11288,10 +10645,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_ERROR";
-                        };
+                        error?: components["schemas"]["Error_VALIDATION_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -11303,10 +10657,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "AUTHENTICATION_REQUIRED" | "INVALID_API_KEY" | "API_KEY_EXPIRED";
-                        };
+                        error?: components["schemas"]["Error_AUTHENTICATION_REQUIRED"] | components["schemas"]["Error_INVALID_API_KEY"] | components["schemas"]["Error_API_KEY_EXPIRED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -11318,10 +10669,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_PERMISSIONS";
-                        };
+                        error?: components["schemas"]["Error_INSUFFICIENT_PERMISSIONS"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -11333,10 +10681,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "IDEMPOTENCY_KEY_IN_USE" | "INVALID_OPERATION";
-                        };
+                        error?: components["schemas"]["Error_IDEMPOTENCY_KEY_IN_USE"] | components["schemas"]["Error_INVALID_OPERATION"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -11348,10 +10693,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PAYLOAD_TOO_LARGE";
-                        };
+                        error?: components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -11363,10 +10705,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "IDEMPOTENCY_KEY_REUSED";
-                        };
+                        error?: components["schemas"]["Error_IDEMPOTENCY_KEY_REUSED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -11385,10 +10724,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMIT_EXCEEDED";
-                        };
+                        error?: components["schemas"]["Error_RATE_LIMIT_EXCEEDED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -11400,10 +10736,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
+                        error?: components["schemas"]["Error_INTERNAL_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -11416,10 +10749,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "SERVICE_UNAVAILABLE";
-                        };
+                        error?: components["schemas"]["Error_SERVICE_UNAVAILABLE"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -11504,10 +10834,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_ERROR";
-                        };
+                        error?: components["schemas"]["Error_VALIDATION_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -11519,10 +10846,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "AUTHENTICATION_REQUIRED" | "INVALID_API_KEY" | "API_KEY_EXPIRED";
-                        };
+                        error?: components["schemas"]["Error_AUTHENTICATION_REQUIRED"] | components["schemas"]["Error_INVALID_API_KEY"] | components["schemas"]["Error_API_KEY_EXPIRED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -11534,10 +10858,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_PERMISSIONS";
-                        };
+                        error?: components["schemas"]["Error_INSUFFICIENT_PERMISSIONS"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -11556,10 +10877,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMIT_EXCEEDED";
-                        };
+                        error?: components["schemas"]["Error_RATE_LIMIT_EXCEEDED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -11571,10 +10889,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
+                        error?: components["schemas"]["Error_INTERNAL_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -11587,10 +10902,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "SERVICE_UNAVAILABLE";
-                        };
+                        error?: components["schemas"]["Error_SERVICE_UNAVAILABLE"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -11685,10 +10997,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_ERROR";
-                        };
+                        error?: components["schemas"]["Error_VALIDATION_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -11700,10 +11009,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "AUTHENTICATION_REQUIRED" | "INVALID_API_KEY" | "API_KEY_EXPIRED";
-                        };
+                        error?: components["schemas"]["Error_AUTHENTICATION_REQUIRED"] | components["schemas"]["Error_INVALID_API_KEY"] | components["schemas"]["Error_API_KEY_EXPIRED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -11715,10 +11021,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_PERMISSIONS";
-                        };
+                        error?: components["schemas"]["Error_INSUFFICIENT_PERMISSIONS"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -11730,10 +11033,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "IDEMPOTENCY_KEY_IN_USE" | "INVALID_OPERATION";
-                        };
+                        error?: components["schemas"]["Error_IDEMPOTENCY_KEY_IN_USE"] | components["schemas"]["Error_INVALID_OPERATION"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -11745,10 +11045,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PAYLOAD_TOO_LARGE";
-                        };
+                        error?: components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -11760,10 +11057,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "IDEMPOTENCY_KEY_REUSED";
-                        };
+                        error?: components["schemas"]["Error_IDEMPOTENCY_KEY_REUSED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -11782,10 +11076,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMIT_EXCEEDED";
-                        };
+                        error?: components["schemas"]["Error_RATE_LIMIT_EXCEEDED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -11797,10 +11088,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
+                        error?: components["schemas"]["Error_INTERNAL_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -11813,10 +11101,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "SERVICE_UNAVAILABLE";
-                        };
+                        error?: components["schemas"]["Error_SERVICE_UNAVAILABLE"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -11899,10 +11184,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_ERROR";
-                        };
+                        error?: components["schemas"]["Error_VALIDATION_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -11914,10 +11196,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "AUTHENTICATION_REQUIRED" | "INVALID_API_KEY" | "API_KEY_EXPIRED";
-                        };
+                        error?: components["schemas"]["Error_AUTHENTICATION_REQUIRED"] | components["schemas"]["Error_INVALID_API_KEY"] | components["schemas"]["Error_API_KEY_EXPIRED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -11929,10 +11208,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_PERMISSIONS";
-                        };
+                        error?: components["schemas"]["Error_INSUFFICIENT_PERMISSIONS"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -11944,10 +11220,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "WEBHOOK_NOT_FOUND";
-                        };
+                        error?: components["schemas"]["Error_WEBHOOK_NOT_FOUND"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -11966,10 +11239,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMIT_EXCEEDED";
-                        };
+                        error?: components["schemas"]["Error_RATE_LIMIT_EXCEEDED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -11981,10 +11251,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
+                        error?: components["schemas"]["Error_INTERNAL_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -11997,10 +11264,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "SERVICE_UNAVAILABLE";
-                        };
+                        error?: components["schemas"]["Error_SERVICE_UNAVAILABLE"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -12055,10 +11319,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_ERROR";
-                        };
+                        error?: components["schemas"]["Error_VALIDATION_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -12070,10 +11331,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "AUTHENTICATION_REQUIRED" | "INVALID_API_KEY" | "API_KEY_EXPIRED";
-                        };
+                        error?: components["schemas"]["Error_AUTHENTICATION_REQUIRED"] | components["schemas"]["Error_INVALID_API_KEY"] | components["schemas"]["Error_API_KEY_EXPIRED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -12085,10 +11343,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_PERMISSIONS";
-                        };
+                        error?: components["schemas"]["Error_INSUFFICIENT_PERMISSIONS"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -12100,10 +11355,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "WEBHOOK_NOT_FOUND";
-                        };
+                        error?: components["schemas"]["Error_WEBHOOK_NOT_FOUND"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -12115,10 +11367,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "IDEMPOTENCY_KEY_IN_USE";
-                        };
+                        error?: components["schemas"]["Error_IDEMPOTENCY_KEY_IN_USE"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -12130,10 +11379,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "IDEMPOTENCY_KEY_REUSED";
-                        };
+                        error?: components["schemas"]["Error_IDEMPOTENCY_KEY_REUSED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -12152,10 +11398,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMIT_EXCEEDED";
-                        };
+                        error?: components["schemas"]["Error_RATE_LIMIT_EXCEEDED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -12167,10 +11410,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
+                        error?: components["schemas"]["Error_INTERNAL_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -12183,10 +11423,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "SERVICE_UNAVAILABLE";
-                        };
+                        error?: components["schemas"]["Error_SERVICE_UNAVAILABLE"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -12282,10 +11519,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_ERROR";
-                        };
+                        error?: components["schemas"]["Error_VALIDATION_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -12297,10 +11531,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "AUTHENTICATION_REQUIRED" | "INVALID_API_KEY" | "API_KEY_EXPIRED";
-                        };
+                        error?: components["schemas"]["Error_AUTHENTICATION_REQUIRED"] | components["schemas"]["Error_INVALID_API_KEY"] | components["schemas"]["Error_API_KEY_EXPIRED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -12312,10 +11543,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_PERMISSIONS";
-                        };
+                        error?: components["schemas"]["Error_INSUFFICIENT_PERMISSIONS"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -12327,10 +11555,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "WEBHOOK_NOT_FOUND";
-                        };
+                        error?: components["schemas"]["Error_WEBHOOK_NOT_FOUND"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -12342,10 +11567,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "IDEMPOTENCY_KEY_IN_USE";
-                        };
+                        error?: components["schemas"]["Error_IDEMPOTENCY_KEY_IN_USE"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -12357,10 +11579,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PAYLOAD_TOO_LARGE";
-                        };
+                        error?: components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -12372,10 +11591,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "IDEMPOTENCY_KEY_REUSED";
-                        };
+                        error?: components["schemas"]["Error_IDEMPOTENCY_KEY_REUSED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -12394,10 +11610,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMIT_EXCEEDED";
-                        };
+                        error?: components["schemas"]["Error_RATE_LIMIT_EXCEEDED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -12409,10 +11622,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
+                        error?: components["schemas"]["Error_INTERNAL_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -12425,10 +11635,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "SERVICE_UNAVAILABLE";
-                        };
+                        error?: components["schemas"]["Error_SERVICE_UNAVAILABLE"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -12526,10 +11733,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_ERROR";
-                        };
+                        error?: components["schemas"]["Error_VALIDATION_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -12541,10 +11745,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "AUTHENTICATION_REQUIRED" | "INVALID_API_KEY" | "API_KEY_EXPIRED";
-                        };
+                        error?: components["schemas"]["Error_AUTHENTICATION_REQUIRED"] | components["schemas"]["Error_INVALID_API_KEY"] | components["schemas"]["Error_API_KEY_EXPIRED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -12556,10 +11757,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_PERMISSIONS";
-                        };
+                        error?: components["schemas"]["Error_INSUFFICIENT_PERMISSIONS"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -12571,10 +11769,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "WEBHOOK_NOT_FOUND";
-                        };
+                        error?: components["schemas"]["Error_WEBHOOK_NOT_FOUND"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -12586,10 +11781,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "IDEMPOTENCY_KEY_IN_USE";
-                        };
+                        error?: components["schemas"]["Error_IDEMPOTENCY_KEY_IN_USE"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -12601,10 +11793,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PAYLOAD_TOO_LARGE";
-                        };
+                        error?: components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -12616,10 +11805,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "IDEMPOTENCY_KEY_REUSED";
-                        };
+                        error?: components["schemas"]["Error_IDEMPOTENCY_KEY_REUSED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -12638,10 +11824,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMIT_EXCEEDED";
-                        };
+                        error?: components["schemas"]["Error_RATE_LIMIT_EXCEEDED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -12653,10 +11836,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
+                        error?: components["schemas"]["Error_INTERNAL_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -12669,10 +11849,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "SERVICE_UNAVAILABLE";
-                        };
+                        error?: components["schemas"]["Error_SERVICE_UNAVAILABLE"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -12766,10 +11943,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_ERROR";
-                        };
+                        error?: components["schemas"]["Error_VALIDATION_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -12781,10 +11955,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "AUTHENTICATION_REQUIRED" | "INVALID_API_KEY" | "API_KEY_EXPIRED";
-                        };
+                        error?: components["schemas"]["Error_AUTHENTICATION_REQUIRED"] | components["schemas"]["Error_INVALID_API_KEY"] | components["schemas"]["Error_API_KEY_EXPIRED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -12796,10 +11967,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_PERMISSIONS";
-                        };
+                        error?: components["schemas"]["Error_INSUFFICIENT_PERMISSIONS"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -12811,10 +11979,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "WEBHOOK_NOT_FOUND";
-                        };
+                        error?: components["schemas"]["Error_WEBHOOK_NOT_FOUND"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -12833,10 +11998,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMIT_EXCEEDED";
-                        };
+                        error?: components["schemas"]["Error_RATE_LIMIT_EXCEEDED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -12848,10 +12010,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
+                        error?: components["schemas"]["Error_INTERNAL_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -12864,10 +12023,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "SERVICE_UNAVAILABLE";
-                        };
+                        error?: components["schemas"]["Error_SERVICE_UNAVAILABLE"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -12957,10 +12113,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_ERROR";
-                        };
+                        error?: components["schemas"]["Error_VALIDATION_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -12972,10 +12125,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "AUTHENTICATION_REQUIRED" | "INVALID_API_KEY" | "API_KEY_EXPIRED";
-                        };
+                        error?: components["schemas"]["Error_AUTHENTICATION_REQUIRED"] | components["schemas"]["Error_INVALID_API_KEY"] | components["schemas"]["Error_API_KEY_EXPIRED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -12987,10 +12137,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_PERMISSIONS";
-                        };
+                        error?: components["schemas"]["Error_INSUFFICIENT_PERMISSIONS"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -13002,10 +12149,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "WEBHOOK_NOT_FOUND" | "DELIVERY_NOT_FOUND";
-                        };
+                        error?: components["schemas"]["Error_WEBHOOK_NOT_FOUND"] | components["schemas"]["Error_DELIVERY_NOT_FOUND"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -13024,10 +12168,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMIT_EXCEEDED";
-                        };
+                        error?: components["schemas"]["Error_RATE_LIMIT_EXCEEDED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -13039,10 +12180,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
+                        error?: components["schemas"]["Error_INTERNAL_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -13055,10 +12193,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "SERVICE_UNAVAILABLE";
-                        };
+                        error?: components["schemas"]["Error_SERVICE_UNAVAILABLE"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -13157,10 +12292,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_ERROR";
-                        };
+                        error?: components["schemas"]["Error_VALIDATION_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -13172,10 +12304,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "AUTHENTICATION_REQUIRED" | "INVALID_API_KEY" | "API_KEY_EXPIRED";
-                        };
+                        error?: components["schemas"]["Error_AUTHENTICATION_REQUIRED"] | components["schemas"]["Error_INVALID_API_KEY"] | components["schemas"]["Error_API_KEY_EXPIRED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -13187,10 +12316,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_PERMISSIONS";
-                        };
+                        error?: components["schemas"]["Error_INSUFFICIENT_PERMISSIONS"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -13202,10 +12328,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "WEBHOOK_NOT_FOUND" | "DELIVERY_NOT_FOUND";
-                        };
+                        error?: components["schemas"]["Error_WEBHOOK_NOT_FOUND"] | components["schemas"]["Error_DELIVERY_NOT_FOUND"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -13217,10 +12340,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "IDEMPOTENCY_KEY_IN_USE" | "INVALID_OPERATION";
-                        };
+                        error?: components["schemas"]["Error_IDEMPOTENCY_KEY_IN_USE"] | components["schemas"]["Error_INVALID_OPERATION"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -13232,10 +12352,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PAYLOAD_TOO_LARGE";
-                        };
+                        error?: components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -13247,10 +12364,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "IDEMPOTENCY_KEY_REUSED";
-                        };
+                        error?: components["schemas"]["Error_IDEMPOTENCY_KEY_REUSED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -13269,10 +12383,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMIT_EXCEEDED";
-                        };
+                        error?: components["schemas"]["Error_RATE_LIMIT_EXCEEDED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -13284,10 +12395,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
+                        error?: components["schemas"]["Error_INTERNAL_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -13300,10 +12408,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "SERVICE_UNAVAILABLE";
-                        };
+                        error?: components["schemas"]["Error_SERVICE_UNAVAILABLE"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -13368,10 +12473,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_ERROR";
-                        };
+                        error?: components["schemas"]["Error_VALIDATION_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -13383,10 +12485,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "AUTHENTICATION_REQUIRED" | "INVALID_API_KEY" | "API_KEY_EXPIRED";
-                        };
+                        error?: components["schemas"]["Error_AUTHENTICATION_REQUIRED"] | components["schemas"]["Error_INVALID_API_KEY"] | components["schemas"]["Error_API_KEY_EXPIRED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -13405,10 +12504,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMIT_EXCEEDED";
-                        };
+                        error?: components["schemas"]["Error_RATE_LIMIT_EXCEEDED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -13420,10 +12516,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
+                        error?: components["schemas"]["Error_INTERNAL_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -13436,10 +12529,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "SERVICE_UNAVAILABLE";
-                        };
+                        error?: components["schemas"]["Error_SERVICE_UNAVAILABLE"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -13498,10 +12588,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_ERROR";
-                        };
+                        error?: components["schemas"]["Error_VALIDATION_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -13513,10 +12600,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "AUTHENTICATION_REQUIRED" | "INVALID_API_KEY" | "API_KEY_EXPIRED";
-                        };
+                        error?: components["schemas"]["Error_AUTHENTICATION_REQUIRED"] | components["schemas"]["Error_INVALID_API_KEY"] | components["schemas"]["Error_API_KEY_EXPIRED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -13535,10 +12619,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMIT_EXCEEDED";
-                        };
+                        error?: components["schemas"]["Error_RATE_LIMIT_EXCEEDED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -13550,10 +12631,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
+                        error?: components["schemas"]["Error_INTERNAL_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -13566,10 +12644,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "SERVICE_UNAVAILABLE";
-                        };
+                        error?: components["schemas"]["Error_SERVICE_UNAVAILABLE"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -13622,10 +12697,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_ERROR";
-                        };
+                        error?: components["schemas"]["Error_VALIDATION_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -13637,10 +12709,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "AUTHENTICATION_REQUIRED" | "INVALID_API_KEY" | "API_KEY_EXPIRED";
-                        };
+                        error?: components["schemas"]["Error_AUTHENTICATION_REQUIRED"] | components["schemas"]["Error_INVALID_API_KEY"] | components["schemas"]["Error_API_KEY_EXPIRED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -13659,10 +12728,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMIT_EXCEEDED";
-                        };
+                        error?: components["schemas"]["Error_RATE_LIMIT_EXCEEDED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -13674,10 +12740,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
+                        error?: components["schemas"]["Error_INTERNAL_ERROR"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -13690,10 +12753,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "SERVICE_UNAVAILABLE";
-                        };
+                        error?: components["schemas"]["Error_SERVICE_UNAVAILABLE"];
                     } & components["schemas"]["Error"];
                 };
             };

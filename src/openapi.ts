@@ -6,8 +6,8 @@ import type { Hono } from "hono";
 import { generateSpecs } from "hono-openapi";
 import { webhookEventSchemas } from "./events/openapi";
 import type { AppBindings } from "./platform/http/context";
-import { ERROR_STATUS } from "./platform/http/errors";
-import { jsonSchema } from "./platform/http/openapi";
+import { ERROR_STATUS, type ErrorCode } from "./platform/http/errors";
+import { errorObjectName, errorObjects, jsonSchema } from "./platform/http/openapi";
 
 const header = (description: string, schema: Record<string, unknown> = { type: "string" }) => ({
 	description,
@@ -15,6 +15,190 @@ const header = (description: string, schema: Record<string, unknown> = { type: "
 });
 
 const integerHeader = (description: string) => header(description, { type: "string", pattern: "^\\d+$" });
+
+type JsonSchema = Record<string, unknown>;
+
+const ERROR_CODES = Object.keys(ERROR_STATUS) as ErrorCode[];
+
+const text = { type: "string" };
+const integer = { type: "integer" };
+const texts = { type: "array", items: text };
+const dateTime = { type: "string", format: "date-time" };
+const dateTimeOrNull = { type: ["string", "null"], format: "date-time" };
+
+/**
+ * An error's `details` with the keys its code's throw sites put there (`required`: those every
+ * site that gives details sets). Other keys may come with a case (`additionalProperties: true`).
+ */
+const details = (properties: Record<string, JsonSchema>, required: string[] = []): JsonSchema => ({
+	type: "object",
+	...(Object.keys(properties).length > 0 ? { properties } : {}),
+	...(required.length > 0 ? { required } : {}),
+	additionalProperties: true,
+});
+
+const byId = (what: string) =>
+	details({ id: { type: "string", description: `The ${what}'s id as asked` } }, ["id"]);
+
+/**
+ * Each code's `details` as the code gives it (every `new AppError(code, …)`, `validationError`,
+ * `OutcomeUnknownError`, the limits and the app's handlers), and whether every answer has it.
+ * docs/api.md's error table says the same in words.
+ */
+const ERROR_DETAILS: Record<ErrorCode, { schema: JsonSchema; always: boolean }> = {
+	AUTHENTICATION_REQUIRED: {
+		schema: details({
+			header_missing: { ...text, description: "`Authorization`: no bearer token was sent" },
+			param_missing: { ...text, description: "`token`: the room's query parameter is missing" },
+		}),
+		always: true,
+	},
+	INVALID_API_KEY: {
+		schema: details({ key_prefix: { ...text, description: "The first 12 characters sent" } }, ["key_prefix"]),
+		always: true,
+	},
+	API_KEY_EXPIRED: {
+		schema: details({ expired_at: dateTime, renewal_url: text }, ["expired_at", "renewal_url"]),
+		always: true,
+	},
+	INSUFFICIENT_PERMISSIONS: {
+		schema: details(
+			{
+				required_permission: text,
+				current_permissions: texts,
+				key_environment: { ...text, description: "`dev` when a dev key may not do this whatever its scopes" },
+			},
+			["required_permission", "current_permissions"],
+		),
+		always: true,
+	},
+	VALIDATION_ERROR: {
+		// The request's own field names (dotted paths, `body`, a header's name): open by nature.
+		schema: {
+			type: "object",
+			description: "Each failing field (a dotted path, `body`, or a header's name) → what is wrong with it",
+			additionalProperties: { type: "string" },
+		},
+		always: true,
+	},
+	NOT_FOUND: { schema: details({ id: text }, ["id"]), always: false },
+	INTERVIEW_NOT_FOUND: { schema: byId("interview"), always: false },
+	ACCOUNT_NOT_FOUND: { schema: byId("account"), always: true },
+	API_KEY_NOT_FOUND: { schema: byId("key"), always: true },
+	EVENT_NOT_FOUND: { schema: byId("event"), always: true },
+	WEBHOOK_NOT_FOUND: { schema: byId("webhook endpoint"), always: true },
+	DELIVERY_NOT_FOUND: { schema: byId("delivery"), always: true },
+	METHOD_NOT_ALLOWED: {
+		schema: details({ allowed_methods: { ...texts, description: "As the Allow header" } }, [
+			"allowed_methods",
+		]),
+		always: true,
+	},
+	INVALID_OPERATION: {
+		// Which keys depends on what was refused: an interview's state, a webhook endpoint, a chunk.
+		schema: details({
+			current_status: { ...text, description: "The interview's status" },
+			joined_at: dateTimeOrNull,
+			started_at: dateTimeOrNull,
+			completed_at: dateTimeOrNull,
+			cancelled_at: dateTimeOrNull,
+			allowed_updates: texts,
+			test_mode: { type: "boolean" },
+			webhook_id: text,
+			active: { type: "boolean" },
+			event_id: text,
+			limit: integer,
+			chunk: integer,
+			segment: text,
+		}),
+		always: false,
+	},
+	INTERVIEW_IN_PROGRESS: {
+		schema: details(
+			{
+				current_status: { type: "string", enum: ["in_progress"] },
+				started_at: dateTimeOrNull,
+				allowed_updates: texts,
+				rejected_fields: texts,
+			},
+			["current_status", "started_at", "allowed_updates", "rejected_fields"],
+		),
+		always: true,
+	},
+	INTERVIEW_ALREADY_CANCELLED: {
+		schema: details({ cancelled_at: dateTimeOrNull, cancellation_reason: { type: ["string", "null"] } }, [
+			"cancelled_at",
+			"cancellation_reason",
+		]),
+		always: true,
+	},
+	IDEMPOTENCY_KEY_IN_USE: { schema: details({ idempotency_key: text }, ["idempotency_key"]), always: true },
+	INTERVIEW_NOT_OPEN: {
+		schema: details({ opens_at: { ...dateTime, description: "15 minutes before the start" } }, ["opens_at"]),
+		always: true,
+	},
+	INVALID_TOKEN: { schema: details({}), always: false },
+	UPGRADE_REQUIRED: { schema: details({}), always: false },
+	IDEMPOTENCY_KEY_REUSED: { schema: details({ idempotency_key: text }, ["idempotency_key"]), always: true },
+	INSUFFICIENT_CREDITS: {
+		schema: details({ required: integer, available: integer }, ["required", "available"]),
+		always: true,
+	},
+	PAYLOAD_TOO_LARGE: {
+		schema: details({ max_bytes: integer, max_chunks: integer }, ["max_bytes"]),
+		always: false,
+	},
+	RATE_LIMIT_EXCEEDED: {
+		schema: details(
+			{
+				retry_after: { ...integer, description: "Seconds, as Retry-After" },
+				limit: { ...integer, description: "Requests per minute (not on the room's per-address limit)" },
+			},
+			["retry_after"],
+		),
+		always: true,
+	},
+	QUOTA_EXCEEDED: {
+		schema: details(
+			{
+				resource: { type: "string", enum: ["monthly_interviews"] },
+				limit: integer,
+				used: integer,
+				resets_at: dateTime,
+			},
+			["resource", "limit", "used", "resets_at"],
+		),
+		always: true,
+	},
+	INTERNAL_ERROR: {
+		schema: details({
+			request_id: text,
+			outcome: {
+				type: "string",
+				enum: ["unknown"],
+				description: "The change may have been made (a creation): do not repeat it blindly",
+			},
+			interview_ids: { ...texts, description: "With `outcome`: the interviews that may exist" },
+		}),
+		always: false,
+	},
+	SERVICE_UNAVAILABLE: { schema: details({}), always: false },
+};
+
+/** One code's `error` object: its code, its message and its details. */
+function errorObject(code: ErrorCode): JsonSchema {
+	const { schema, always } = ERROR_DETAILS[code];
+	return {
+		type: "object",
+		properties: {
+			code: { type: "string", enum: [code] },
+			message: { type: "string" },
+			details: schema,
+		},
+		required: always ? ["code", "message", "details"] : ["code", "message"],
+		additionalProperties: false,
+	};
+}
 
 function components() {
 	return {
@@ -35,24 +219,16 @@ function components() {
 		schemas: {
 			Error: {
 				type: "object",
-				description: "Every error's envelope; each response narrows error.code to its own codes",
+				description: "Every error's envelope; each response narrows `error` to its own codes",
 				properties: {
 					success: { type: "boolean", const: false },
-					error: {
-						type: "object",
-						properties: {
-							code: { type: "string", enum: Object.keys(ERROR_STATUS) },
-							message: { type: "string" },
-							details: { type: "object", additionalProperties: true },
-						},
-						required: ["code", "message"],
-						additionalProperties: false,
-					},
+					error: errorObjects(ERROR_CODES),
 					meta: { $ref: "#/components/schemas/Meta" },
 				},
 				required: ["success", "error", "meta"],
 				additionalProperties: false,
 			},
+			...Object.fromEntries(ERROR_CODES.map((code) => [errorObjectName(code), errorObject(code)])),
 			Meta: {
 				type: "object",
 				properties: {

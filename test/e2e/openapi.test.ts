@@ -51,9 +51,9 @@ describe("the OpenAPI document", () => {
 		expect(Object.keys(create.responses["201"].headers)).toEqual(
 			expect.arrayContaining(["X-Request-Id", "X-RateLimit-Remaining", "RateLimit", "RateLimit-Policy"]),
 		);
-		expect(
-			create.responses["402"].content["application/json"].schema.properties.error.properties.code.enum,
-		).toEqual(["INSUFFICIENT_CREDITS"]);
+		expect(create.responses["402"].content["application/json"].schema.properties.error).toEqual({
+			$ref: "#/components/schemas/Error_INSUFFICIENT_CREDITS",
+		});
 		// The request body is the validating zod schema's: its required fields and its defaults.
 		const body = create.requestBody.content["application/json"].schema.anyOf[0];
 		expect(body.required).toEqual(["candidate_email", "position", "skills"]);
@@ -78,8 +78,12 @@ describe("the OpenAPI document", () => {
 
 	it("leaves no shape open except an error's details, whose keys depend on the code (docs/api.md)", async () => {
 		const { document } = await openApiValidator(service);
+		// Each code's details (components.schemas.Error_<CODE>) admits the keys of a case beside its own.
 		const open = openSchemas(document).filter(
-			(pointer) => !/\/error\/properties\/details(\/additionalProperties)? \(/.test(pointer),
+			(pointer) =>
+				!/(\/error|^#\/components\/schemas\/Error_[A-Z_]+)\/properties\/details(\/additionalProperties)? \(/.test(
+					pointer,
+				),
 		);
 		expect(open).toEqual([]);
 		// The walk finds each kind of open shape where one is.
@@ -121,6 +125,94 @@ describe("the OpenAPI document", () => {
 			"/properties/any (any value)",
 			"/properties/list/items (object without properties)",
 		]);
+	});
+
+	it("types each code's details, so a typed client narrows on error.code to them", async () => {
+		const { document } = await openApiValidator(service);
+		const schemas = document.components.schemas;
+		// A code with fixed details: its error object requires them, and each of their keys.
+		expect(schemas.Error_QUOTA_EXCEEDED.properties.code).toEqual({
+			type: "string",
+			enum: ["QUOTA_EXCEEDED"],
+		});
+		expect(schemas.Error_QUOTA_EXCEEDED.required).toEqual(["code", "message", "details"]);
+		expect(schemas.Error_QUOTA_EXCEEDED.properties.details).toMatchObject({
+			properties: {
+				resource: { enum: ["monthly_interviews"] },
+				limit: { type: "integer" },
+				used: { type: "integer" },
+				resets_at: { type: "string", format: "date-time" },
+			},
+			required: ["resource", "limit", "used", "resets_at"],
+			additionalProperties: true,
+		});
+		expect(schemas.Error_INSUFFICIENT_PERMISSIONS.properties.details.required).toEqual([
+			"required_permission",
+			"current_permissions",
+		]);
+		// A validation error's keys are the request's own fields: open, but every value is a message.
+		expect(schemas.Error_VALIDATION_ERROR.properties.details.additionalProperties).toEqual({
+			type: "string",
+		});
+		// Some not-found answers carry no details (an unknown route): details stay optional there.
+		expect(schemas.Error_NOT_FOUND.required).toEqual(["code", "message"]);
+		// The envelope is a union of one object per code; a response's is that of its own codes.
+		expect(schemas.Error.properties.error.oneOf).toHaveLength(
+			Object.keys(schemas).filter((n) => n.startsWith("Error_")).length,
+		);
+		expect(
+			document.paths["/v1/interviews"].post.responses["429"].content["application/json"].schema.properties
+				.error,
+		).toEqual({
+			oneOf: [
+				{ $ref: "#/components/schemas/Error_RATE_LIMIT_EXCEEDED" },
+				{ $ref: "#/components/schemas/Error_QUOTA_EXCEEDED" },
+			],
+		});
+
+		// A real refusal: a key without interviews:write creating an interview.
+		const validator = await openApiValidator(service);
+		const key = await api(service, "POST", `/admin/accounts/${service.accountId}/keys`, {
+			key: service.adminToken,
+			body: { name: "read only", environment: "test", permissions: ["interviews:read"] },
+		});
+		expect(key.status).toBe(201);
+		const body = { candidate_email: "typed-details@example.com", position: "QA", skills: ["Testing"] };
+		const refused = await api(service, "POST", "/v1/interviews", { key: key.body.data.key, body });
+		expect(refused.status).toBe(403);
+		expect(refused.body.error).toMatchObject({
+			code: "INSUFFICIENT_PERMISSIONS",
+			details: { required_permission: "interviews:write", current_permissions: ["interviews:read"] },
+		});
+		const check = (answer: unknown) =>
+			validator.check("POST", "/v1/interviews", 403, refused.headers, answer).join("\n");
+		expect(check(refused.body)).toBe("");
+		const withoutScope = structuredClone(refused.body);
+		delete withoutScope.error.details.required_permission;
+		expect(check(withoutScope)).toMatch(/must have required property 'required_permission'/);
+		const scopesAsText = structuredClone(refused.body);
+		scopesAsText.error.details.current_permissions = "interviews:read";
+		expect(check(scopesAsText)).toMatch(/current_permissions must be array/);
+		const withoutDetails = structuredClone(refused.body);
+		delete withoutDetails.error.details;
+		expect(check(withoutDetails)).toMatch(/must have required property 'details'/);
+		// A key of its own beside the documented ones is still a valid answer.
+		const extraKey = structuredClone(refused.body);
+		extraKey.error.details.hint = "ask an admin";
+		expect(check(extraKey)).toBe("");
+
+		// A real validation error: every detail is a field's message, never another value.
+		const invalid = await api(service, "POST", "/v1/interviews", {
+			key: service.keys.test,
+			body: { ...body, candidate_email: "not-an-email", unknown_field: 1 },
+		});
+		expect(invalid.status).toBe(400);
+		const check400 = (answer: unknown) =>
+			validator.check("POST", "/v1/interviews", 400, invalid.headers, answer).join("\n");
+		expect(check400(invalid.body)).toBe("");
+		const numeric = structuredClone(invalid.body);
+		numeric.error.details.candidate_email = 1;
+		expect(check400(numeric)).toMatch(/candidate_email must be string/);
 	});
 
 	it("lists every routed operation of /v1: an unknown one answers 404, a documented one does not", async () => {

@@ -111,12 +111,24 @@ function successSchema(spec: OperationSpec["success"]): JsonSchema {
 	return { type: "object", properties, required, additionalProperties: false };
 }
 
-/** The error envelope (components.schemas.Error) with `error.code` one of `codes`. */
-export function errorSchema(codes: readonly string[]): JsonSchema {
-	return {
-		allOf: [ref("schemas", "Error")],
-		properties: { error: { properties: { code: { enum: [...codes] } } } },
-	};
+/** The components schema of one code's `error` object, with its `details` (src/openapi.ts). */
+export function errorObjectName(code: ErrorCode): string {
+	return `Error_${code}`;
+}
+
+/** The `error` of an envelope with one of `codes`: that code's object, or a union on `code`. */
+export function errorObjects(codes: readonly ErrorCode[]): JsonSchema {
+	const objects = codes.map((code) => ref("schemas", errorObjectName(code)));
+	return objects.length === 1 ? (objects[0] as JsonSchema) : { oneOf: objects };
+}
+
+/**
+ * The error envelope (components.schemas.Error, whose `error` is any code's object) with `error`
+ * one of `codes`' objects. Each object's `code` is a single-value enum and carries that code's
+ * `details`, so a typed client narrows on `error.code` to its details.
+ */
+export function errorSchema(codes: readonly ErrorCode[]): JsonSchema {
+	return { allOf: [ref("schemas", "Error")], properties: { error: errorObjects(codes) } };
 }
 
 const STATUS_TEXT: Record<number, string> = {
@@ -146,7 +158,7 @@ export function operationObject(spec: OperationSpec): Record<string, unknown> {
 		...(spec.idempotent ? (["IDEMPOTENCY_KEY_IN_USE", "IDEMPOTENCY_KEY_REUSED"] as const) : []),
 		...spec.errors,
 	]);
-	const byStatus = new Map<number, string[]>();
+	const byStatus = new Map<number, ErrorCode[]>();
 	for (const code of codes) {
 		const status = ERROR_STATUS[code];
 		byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
