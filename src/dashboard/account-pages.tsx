@@ -7,7 +7,7 @@ import { getDb } from "../platform/db/client";
 import { AppError } from "../platform/http/errors";
 import { appUrl } from "../platform/http/urls";
 import { issueFields } from "../platform/http/validation";
-import { type DashContext, describe, field, formOf, notFoundPage, ownerOnly } from "./guard";
+import { type DashContext, describe, field, formOf, notFoundPage, ownerOnly, refusalStatus } from "./guard";
 import { Csrf, ErrorNotice, fmt, Page } from "./layout";
 import { cursorOf, PageLinks, pageOf, SETTINGS_PAGE_SIZE } from "./paging";
 import { closeLiveViewsOfUser, type DashBindings } from "./session";
@@ -100,6 +100,8 @@ async function TeamPage(props: {
 	error?: ReturnType<typeof describe> | null;
 	invited?: { email: string; url: string } | null;
 	notice?: string | null;
+	/** The invitation form as it was sent, when it was refused: shown again as typed. */
+	typed?: { email: string; role: string };
 }) {
 	const { c } = props;
 	const me = c.var.dashboard;
@@ -172,11 +174,13 @@ async function TeamPage(props: {
 			<form method="post" action="/dashboard/team">
 				<Csrf user={me} />
 				<label for="t-email">Email</label>
-				<input id="t-email" name="email" type="email" required />
+				<input id="t-email" name="email" type="email" required value={props.typed?.email ?? ""} />
 				<label for="t-role">Role</label>
 				<select id="t-role" name="role">
 					<option value="member">member: interviews only</option>
-					<option value="owner">owner: everything</option>
+					<option value="owner" selected={props.typed?.role === "owner"}>
+						owner: everything
+					</option>
 				</select>
 				<p>
 					<button type="submit">Create invitation</button>
@@ -196,11 +200,13 @@ accountPages.get("/team", async (c) =>
 accountPages.post("/team", async (c) => {
 	const me = c.var.dashboard;
 	const form = await formOf(c);
-	const parsed = newUserBody.safeParse({ email: field(form, "email"), role: field(form, "role") });
+	const typed = { email: field(form, "email"), role: field(form, "role") };
+	const parsed = newUserBody.safeParse(typed);
 	if (!parsed.success) {
 		return c.html(
 			await TeamPage({
 				c,
+				typed,
 				error: { message: "No invitation was made.", fields: issueFields(parsed.error.issues) },
 			}),
 			422,
@@ -224,7 +230,8 @@ accountPages.post("/team", async (c) => {
 			201,
 		);
 	} catch (error) {
-		if (error instanceof AppError) return c.html(await TeamPage({ c, error: describe(error) }), 422);
+		if (error instanceof AppError)
+			return c.html(await TeamPage({ c, typed, error: describe(error) }), refusalStatus(error));
 		throw error;
 	}
 });

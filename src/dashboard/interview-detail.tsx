@@ -11,7 +11,7 @@ import { issueFields } from "../platform/http/validation";
 import { randomBase62 } from "../platform/lib/random";
 import { cutText } from "../platform/lib/text";
 import { parseIsoDateTime } from "../platform/lib/time";
-import { type DashContext, describe, field, formOf, notFoundPage } from "./guard";
+import { type DashContext, describe, field, formOf, notFoundPage, refusalStatus } from "./guard";
 import { LIST, localToIso, owned, splitList } from "./interview-common";
 import { Csrf, DevBadge, DevBanner, ErrorNotice, fmt, Page, TestBadge, TestBanner } from "./layout";
 import { LiveView } from "./live";
@@ -24,8 +24,11 @@ async function InterviewPage(props: {
 	state: InterviewState;
 	error?: ReturnType<typeof describe> | null;
 	notice?: string | null;
+	/** The change form as it was sent, when a change was refused: shown again as typed. */
+	typed?: Record<string, string>;
 }) {
 	const { c, state } = props;
+	const typed = props.typed;
 	const me = c.var.dashboard;
 	const link = interviewUrl(appUrl(c as never), state);
 	const events = await listEvents(
@@ -143,14 +146,19 @@ async function InterviewPage(props: {
 							id="u-scheduled"
 							name="scheduled_at"
 							type="datetime-local"
-							value={toLocal(state.scheduledAt)}
+							value={typed?.scheduled_at ?? toLocal(state.scheduledAt)}
 						/>
 						<label for="u-email">Candidate email</label>
-						<input id="u-email" name="candidate_email" type="email" value={state.candidateEmail} />
+						<input
+							id="u-email"
+							name="candidate_email"
+							type="email"
+							value={typed?.candidate_email ?? state.candidateEmail}
+						/>
 						<label for="u-position">Position</label>
-						<input id="u-position" name="position" type="text" value={state.position} />
+						<input id="u-position" name="position" type="text" value={typed?.position ?? state.position} />
 						<label for="u-skills">Skills (comma-separated)</label>
-						<input id="u-skills" name="skills" type="text" value={state.skills.join(", ")} />
+						<input id="u-skills" name="skills" type="text" value={typed?.skills ?? state.skills.join(", ")} />
 						<label for="u-duration">Duration in minutes</label>
 						<input
 							id="u-duration"
@@ -158,10 +166,15 @@ async function InterviewPage(props: {
 							type="number"
 							min={15}
 							max={90}
-							value={String(state.durationMinutes)}
+							value={typed?.duration_minutes ?? String(state.durationMinutes)}
 						/>
 						<label for="u-reason">Reason for rescheduling (optional, sent to the candidate)</label>
-						<input id="u-reason" name="reschedule_reason" type="text" />
+						<input
+							id="u-reason"
+							name="reschedule_reason"
+							type="text"
+							value={typed?.reschedule_reason ?? ""}
+						/>
 						<p>
 							<button type="submit">Save changes</button>
 						</p>
@@ -234,12 +247,18 @@ interviewDetailPages.post("/:id/update", async (c) => {
 	if (duration && Number(duration) !== state.durationMinutes) body.duration_minutes = Number(duration);
 	const reason = field(form, "reschedule_reason");
 	if (reason) body.reschedule_reason = reason;
+	const typed = Object.fromEntries(
+		["scheduled_at", "candidate_email", "position", "skills", "duration_minutes", "reschedule_reason"].map(
+			(name) => [name, field(form, name)],
+		),
+	);
 	const parsed = updateInterviewBody.safeParse(body);
 	if (!parsed.success) {
 		return c.html(
 			await InterviewPage({
 				c,
 				state,
+				typed,
 				error: { message: "Nothing was changed.", fields: issueFields(parsed.error.issues) },
 			}),
 			422,
@@ -274,7 +293,7 @@ interviewDetailPages.post("/:id/update", async (c) => {
 		);
 		return c.redirect(`${LIST}/${id}?saved=1`, 303);
 	} catch (error) {
-		return c.html(await InterviewPage({ c, state, error: describe(error) }), 422);
+		return c.html(await InterviewPage({ c, state, typed, error: describe(error) }), refusalStatus(error));
 	}
 });
 
@@ -299,7 +318,7 @@ interviewDetailPages.post("/:id/cancel", async (c) => {
 		);
 		return c.redirect(`${LIST}/${id}?saved=1`, 303);
 	} catch (error) {
-		return c.html(await InterviewPage({ c, state, error: describe(error) }), 422);
+		return c.html(await InterviewPage({ c, state, error: describe(error) }), refusalStatus(error));
 	}
 });
 

@@ -15,7 +15,7 @@ import {
 	removeEndpoint,
 	sendTestEvent,
 } from "../webhooks/service";
-import { type DashContext, describe, field, formOf, notFoundPage } from "./guard";
+import { type DashContext, describe, field, formOf, notFoundPage, refusalStatus } from "./guard";
 import { Csrf, ErrorNotice, fmt, Page } from "./layout";
 import type { DashBindings, DashboardUser } from "./session";
 import { EventChoices, eventsOf, HOOKS, type Problem } from "./webhook-common";
@@ -36,6 +36,8 @@ async function EndpointPage(props: {
 	endpoint: EndpointRow;
 	error?: Problem;
 	notice?: string | null;
+	/** The edit form as it was sent, when the edit was refused: shown again as typed. */
+	typed?: { url: string; events: string[] };
 }) {
 	const { c, endpoint } = props;
 	const me: DashboardUser = c.var.dashboard;
@@ -85,8 +87,8 @@ async function EndpointPage(props: {
 			<form method="post" action={`${base}/edit`}>
 				<Csrf user={me} />
 				<label for="e-url">URL</label>
-				<input id="e-url" name="url" type="url" required value={endpoint.url} />
-				<EventChoices chosen={endpoint.events} />
+				<input id="e-url" name="url" type="url" required value={props.typed?.url ?? endpoint.url} />
+				<EventChoices chosen={props.typed?.events ?? endpoint.events} />
 				<button type="submit">Save</button>
 			</form>
 			<h2>Delivery log</h2>
@@ -170,12 +172,14 @@ webhookDeliveryPages.post("/:id/edit", async (c) => {
 	const endpoint = await endpointOf(c);
 	if (!endpoint) return notFoundPage(c);
 	const form = await formOf(c);
-	const parsed = updateWebhookBody.safeParse({ url: field(form, "url"), events: eventsOf(form) });
+	const typed = { url: field(form, "url"), events: eventsOf(form) };
+	const parsed = updateWebhookBody.safeParse(typed);
 	if (!parsed.success) {
 		return c.html(
 			await EndpointPage({
 				c,
 				endpoint,
+				typed,
 				error: { message: "Nothing was changed.", fields: issueFields(parsed.error.issues) },
 			}),
 			422,
@@ -194,7 +198,7 @@ webhookDeliveryPages.post("/:id/edit", async (c) => {
 		);
 		return c.redirect(`${HOOKS}/${updated.id}?saved=1`, 303);
 	} catch (error) {
-		return c.html(await EndpointPage({ c, endpoint, error: describe(error) }), 422);
+		return c.html(await EndpointPage({ c, endpoint, typed, error: describe(error) }), refusalStatus(error));
 	}
 });
 

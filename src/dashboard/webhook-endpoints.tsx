@@ -186,8 +186,13 @@ webhookEndpointPages.post("/secret/reveal", async (c) => {
 
 webhookEndpointPages.post("/secret/rotate", async (c) => {
 	const form = await formOf(c);
+	const version = field(form, "secret_version");
+	if (!/^[0-9a-f]{24}$/.test(version)) {
+		const message = "This form is out of date: nothing was rotated. Reload the page and rotate from there.";
+		return c.html(await ListPage({ c, error: { message } }), 409);
+	}
 	const account = await findAccount(getDb(c.env.DB), c.var.dashboard.auth.accountId);
-	if (!account || field(form, "secret_version") !== (await secretVersion(account.webhookSecret))) {
+	if (!account || version !== (await secretVersion(account.webhookSecret))) {
 		return c.html(
 			await ListPage({
 				c,

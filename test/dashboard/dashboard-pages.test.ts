@@ -460,6 +460,51 @@ describe("interviews pages", () => {
 	});
 });
 
+describe("a refused form", () => {
+	it("comes back as it was typed: an interview's change, an endpoint's edit, an invitation", async () => {
+		const a = await dashboardAccount();
+		const owner = await signedIn(a.owner);
+		const token = await owner.csrf();
+		const created = await call("POST", "/v1/interviews", { key: a.live, body: validInterview() });
+		const id = created.body.data.id as string;
+		const change = await owner.post(`/dashboard/interviews/${id}/update`, {
+			_csrf: token,
+			position: "Typed Position",
+			duration_minutes: "999",
+			reschedule_reason: "typed reason",
+		});
+		expect(change.status).toBe(422);
+		expect(change.text).toContain("Nothing was changed.");
+		for (const value of ["Typed Position", "999", "typed reason"])
+			expect(change.text).toContain(`value="${value}"`);
+		expect((await call("GET", `/v1/interviews/${id}`, { key: a.live })).body.data.position).toBe(
+			created.body.data.position,
+		);
+		const hook = await call("POST", "/v1/webhooks", {
+			key: a.live,
+			body: { url: "https://hooks.example.com/kept", events: ["*"] },
+		});
+		const edit = await owner.post(`/dashboard/settings/webhooks/${hook.body.data.id}/edit`, {
+			_csrf: token,
+			url: "https://hooks.example.com/typed",
+			events: "bogus",
+		});
+		expect(edit.status).toBe(422);
+		expect(edit.text).toContain('value="https://hooks.example.com/typed"');
+		const invite = await owner.post("/dashboard/team", {
+			_csrf: token,
+			email: "typed@example.com",
+			role: "boss",
+		});
+		expect(invite.status).toBe(422);
+		expect(invite.text).toContain('value="typed@example.com"');
+		// A rotation form without the secret's version is out of date, not "rotated since".
+		const rotate = await owner.post("/dashboard/settings/webhooks/secret/rotate", { _csrf: token });
+		expect(rotate.status).toBe(409);
+		expect(rotate.text).toContain("This form is out of date: nothing was rotated.");
+	});
+});
+
 describe("a form holding a control character", () => {
 	it("is refused before anything is changed, naming the field, as the API refuses such text", async () => {
 		const a = await dashboardAccount();
