@@ -6,8 +6,16 @@ import { monthlyInterviewsUsed } from "../accounts/quota-repo";
 import { getDb } from "../platform/db/client";
 import { AppError } from "../platform/http/errors";
 import { appUrl } from "../platform/http/urls";
-import { issueFields } from "../platform/http/validation";
-import { type DashContext, describe, field, formOf, notFoundPage, ownerOnly, refusalStatus } from "./guard";
+import {
+	type DashContext,
+	describe,
+	field,
+	formIssues,
+	formOf,
+	notFoundPage,
+	ownerOnly,
+	refusalStatus,
+} from "./guard";
 import { Csrf, ErrorNotice, fmt, Page } from "./layout";
 import { cursorOf, PageLinks, pageOf, SETTINGS_PAGE_SIZE } from "./paging";
 import { closeLiveViewsOfUser, type DashBindings } from "./session";
@@ -207,7 +215,7 @@ accountPages.post("/team", async (c) => {
 			await TeamPage({
 				c,
 				typed,
-				error: { message: "No invitation was made.", fields: issueFields(parsed.error.issues) },
+				error: { message: "No invitation was made.", fields: formIssues(parsed.error.issues) },
 			}),
 			422,
 		);

@@ -1,6 +1,6 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { AppError } from "../platform/http/errors";
-import { hasControlCharacter, withoutControls } from "../platform/http/validation";
+import { hasControlCharacter, issueFields, withoutControls } from "../platform/http/validation";
 import { constantTimeEqual } from "../platform/lib/crypto";
 import { Page } from "./layout";
 import type { DashBindings } from "./session";
@@ -113,6 +113,23 @@ export function fieldAll(form: Record<string, FormValue>, name: string): string[
 	const value = form[name];
 	const list = Array.isArray(value) ? value : value === undefined ? [] : [value];
 	return list.filter((v): v is string => typeof v === "string");
+}
+
+/**
+ * A schema's refusal by the form's own field names: an item of a list field is the field
+ * (`skills.0` is `skills`), and `rename` maps the service's names to the form's where they differ.
+ */
+export function formIssues(
+	issues: Parameters<typeof issueFields>[0],
+	rename: Record<string, string> = {},
+): Record<string, string> {
+	const fields: Record<string, string> = {};
+	for (const [path, message] of Object.entries(issueFields(issues))) {
+		const base = path.replace(/\.\d+$/, "");
+		const name = rename[base] ?? base;
+		fields[name] ??= message;
+	}
+	return fields;
 }
 
 /** A service's refusal in words, with the fields it names. */

@@ -3,9 +3,8 @@ import { createInterviewBody } from "../interviews/api/schemas";
 import { createInterview, scheduledAtOf } from "../interviews/service";
 import { OutcomeUnknownError } from "../platform/http/errors";
 import { appUrl } from "../platform/http/urls";
-import { issueFields } from "../platform/http/validation";
 import { firstSend, newFormId, sendOnce } from "./form-once";
-import { describe, field, formOf, refusalStatus } from "./guard";
+import { describe, field, formIssues, formOf, refusalStatus } from "./guard";
 import { LIST, localToIso, splitList } from "./interview-common";
 import { Csrf, DevBanner, ErrorNotice, Page, TestBanner } from "./layout";
 import { authIn, DASHBOARD_DATA, type DashBindings, type DashboardUser } from "./session";
@@ -168,7 +167,7 @@ interviewCreatePages.post("/new", async (c) => {
 		c.html(<NewForm me={me} formId={id} values={values} error={{ message }} />, status);
 	const parsed = createInterviewBody.safeParse(raw);
 	if (!parsed.success) {
-		const fields = issueFields(parsed.error.issues);
+		const fields = formIssues(parsed.error.issues);
 		return c.html(
 			<NewForm
 				me={me}

@@ -7,11 +7,10 @@ import { issueObserverTicket } from "../interviews/room/observer-tickets";
 import { commandInterview, scheduledAtOf } from "../interviews/service";
 import { getDb } from "../platform/db/client";
 import { appUrl, wsUrl } from "../platform/http/urls";
-import { issueFields } from "../platform/http/validation";
 import { randomBase62 } from "../platform/lib/random";
 import { cutText } from "../platform/lib/text";
 import { parseIsoDateTime } from "../platform/lib/time";
-import { type DashContext, describe, field, formOf, notFoundPage, refusalStatus } from "./guard";
+import { type DashContext, describe, field, formIssues, formOf, notFoundPage, refusalStatus } from "./guard";
 import { LIST, localToIso, owned, splitList } from "./interview-common";
 import { Csrf, DevBadge, DevBanner, ErrorNotice, fmt, Page, TestBadge, TestBanner } from "./layout";
 import { LiveView } from "./live";
@@ -259,7 +258,7 @@ interviewDetailPages.post("/:id/update", async (c) => {
 				c,
 				state,
 				typed,
-				error: { message: "Nothing was changed.", fields: issueFields(parsed.error.issues) },
+				error: { message: "Nothing was changed.", fields: formIssues(parsed.error.issues) },
 			}),
 			422,
 		);

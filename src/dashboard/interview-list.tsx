@@ -4,15 +4,23 @@ import { STATUSES } from "../interviews/core/model";
 import { listInterviews } from "../interviews/db/interviews-repo";
 import { getDb } from "../platform/db/client";
 import type { AppBindings } from "../platform/http/context";
-import { issueFields } from "../platform/http/validation";
 import { decodeCursor, encodeCursor } from "../platform/lib/cursor";
 import { parseIsoDateTime } from "../platform/lib/time";
+import { formIssues } from "./guard";
 import { LIST } from "./interview-common";
 import { DevBanner, ErrorNotice, fmt, Page, TestBadge, TestBanner } from "./layout";
 import { DASHBOARD_DATA, type DashBindings, sessionHashOf, signedIn, toSignIn } from "./session";
 import { type FoundSession, findSession, readSessionJson, sessionOwner } from "./users-repo";
 
 export const interviewListPages = new Hono<DashBindings>();
+
+/** The API's names of the list's date bounds, as the filter form names its fields. */
+const FORM_NAMES: Record<string, string> = {
+	created_after: "created_from",
+	created_before: "created_to",
+	scheduled_after: "scheduled_from",
+	scheduled_before: "scheduled_to",
+};
 
 /** A date field (`YYYY-MM-DD`) as the API's ISO bound: the start of that day, or its end. */
 function dayBound(value: string | undefined, end: boolean): string | undefined {
@@ -52,14 +60,22 @@ interviewListPages.get("/", async (c) => {
 	if (scheduledBefore) query.scheduled_before = scheduledBefore;
 	if (q.cursor) query.cursor = q.cursor;
 	if (q.limit) query.limit = q.limit;
+	// A date field that is not a date is named, not dropped.
+	const badDays: Record<string, string> = {};
+	for (const name of ["created_from", "created_to", "scheduled_from", "scheduled_to"]) {
+		if (q[name] && dayBound(q[name], false) === undefined) badDays[name] = "Must be a date (YYYY-MM-DD)";
+	}
 	const parsed = listQuery.safeParse(query);
 	let error: { message: string; fields?: Record<string, string> } | null = null;
 	let rows: Awaited<ReturnType<typeof listInterviews>>["rows"] = [];
 	let total = 0;
 	let nextCursor: string | null = null;
 	let found: FoundSession | undefined;
-	if (!parsed.success) {
-		error = { message: "Some filters are not valid.", fields: issueFields(parsed.error.issues) };
+	if (!parsed.success || Object.keys(badDays).length > 0) {
+		error = {
+			message: "Some filters are not valid.",
+			fields: { ...(parsed.success ? {} : formIssues(parsed.error.issues, FORM_NAMES)), ...badDays },
+		};
 		found = await findSession(db, hash);
 	} else {
 		const p = parsed.data;

@@ -1,7 +1,6 @@
 import { Hono } from "hono";
 import { getDb } from "../platform/db/client";
 import { AppError } from "../platform/http/errors";
-import { issueFields } from "../platform/http/validation";
 import { cutText } from "../platform/lib/text";
 import { listDeliveries } from "../webhooks/deliveries-repo";
 import type { EndpointRow } from "../webhooks/endpoints-repo";
@@ -15,7 +14,7 @@ import {
 	removeEndpoint,
 	sendTestEvent,
 } from "../webhooks/service";
-import { type DashContext, describe, field, formOf, notFoundPage, refusalStatus } from "./guard";
+import { type DashContext, describe, field, formIssues, formOf, notFoundPage, refusalStatus } from "./guard";
 import { Csrf, ErrorNotice, fmt, Page } from "./layout";
 import type { DashBindings, DashboardUser } from "./session";
 import { EventChoices, eventsOf, HOOKS, type Problem } from "./webhook-common";
@@ -180,7 +179,7 @@ webhookDeliveryPages.post("/:id/edit", async (c) => {
 				c,
 				endpoint,
 				typed,
-				error: { message: "Nothing was changed.", fields: issueFields(parsed.error.issues) },
+				error: { message: "Nothing was changed.", fields: formIssues(parsed.error.issues) },
 			}),
 			422,
 		);

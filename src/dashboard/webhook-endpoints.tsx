@@ -1,7 +1,6 @@
 import { Hono } from "hono";
 import { findAccount } from "../accounts/accounts-repo";
 import { getDb } from "../platform/db/client";
-import { issueFields } from "../platform/http/validation";
 import { sha256Hex } from "../platform/lib/crypto";
 import { listEndpoints } from "../webhooks/endpoints-repo";
 import { ALL_EVENTS } from "../webhooks/event-names";
@@ -9,7 +8,7 @@ import { createWebhookBody } from "../webhooks/schemas";
 import { rotateWebhookSecret } from "../webhooks/secrets";
 import { acceptedUrl, createEndpoint, ownerOf } from "../webhooks/service";
 import { firstSend, newFormId, sendOnce } from "./form-once";
-import { type DashContext, describe, field, formOf, refusalStatus } from "./guard";
+import { type DashContext, describe, field, formIssues, formOf, refusalStatus } from "./guard";
 import { Csrf, ErrorNotice, fmt, Page } from "./layout";
 import type { DashBindings } from "./session";
 import { EventChoices, eventsOf, HOOKS, type Problem } from "./webhook-common";
@@ -144,7 +143,7 @@ webhookEndpointPages.post("/", async (c) => {
 	const values = { url: field(form, "url"), events: eventsOf(form) };
 	const parsed = createWebhookBody.safeParse(values);
 	if (!parsed.success) {
-		const error = { message: "The endpoint was not added.", fields: issueFields(parsed.error.issues) };
+		const error = { message: "The endpoint was not added.", fields: formIssues(parsed.error.issues) };
 		return c.html(await ListPage({ c, error, formId: formId || undefined, values }), 422);
 	}
 	const again = async (message: string, id?: string) =>

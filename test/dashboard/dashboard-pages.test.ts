@@ -498,6 +498,27 @@ describe("a refused form", () => {
 		});
 		expect(invite.status).toBe(422);
 		expect(invite.text).toContain('value="typed@example.com"');
+		// Errors name the form's own fields: a list's item is its field, a date bound its form name.
+		const skill = await owner.post("/dashboard/interviews/new", {
+			_csrf: token,
+			form_id: await owner.formId("/dashboard/interviews/new"),
+			candidate_email: "skills@example.com",
+			position: "Skills",
+			skills: "x".repeat(101),
+		});
+		expect(skill.status).toBe(422);
+		expect(skill.text).toContain("<strong>skills</strong>");
+		expect(skill.text).not.toContain("skills.0");
+		for (const [query, name] of [
+			["created_from=garbage", "created_from"],
+			["created_from=2020-02-31", "created_from"],
+			["scheduled_to=%ff", "scheduled_to"],
+		]) {
+			const list = await owner.get(`/dashboard/interviews?${query}`);
+			expect(list.text, query).toContain("Some filters are not valid.");
+			expect(list.text, query).toContain(`<strong>${name}</strong>`);
+			expect(list.text, query).not.toMatch(/created_after|scheduled_before/);
+		}
 		// A rotation form without the secret's version is out of date, not "rotated since".
 		const rotate = await owner.post("/dashboard/settings/webhooks/secret/rotate", { _csrf: token });
 		expect(rotate.status).toBe(409);
