@@ -145,16 +145,32 @@ export function TestBadge() {
 	);
 }
 
-/** Shown above every page of test data, as Stripe's "Viewing test data" bar. */
-export function TestBanner({ liveHref, children }: { liveHref?: string; children?: Child }) {
+interface BannerProps {
+	liveHref?: string;
+	children?: Child;
+}
+
+/** The bar above every page of data apart from live data: its label, its words, the way back. */
+function DataBanner(props: BannerProps & { id: string; label: string; badge: Child; text: string }) {
 	return (
-		<div class="test-banner" role="note" aria-label="Test data" id="test-banner">
-			<TestBadge />
-			<span>
-				{children ?? "You are viewing test data: test interviews cost no credit and e-mail no one."}
-			</span>
-			{liveHref ? <a href={liveHref}>View live data</a> : null}
+		<div class="test-banner" role="note" aria-label={props.label} id={props.id}>
+			{props.badge}
+			<span>{props.children ?? props.text}</span>
+			{props.liveHref ? <a href={props.liveHref}>View live data</a> : null}
 		</div>
+	);
+}
+
+/** Shown above every page of test data, as Stripe's "Viewing test data" bar. */
+export function TestBanner(props: BannerProps) {
+	return (
+		<DataBanner
+			{...props}
+			id="test-banner"
+			label="Test data"
+			badge={<TestBadge />}
+			text="You are viewing test data: test interviews cost no credit and e-mail no one."
+		/>
 	);
 }
 
@@ -167,16 +183,15 @@ export function DevBadge() {
 }
 
 /** The dev sandbox's banner: its data is apart from the account's production data. */
-export function DevBanner({ liveHref, children }: { liveHref?: string; children?: Child }) {
+export function DevBanner(props: BannerProps) {
 	return (
-		<div class="test-banner" role="note" aria-label="Dev sandbox data" id="dev-banner">
-			<DevBadge />
-			<span>
-				{children ??
-					"You are viewing the dev sandbox: interviews made with dev keys, apart from the account's data. They cost no credit, e-mail no one, and are deleted 7 days after they were made."}
-			</span>
-			{liveHref ? <a href={liveHref}>View live data</a> : null}
-		</div>
+		<DataBanner
+			{...props}
+			id="dev-banner"
+			label="Dev sandbox data"
+			badge={<DevBadge />}
+			text="You are viewing the dev sandbox: interviews made with dev keys, apart from the account's data. They cost no credit, e-mail no one, and are deleted 7 days after they were made."
+		/>
 	);
 }
 
