@@ -16,7 +16,7 @@ import {
 	ownerOnly,
 	refusalStatus,
 } from "./guard";
-import { Csrf, ErrorNotice, fmt, Page } from "./layout";
+import { Csrf, ErrorNotice, fmt, invalidProps, Page } from "./layout";
 import { cursorOf, PageLinks, pageOf, SETTINGS_PAGE_SIZE } from "./paging";
 import { closeLiveViewsOfUser, type DashBindings } from "./session";
 import { createUser, newUserBody } from "./users";
@@ -142,7 +142,7 @@ async function TeamPage(props: {
 					</button>
 				</section>
 			) : null}
-			<ErrorNotice error={props.error} />
+			<ErrorNotice error={props.error} targets={{ email: "t-email", role: "t-role" }} />
 			<table>
 				<thead>
 					<tr>
@@ -182,9 +182,16 @@ async function TeamPage(props: {
 			<form method="post" action="/dashboard/team">
 				<Csrf user={me} />
 				<label for="t-email">Email</label>
-				<input id="t-email" name="email" type="email" required value={props.typed?.email ?? ""} />
+				<input
+					id="t-email"
+					name="email"
+					{...invalidProps(props.error, "email")}
+					type="email"
+					required
+					value={props.typed?.email ?? ""}
+				/>
 				<label for="t-role">Role</label>
-				<select id="t-role" name="role">
+				<select id="t-role" name="role" {...invalidProps(props.error, "role")}>
 					<option value="member">member: interviews only</option>
 					<option value="owner" selected={props.typed?.role === "owner"}>
 						owner: everything

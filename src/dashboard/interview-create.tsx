@@ -6,10 +6,23 @@ import { appUrl } from "../platform/http/urls";
 import { firstSend, newFormId, sendOnce } from "./form-once";
 import { describe, field, formIssues, formOf, refusalStatus } from "./guard";
 import { LIST, localToIso, splitList } from "./interview-common";
-import { Csrf, DevBanner, ErrorNotice, Page, TestBanner } from "./layout";
+import { Csrf, DevBanner, ErrorNotice, invalidProps, Page, TestBanner } from "./layout";
 import { authIn, DASHBOARD_DATA, type DashBindings, type DashboardUser } from "./session";
 
 export const interviewCreatePages = new Hono<DashBindings>();
+
+/** The create form's fields; each input's id is its name. The dev sandbox's form has no flags. */
+const CREATE_FIELDS = [
+	"candidate_email",
+	"candidate_name",
+	"position",
+	"skills",
+	"duration_minutes",
+	"difficulty",
+	"scheduled_at",
+	"instructions",
+];
+const FLAG_FIELDS = ["send_invitation", "test_mode"];
 
 function NewForm(props: {
 	me: DashboardUser;
@@ -25,6 +38,8 @@ function NewForm(props: {
 	const v = props.values ?? {};
 	const sandbox = props.sandbox ?? v.mode === "dev";
 	const testView = !sandbox && (props.testView ?? v.test_mode === "true");
+	const invalid = (name: string) => invalidProps(props.error, name);
+	const targets = Object.fromEntries([...CREATE_FIELDS, ...(sandbox ? [] : FLAG_FIELDS)].map((n) => [n, n]));
 	const title = sandbox ? "New dev sandbox interview" : testView ? "New test interview" : "New interview";
 	return (
 		<Page title={title} user={props.me} current={LIST}>
@@ -41,7 +56,7 @@ function NewForm(props: {
 				</TestBanner>
 			) : null}
 			<h1>{title}</h1>
-			<ErrorNotice error={props.error} />
+			<ErrorNotice error={props.error} targets={targets} />
 			<form method="post" action={`${LIST}/new`} data-once>
 				<Csrf user={props.me} />
 				<input type="hidden" name="form_id" value={props.formId} />
@@ -50,27 +65,42 @@ function NewForm(props: {
 				<input
 					id="candidate_email"
 					name="candidate_email"
+					{...invalid("candidate_email")}
 					type="email"
 					required
 					value={v.candidate_email ?? ""}
 				/>
 				<label for="candidate_name">Candidate name (optional)</label>
-				<input id="candidate_name" name="candidate_name" type="text" value={v.candidate_name ?? ""} />
+				<input
+					id="candidate_name"
+					name="candidate_name"
+					{...invalid("candidate_name")}
+					type="text"
+					value={v.candidate_name ?? ""}
+				/>
 				<label for="position">Position</label>
-				<input id="position" name="position" type="text" required value={v.position ?? ""} />
+				<input
+					id="position"
+					name="position"
+					{...invalid("position")}
+					type="text"
+					required
+					value={v.position ?? ""}
+				/>
 				<label for="skills">Skills (comma-separated)</label>
-				<input id="skills" name="skills" type="text" required value={v.skills ?? ""} />
+				<input id="skills" name="skills" {...invalid("skills")} type="text" required value={v.skills ?? ""} />
 				<label for="duration_minutes">Duration in minutes (15 to 90)</label>
 				<input
 					id="duration_minutes"
 					name="duration_minutes"
+					{...invalid("duration_minutes")}
 					type="number"
 					min={15}
 					max={90}
 					value={v.duration_minutes ?? "30"}
 				/>
 				<label for="difficulty">Difficulty</label>
-				<select id="difficulty" name="difficulty">
+				<select id="difficulty" name="difficulty" {...invalid("difficulty")}>
 					{["junior", "intermediate", "senior", "expert"].map((d) => (
 						<option value={d} selected={(v.difficulty ?? "intermediate") === d}>
 							{d}
@@ -78,9 +108,15 @@ function NewForm(props: {
 					))}
 				</select>
 				<label for="scheduled_at">Scheduled at (UTC; empty for now)</label>
-				<input id="scheduled_at" name="scheduled_at" type="datetime-local" value={v.scheduled_at ?? ""} />
+				<input
+					id="scheduled_at"
+					name="scheduled_at"
+					{...invalid("scheduled_at")}
+					type="datetime-local"
+					value={v.scheduled_at ?? ""}
+				/>
 				<label for="instructions">Instructions for the interviewer (optional)</label>
-				<textarea id="instructions" name="instructions" rows={3}>
+				<textarea id="instructions" name="instructions" {...invalid("instructions")} rows={3}>
 					{v.instructions ?? ""}
 				</textarea>
 				{sandbox ? null : (
@@ -89,6 +125,7 @@ function NewForm(props: {
 							<input
 								id="send_invitation"
 								name="send_invitation"
+								{...invalid("send_invitation")}
 								type="checkbox"
 								value="true"
 								checked={v.send_invitation !== "false"}
@@ -101,6 +138,7 @@ function NewForm(props: {
 							<input
 								id="test_mode"
 								name="test_mode"
+								{...invalid("test_mode")}
 								type="checkbox"
 								value="true"
 								checked={v.test_mode === "true" || (v.test_mode === undefined && testView)}
@@ -133,18 +171,7 @@ interviewCreatePages.get("/new", (c) =>
 interviewCreatePages.post("/new", async (c) => {
 	const me = c.var.dashboard;
 	const form = await formOf(c);
-	const values = Object.fromEntries(
-		[
-			"candidate_email",
-			"candidate_name",
-			"position",
-			"skills",
-			"duration_minutes",
-			"difficulty",
-			"scheduled_at",
-			"instructions",
-		].map((n) => [n, field(form, n)]),
-	);
+	const values = Object.fromEntries(CREATE_FIELDS.map((n) => [n, field(form, n)]));
 	const sandbox = field(form, "mode") === "dev";
 	if (sandbox) values.mode = "dev";
 	values.send_invitation = field(form, "send_invitation") === "true" ? "true" : "false";

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { listEvents } from "../events/events-repo";
-import { updateInterviewBody } from "../interviews/api/schemas";
+import { cancelQuery, updateInterviewBody } from "../interviews/api/schemas";
 import { interviewUrl } from "../interviews/api/views";
 import type { InterviewState } from "../interviews/core/model";
 import { issueObserverTicket } from "../interviews/room/observer-tickets";
@@ -8,15 +8,40 @@ import { commandInterview, scheduledAtOf } from "../interviews/service";
 import { getDb } from "../platform/db/client";
 import { appUrl, wsUrl } from "../platform/http/urls";
 import { randomBase62 } from "../platform/lib/random";
-import { cutText } from "../platform/lib/text";
 import { parseIsoDateTime } from "../platform/lib/time";
 import { type DashContext, describe, field, formIssues, formOf, notFoundPage, refusalStatus } from "./guard";
 import { LIST, localToIso, owned, splitList } from "./interview-common";
-import { Csrf, DevBadge, DevBanner, ErrorNotice, fmt, Page, TestBadge, TestBanner } from "./layout";
+import {
+	Csrf,
+	DevBadge,
+	DevBanner,
+	ErrorNotice,
+	fmt,
+	invalidProps,
+	Page,
+	TestBadge,
+	TestBanner,
+} from "./layout";
 import { LiveView } from "./live";
 import { authIn, type DashBindings } from "./session";
 
 export const interviewDetailPages = new Hono<DashBindings>();
+
+/** The change form's fields by the id of each one's input. */
+const CHANGE_INPUTS: Record<string, string> = {
+	scheduled_at: "u-scheduled",
+	candidate_email: "u-email",
+	position: "u-position",
+	skills: "u-skills",
+	duration_minutes: "u-duration",
+	reschedule_reason: "u-reason",
+};
+
+/** A cancellation's reason as the API checks it (1 to 1,000 characters once trimmed), or none. */
+const cancelReason = cancelQuery.pick({ reason: true });
+
+/** The longest reason the API takes, as the cancel form's `maxlength`. */
+const MAX_REASON = cancelQuery.shape.reason.unwrap().maxLength ?? undefined;
 
 async function InterviewPage(props: {
 	c: DashContext;
@@ -25,6 +50,8 @@ async function InterviewPage(props: {
 	notice?: string | null;
 	/** The change form as it was sent, when a change was refused: shown again as typed. */
 	typed?: Record<string, string>;
+	/** The cancel form's reason as it was sent, when the cancellation was refused. */
+	typedReason?: string;
 }) {
 	const { c, state } = props;
 	const typed = props.typed;
@@ -43,6 +70,8 @@ async function InterviewPage(props: {
 	const cancellable = state.status === "scheduled" || state.status === "in_progress";
 	const base = `${LIST}/${state.id}`;
 	const toLocal = (ms: number) => new Date(ms).toISOString().slice(0, 16);
+	const invalid = (name: string) => invalidProps(props.error, name);
+	const targets = { ...(changeable ? CHANGE_INPUTS : {}), ...(cancellable ? { reason: "c-reason" } : {}) };
 	return (
 		<Page
 			title={`${sandbox ? "Dev sandbox interview" : state.testMode ? "Test interview" : "Interview"} with ${state.candidateName ?? state.candidateEmail}`}
@@ -81,7 +110,7 @@ async function InterviewPage(props: {
 					{props.notice}
 				</p>
 			) : null}
-			<ErrorNotice error={props.error} />
+			<ErrorNotice error={props.error} targets={targets} />
 			<dl class="facts">
 				<dt>Status</dt>
 				<dd>
@@ -144,6 +173,7 @@ async function InterviewPage(props: {
 						<input
 							id="u-scheduled"
 							name="scheduled_at"
+							{...invalid("scheduled_at")}
 							type="datetime-local"
 							value={typed?.scheduled_at ?? toLocal(state.scheduledAt)}
 						/>
@@ -151,17 +181,31 @@ async function InterviewPage(props: {
 						<input
 							id="u-email"
 							name="candidate_email"
+							{...invalid("candidate_email")}
 							type="email"
 							value={typed?.candidate_email ?? state.candidateEmail}
 						/>
 						<label for="u-position">Position</label>
-						<input id="u-position" name="position" type="text" value={typed?.position ?? state.position} />
+						<input
+							id="u-position"
+							name="position"
+							{...invalid("position")}
+							type="text"
+							value={typed?.position ?? state.position}
+						/>
 						<label for="u-skills">Skills (comma-separated)</label>
-						<input id="u-skills" name="skills" type="text" value={typed?.skills ?? state.skills.join(", ")} />
+						<input
+							id="u-skills"
+							name="skills"
+							{...invalid("skills")}
+							type="text"
+							value={typed?.skills ?? state.skills.join(", ")}
+						/>
 						<label for="u-duration">Duration in minutes</label>
 						<input
 							id="u-duration"
 							name="duration_minutes"
+							{...invalid("duration_minutes")}
 							type="number"
 							min={15}
 							max={90}
@@ -171,6 +215,7 @@ async function InterviewPage(props: {
 						<input
 							id="u-reason"
 							name="reschedule_reason"
+							{...invalid("reschedule_reason")}
 							type="text"
 							value={typed?.reschedule_reason ?? ""}
 						/>
@@ -186,7 +231,14 @@ async function InterviewPage(props: {
 					<form method="post" action={`${base}/cancel`} data-confirm="Cancel this interview?">
 						<Csrf user={me} />
 						<label for="c-reason">Reason (optional)</label>
-						<input id="c-reason" name="reason" type="text" />
+						<input
+							id="c-reason"
+							name="reason"
+							{...invalid("reason")}
+							type="text"
+							maxlength={MAX_REASON}
+							value={props.typedReason ?? ""}
+						/>
 						<p>
 							<button type="submit" class="danger">
 								Cancel interview
@@ -302,6 +354,19 @@ interviewDetailPages.post("/:id/cancel", async (c) => {
 	const state = await owned(c, id);
 	if (!state) return notFoundPage(c);
 	const form = await formOf(c);
+	const reason = field(form, "reason");
+	const parsed = cancelReason.safeParse(reason ? { reason } : {});
+	if (!parsed.success) {
+		return c.html(
+			await InterviewPage({
+				c,
+				state,
+				typedReason: reason,
+				error: { message: "The interview was not cancelled.", fields: formIssues(parsed.error.issues) },
+			}),
+			422,
+		);
+	}
 	try {
 		await commandInterview(
 			c.env,
@@ -309,7 +374,7 @@ interviewDetailPages.post("/:id/cancel", async (c) => {
 			id,
 			{
 				type: "cancel",
-				reason: cutText(field(form, "reason"), 1000) || null,
+				reason: parsed.data.reason ?? null,
 				sendNotification: !state.testMode,
 				refundCredits: true,
 			},
@@ -317,7 +382,10 @@ interviewDetailPages.post("/:id/cancel", async (c) => {
 		);
 		return c.redirect(`${LIST}/${id}?saved=1`, 303);
 	} catch (error) {
-		return c.html(await InterviewPage({ c, state, error: describe(error) }), refusalStatus(error));
+		return c.html(
+			await InterviewPage({ c, state, typedReason: reason, error: describe(error) }),
+			refusalStatus(error),
+		);
 	}
 });
 

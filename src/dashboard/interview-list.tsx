@@ -8,7 +8,7 @@ import { decodeCursor, encodeCursor } from "../platform/lib/cursor";
 import { parseIsoDateTime } from "../platform/lib/time";
 import { formIssues } from "./guard";
 import { LIST } from "./interview-common";
-import { DevBanner, ErrorNotice, fmt, Page, TestBadge, TestBanner } from "./layout";
+import { DevBanner, ErrorNotice, fmt, invalidProps, Page, TestBadge, TestBanner } from "./layout";
 import { DASHBOARD_DATA, type DashBindings, sessionHashOf, signedIn, toSignIn } from "./session";
 import { type FoundSession, findSession, readSessionJson, sessionOwner } from "./users-repo";
 
@@ -20,6 +20,17 @@ const FORM_NAMES: Record<string, string> = {
 	created_before: "created_to",
 	scheduled_after: "scheduled_from",
 	scheduled_before: "scheduled_to",
+};
+
+/** The filter form's fields by the id of each one's input. */
+const FILTER_INPUTS: Record<string, string> = {
+	status: "f-status",
+	candidate_email: "f-email",
+	position: "f-position",
+	created_from: "f-from",
+	created_to: "f-to",
+	scheduled_from: "f-sfrom",
+	scheduled_to: "f-sto",
 };
 
 /** A date field (`YYYY-MM-DD`) as the API's ISO bound: the start of that day, or its end. */
@@ -110,6 +121,7 @@ interviewListPages.get("/", async (c) => {
 	const me = await signedIn(app, hash, found);
 	if (!me) return toSignIn(c);
 	c.set("dashboard", me);
+	const invalid = (name: string) => invalidProps(error, name);
 	const nextParams = new URLSearchParams({ ...q, cursor: nextCursor ?? "" });
 	if (mode) nextParams.set("mode", mode);
 	else nextParams.delete("mode");
@@ -160,7 +172,7 @@ interviewListPages.get("/", async (c) => {
 				<div class="row">
 					<div>
 						<label for="f-status">Status</label>
-						<select id="f-status" name="status">
+						<select id="f-status" name="status" {...invalid("status")}>
 							<option value="">Any</option>
 							{STATUSES.map((s) => (
 								<option value={s} selected={q.status === s}>
@@ -171,34 +183,70 @@ interviewListPages.get("/", async (c) => {
 					</div>
 					<div>
 						<label for="f-email">Candidate email</label>
-						<input id="f-email" name="candidate_email" type="text" value={q.candidate_email ?? ""} />
+						<input
+							id="f-email"
+							name="candidate_email"
+							{...invalid("candidate_email")}
+							type="text"
+							value={q.candidate_email ?? ""}
+						/>
 					</div>
 					<div>
 						<label for="f-position">Position contains</label>
-						<input id="f-position" name="position" type="text" value={q.position ?? ""} />
+						<input
+							id="f-position"
+							name="position"
+							{...invalid("position")}
+							type="text"
+							value={q.position ?? ""}
+						/>
 					</div>
 					<div>
 						<label for="f-from">Created from</label>
-						<input id="f-from" name="created_from" type="date" value={q.created_from ?? ""} />
+						<input
+							id="f-from"
+							name="created_from"
+							{...invalid("created_from")}
+							type="date"
+							value={q.created_from ?? ""}
+						/>
 					</div>
 					<div>
 						<label for="f-to">Created to</label>
-						<input id="f-to" name="created_to" type="date" value={q.created_to ?? ""} />
+						<input
+							id="f-to"
+							name="created_to"
+							{...invalid("created_to")}
+							type="date"
+							value={q.created_to ?? ""}
+						/>
 					</div>
 					<div>
 						<label for="f-sfrom">Scheduled from</label>
-						<input id="f-sfrom" name="scheduled_from" type="date" value={q.scheduled_from ?? ""} />
+						<input
+							id="f-sfrom"
+							name="scheduled_from"
+							{...invalid("scheduled_from")}
+							type="date"
+							value={q.scheduled_from ?? ""}
+						/>
 					</div>
 					<div>
 						<label for="f-sto">Scheduled to</label>
-						<input id="f-sto" name="scheduled_to" type="date" value={q.scheduled_to ?? ""} />
+						<input
+							id="f-sto"
+							name="scheduled_to"
+							{...invalid("scheduled_to")}
+							type="date"
+							value={q.scheduled_to ?? ""}
+						/>
 					</div>
 					<div>
 						<button type="submit">Filter</button>
 					</div>
 				</div>
 			</form>
-			<ErrorNotice error={error} />
+			<ErrorNotice error={error} targets={FILTER_INPUTS} />
 			<p class="muted">
 				{total} {devMode ? "dev sandbox" : testMode ? "test" : "live"} interviews match.
 			</p>

@@ -14,7 +14,7 @@ import { newId } from "../platform/lib/random";
 import { parseIsoDateTime } from "../platform/lib/time";
 import { firstSend, newFormId, sendOnce } from "./form-once";
 import { type DashContext, field, fieldAll, formOf, notFoundPage } from "./guard";
-import { Csrf, ErrorNotice, fmt, Page } from "./layout";
+import { Csrf, ErrorNotice, fmt, invalidProps, Page } from "./layout";
 import { cursorOf, PageLinks, pageOf, SETTINGS_PAGE_SIZE } from "./paging";
 import type { DashBindings, DashboardUser } from "./session";
 
@@ -30,6 +30,14 @@ const SCOPE_TEXT: Record<string, string> = {
 	"webhooks:read": "Read webhook endpoints and deliveries",
 	"webhooks:write": "Create and change webhook endpoints",
 	"analytics:read": "Read usage and account analytics",
+};
+
+/** The create form's fields by the id of each one's input (the scopes' first checkbox). */
+const KEY_INPUTS: Record<string, string> = {
+	name: "k-name",
+	environment: "k-env",
+	scopes: `scope-${SCOPES[0]}`,
+	expires_on: "k-exp",
 };
 
 const ENVIRONMENT_TEXT: [KeyEnvironment, string][] = [
@@ -53,6 +61,7 @@ function KeysPage(props: {
 }) {
 	const now = Date.now();
 	const v = props.values;
+	const invalid = (name: string) => invalidProps(props.error, name);
 	return (
 		<Page title="API keys" user={props.me} current={KEYS}>
 			<h1>API keys</h1>
@@ -73,7 +82,7 @@ function KeysPage(props: {
 					</button>
 				</section>
 			) : null}
-			<ErrorNotice error={props.error} />
+			<ErrorNotice error={props.error} targets={KEY_INPUTS} />
 			<h2>Keys</h2>
 			<div class="table-wrap">
 				<table>
@@ -139,9 +148,17 @@ function KeysPage(props: {
 				<Csrf user={props.me} />
 				<input type="hidden" name="form_id" value={props.formId} />
 				<label for="k-name">Name</label>
-				<input id="k-name" name="name" type="text" required maxlength={100} value={v?.name ?? ""} />
+				<input
+					id="k-name"
+					name="name"
+					{...invalid("name")}
+					type="text"
+					required
+					maxlength={100}
+					value={v?.name ?? ""}
+				/>
 				<label for="k-env">Environment</label>
-				<select id="k-env" name="environment">
+				<select id="k-env" name="environment" {...invalid("environment")}>
 					{ENVIRONMENT_TEXT.map(([env, text]) => (
 						<option value={env} selected={v?.environment === env}>
 							{env}: {text}
@@ -156,6 +173,7 @@ function KeysPage(props: {
 								type="checkbox"
 								id={`scope-${s}`}
 								name="scopes"
+								{...invalid("scopes")}
 								value={s}
 								checked={v ? v.scopes.includes(s) : true}
 							/>{" "}
@@ -166,7 +184,13 @@ function KeysPage(props: {
 					))}
 				</fieldset>
 				<label for="k-exp">Expires on (optional, UTC end of day)</label>
-				<input id="k-exp" name="expires_on" type="date" value={v?.expiresOn ?? ""} />
+				<input
+					id="k-exp"
+					name="expires_on"
+					{...invalid("expires_on")}
+					type="date"
+					value={v?.expiresOn ?? ""}
+				/>
 				<p>
 					<button type="submit">Create key</button>
 				</p>

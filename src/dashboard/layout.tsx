@@ -34,6 +34,8 @@ button.danger{background:var(--bad);border-color:var(--bad)}
 .row>div{min-width:12rem}
 .notice{padding:.75rem 1rem;border-radius:6px;margin:.75rem 0;border:1px solid}
 .notice.error{border-color:var(--bad);color:var(--bad);background:#fce8e6}
+:is(input,select,textarea)[aria-invalid=true]{border-color:var(--bad)}
+:is(input,select,textarea)[aria-invalid=true]:not(:focus-visible){outline:2px solid var(--bad);outline-offset:1px}
 .notice.ok{border-color:var(--good);color:var(--good);background:#e6f4ea}
 .secret{font-family:ui-monospace,monospace;word-break:break-all;background:var(--soft);padding:.5rem;border:1px dashed var(--muted)}
 .muted{color:var(--muted)}
@@ -199,11 +201,33 @@ export function Csrf({ user }: { user: DashboardUser }) {
 	return <input type="hidden" name="_csrf" value={user.session.csrfToken} />;
 }
 
-export function ErrorNotice({
-	error,
-}: {
-	error?: { message: string; fields?: Record<string, string> } | null;
-}) {
+/** A page's refusal in words, with the fields it names by the form's own names. */
+export type Refusal = { message: string; fields?: Record<string, string> } | null | undefined;
+
+/**
+ * The id of the notice's item holding the message for the field `name`: letters, digits and `_`
+ * are kept, any other code unit is written as `-` and its hex code and `-`, so two names never
+ * share an id.
+ */
+export function fieldErrorId(name: string): string {
+	return `err-${name.replace(/[^A-Za-z0-9_]/g, (ch) => `-${ch.charCodeAt(0).toString(16)}-`)}`;
+}
+
+/**
+ * The attributes of a form's input named `name`: when the refusal names that field, it is marked
+ * invalid and described by its message in the notice; otherwise none.
+ */
+export function invalidProps(error: Refusal, name: string): Record<string, string> {
+	if (!error?.fields || !Object.hasOwn(error.fields, name)) return {};
+	return { "aria-invalid": "true", "aria-describedby": fieldErrorId(name) };
+}
+
+/**
+ * A refusal: its message, and each field it names with its message. `targets` gives, by field
+ * name, the id of the input of the form shown on the page; such a field's name links to its input.
+ * A field without one (a hidden input, a field the form does not have) is named as plain text.
+ */
+export function ErrorNotice({ error, targets = {} }: { error?: Refusal; targets?: Record<string, string> }) {
 	if (!error) return null;
 	const fields = Object.entries(error.fields ?? {});
 	return (
@@ -211,11 +235,21 @@ export function ErrorNotice({
 			<p>{error.message}</p>
 			{fields.length > 0 ? (
 				<ul>
-					{fields.map(([name, text]) => (
-						<li>
-							<strong>{name}</strong>: {text}
-						</li>
-					))}
+					{fields.map(([name, text]) => {
+						const target = Object.hasOwn(targets, name) ? targets[name] : undefined;
+						return (
+							<li id={fieldErrorId(name)}>
+								{target ? (
+									<a href={`#${target}`}>
+										<strong>{name}</strong>
+									</a>
+								) : (
+									<strong>{name}</strong>
+								)}
+								: {text}
+							</li>
+						);
+					})}
 				</ul>
 			) : null}
 		</div>

@@ -1,11 +1,18 @@
 import { ALL_EVENTS, WEBHOOK_EVENT_NAMES } from "../webhooks/event-names";
 import { type describe, fieldAll, type formOf } from "./guard";
+import { invalidProps } from "./layout";
 
 export const HOOKS = "/dashboard/settings/webhooks";
 
 export type Problem = ReturnType<typeof describe> | null;
 
-export function EventChoices({ chosen }: { chosen: readonly string[] }) {
+/** An endpoint form's fields by the id of each one's input (the events' first checkbox). */
+export function endpointInputs(urlId: string): Record<string, string> {
+	return { url: urlId, events: "ev-all" };
+}
+
+export function EventChoices({ chosen, error }: { chosen: readonly string[]; error?: Problem }) {
+	const invalid = invalidProps(error, "events");
 	return (
 		<fieldset>
 			<legend>Events</legend>
@@ -14,6 +21,7 @@ export function EventChoices({ chosen }: { chosen: readonly string[] }) {
 					type="checkbox"
 					id="ev-all"
 					name="events"
+					{...invalid}
 					value={ALL_EVENTS}
 					checked={chosen.includes(ALL_EVENTS)}
 				/>{" "}
@@ -25,6 +33,7 @@ export function EventChoices({ chosen }: { chosen: readonly string[] }) {
 						type="checkbox"
 						id={`ev-${name}`}
 						name="events"
+						{...invalid}
 						value={name}
 						checked={chosen.includes(name)}
 					/>{" "}

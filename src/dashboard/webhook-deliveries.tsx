@@ -15,9 +15,9 @@ import {
 	sendTestEvent,
 } from "../webhooks/service";
 import { type DashContext, describe, field, formIssues, formOf, notFoundPage, refusalStatus } from "./guard";
-import { Csrf, ErrorNotice, fmt, Page } from "./layout";
+import { Csrf, ErrorNotice, fmt, invalidProps, Page } from "./layout";
 import type { DashBindings, DashboardUser } from "./session";
-import { EventChoices, eventsOf, HOOKS, type Problem } from "./webhook-common";
+import { EventChoices, endpointInputs, eventsOf, HOOKS, type Problem } from "./webhook-common";
 
 export const webhookDeliveryPages = new Hono<DashBindings>();
 
@@ -54,7 +54,7 @@ async function EndpointPage(props: {
 					{props.notice}
 				</p>
 			) : null}
-			<ErrorNotice error={props.error} />
+			<ErrorNotice error={props.error} targets={endpointInputs("e-url")} />
 			<p>
 				State: <strong>{endpoint.active ? "enabled" : "disabled"}</strong>
 				{endpoint.disabledReason ? ` (${endpoint.disabledReason})` : ""}
@@ -86,8 +86,15 @@ async function EndpointPage(props: {
 			<form method="post" action={`${base}/edit`}>
 				<Csrf user={me} />
 				<label for="e-url">URL</label>
-				<input id="e-url" name="url" type="url" required value={props.typed?.url ?? endpoint.url} />
-				<EventChoices chosen={props.typed?.events ?? endpoint.events} />
+				<input
+					id="e-url"
+					name="url"
+					{...invalidProps(props.error, "url")}
+					type="url"
+					required
+					value={props.typed?.url ?? endpoint.url}
+				/>
+				<EventChoices chosen={props.typed?.events ?? endpoint.events} error={props.error} />
 				<button type="submit">Save</button>
 			</form>
 			<h2>Delivery log</h2>
@@ -205,7 +212,15 @@ webhookDeliveryPages.post("/:id/toggle", async (c) => {
 	const endpoint = await endpointOf(c);
 	if (!endpoint) return notFoundPage(c);
 	const form = await formOf(c);
-	const active = field(form, "active") === "true";
+	const value = field(form, "active");
+	if (value !== "true" && value !== "false") {
+		const fields = { active: "Must be true or false" };
+		return c.html(
+			await EndpointPage({ c, endpoint, error: { message: "Nothing was changed.", fields } }),
+			422,
+		);
+	}
+	const active = value === "true";
 	const updated = await changeEndpoint(c.env, endpoint, { active }, c.get("now"));
 	return c.redirect(`${HOOKS}/${updated.id}?${active ? "enabled" : "disabled"}=1`, 303);
 });

@@ -9,9 +9,9 @@ import { rotateWebhookSecret } from "../webhooks/secrets";
 import { acceptedUrl, createEndpoint, ownerOf } from "../webhooks/service";
 import { firstSend, newFormId, sendOnce } from "./form-once";
 import { type DashContext, describe, field, formIssues, formOf, refusalStatus } from "./guard";
-import { Csrf, ErrorNotice, fmt, Page } from "./layout";
+import { Csrf, ErrorNotice, fmt, invalidProps, Page } from "./layout";
 import type { DashBindings } from "./session";
-import { EventChoices, eventsOf, HOOKS, type Problem } from "./webhook-common";
+import { EventChoices, endpointInputs, eventsOf, HOOKS, type Problem } from "./webhook-common";
 
 export const webhookEndpointPages = new Hono<DashBindings>();
 
@@ -50,7 +50,7 @@ async function ListPage(props: {
 					{props.notice}
 				</p>
 			) : null}
-			<ErrorNotice error={props.error} />
+			<ErrorNotice error={props.error} targets={endpointInputs("w-url")} />
 			<h2>Endpoints</h2>
 			{rows.length === 0 ? <p>No endpoints yet.</p> : null}
 			<div class="table-wrap">
@@ -88,8 +88,15 @@ async function ListPage(props: {
 				<Csrf user={me} />
 				<input type="hidden" name="form_id" value={props.formId ?? newFormId()} />
 				<label for="w-url">URL (https)</label>
-				<input id="w-url" name="url" type="url" required value={props.values?.url ?? ""} />
-				<EventChoices chosen={props.values?.events ?? [ALL_EVENTS]} />
+				<input
+					id="w-url"
+					name="url"
+					{...invalidProps(props.error, "url")}
+					type="url"
+					required
+					value={props.values?.url ?? ""}
+				/>
+				<EventChoices chosen={props.values?.events ?? [ALL_EVENTS]} error={props.error} />
 				<button type="submit">Add endpoint</button>
 			</form>
 			<h2>Signing secret</h2>

@@ -118,6 +118,19 @@ describe("the dashboard in a real browser", () => {
 	it("creates an interview from the form and shows its page", async () => {
 		await page.goto(`${service.baseUrl}/dashboard/interviews/new`);
 		await shot("interview-new");
+		// A skill the browser lets through and the service refuses: the page marks that field, and
+		// the notice's link moves focus to it.
+		await page.getByLabel("Candidate email").fill("ada@example.com");
+		await page.getByLabel("Position").fill("Backend Engineer");
+		await page.getByLabel("Skills (comma-separated)").fill(`TypeScript, ${"x".repeat(101)}`);
+		await page.getByRole("button", { name: "Create interview" }).click();
+		await see(page.getByRole("alert"), "skills");
+		expect(await page.locator("#skills").getAttribute("aria-invalid")).toBe("true");
+		expect(await page.locator("#position").getAttribute("aria-invalid")).toBeNull();
+		await shot("interview-new-refused");
+		await page.getByRole("alert").getByRole("link", { name: "skills" }).click();
+		expect(await page.evaluate("document.activeElement && document.activeElement.id")).toBe("skills");
+		expect(new URL(page.url()).hash).toBe("#skills");
 		await page.getByLabel("Candidate email").fill("ada@example.com");
 		await page.getByLabel("Candidate name (optional)").fill("Ada Lovelace");
 		await page.getByLabel("Position").fill("Backend Engineer");
