@@ -1422,6 +1422,16 @@ export interface components {
                 [key: string]: unknown;
             };
         };
+        /** @description Only a bulk item's (POST /v1/interviews/bulk): its `candidate_email` is a string but not a valid address */
+        Error_INVALID_EMAIL: {
+            /** @enum {string} */
+            code: "INVALID_EMAIL";
+            message: string;
+            /** @description Each failing field of the item, `candidate_email` among them → what is wrong with it */
+            details: {
+                [key: string]: string;
+            };
+        };
         Meta: {
             /** Format: date-time */
             timestamp: string;
@@ -3602,13 +3612,8 @@ export interface operations {
                             failed: {
                                 index: number;
                                 candidate_email: string | null;
-                                error: {
-                                    code: string;
-                                    message: string;
-                                    details: {
-                                        [key: string]: unknown;
-                                    };
-                                };
+                                /** @description One object per code an item can fail with: narrow on `code` to its `details` */
+                                error: components["schemas"]["Error_VALIDATION_ERROR"] | components["schemas"]["Error_INVALID_EMAIL"] | components["schemas"]["Error_QUOTA_EXCEEDED"] | components["schemas"]["Error_INSUFFICIENT_CREDITS"] | components["schemas"]["Error_INTERNAL_ERROR"];
                             }[];
                             summary: {
                                 total_requested: number;
@@ -8744,13 +8749,8 @@ export interface operations {
                             failed: {
                                 index: number;
                                 candidate_email: string | null;
-                                error: {
-                                    code: string;
-                                    message: string;
-                                    details: {
-                                        [key: string]: unknown;
-                                    };
-                                };
+                                /** @description One object per code an item can fail with: narrow on `code` to its `details` */
+                                error: components["schemas"]["Error_VALIDATION_ERROR"] | components["schemas"]["Error_INVALID_EMAIL"] | components["schemas"]["Error_QUOTA_EXCEEDED"] | components["schemas"]["Error_INSUFFICIENT_CREDITS"] | components["schemas"]["Error_INTERNAL_ERROR"];
                             }[];
                             summary: {
                                 total_requested: number;

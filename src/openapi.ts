@@ -5,6 +5,7 @@
 import type { Hono } from "hono";
 import { generateSpecs } from "hono-openapi";
 import { webhookEventSchemas } from "./events/openapi";
+import { interviewErrorObjects } from "./interviews/api/openapi";
 import type { AppBindings } from "./platform/http/context";
 import { ERROR_STATUS, type ErrorCode } from "./platform/http/errors";
 import { errorObjectName, errorObjects, jsonSchema } from "./platform/http/openapi";
@@ -229,6 +230,10 @@ function components() {
 				additionalProperties: false,
 			},
 			...Object.fromEntries(ERROR_CODES.map((code) => [errorObjectName(code), errorObject(code)])),
+			// Error objects of codes that are not the API's, used by reference from a view (a bulk item's).
+			...Object.fromEntries(
+				Object.entries(interviewErrorObjects).map(([name, schema]) => [name, jsonSchema(schema)]),
+			),
 			Meta: {
 				type: "object",
 				properties: {

@@ -75,6 +75,20 @@ describe("the typed client", () => {
 		expect(invalid.error!.error).toMatchObject({ code: "VALIDATION_ERROR" });
 	});
 
+	it("narrows a bulk item's error on its code", async () => {
+		const api = client(service, service.keys.test);
+		const bulk = await api.POST("/v1/interviews/bulk", {
+			body: { interviews: [{ candidate_email: "not-an-email", position: "QA", skills: ["Testing"] }] },
+		});
+		const [failed] = bulk.data!.data.failed;
+		expect(failed?.error.code).toBe("INVALID_EMAIL");
+		if (failed?.error.code === "INVALID_EMAIL") {
+			// Typed as each failing field's message, as VALIDATION_ERROR's details are.
+			const messages: Record<string, string> = failed.error.details;
+			expect(messages.candidate_email).toEqual(expect.any(String));
+		}
+	});
+
 	it("reads the account, the event log and manages a webhook endpoint", async () => {
 		const api = client(service, service.keys.live);
 		const profile = await api.GET("/v1/account/profile");

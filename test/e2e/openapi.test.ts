@@ -157,8 +157,9 @@ describe("the OpenAPI document", () => {
 		// Some not-found answers carry no details (an unknown route): details stay optional there.
 		expect(schemas.Error_NOT_FOUND.required).toEqual(["code", "message"]);
 		// The envelope is a union of one object per code; a response's is that of its own codes.
+		// (Error_INVALID_EMAIL is a bulk item's alone, never an envelope's.)
 		expect(schemas.Error.properties.error.oneOf).toHaveLength(
-			Object.keys(schemas).filter((n) => n.startsWith("Error_")).length,
+			Object.keys(schemas).filter((n) => n.startsWith("Error_") && n !== "Error_INVALID_EMAIL").length,
 		);
 		expect(
 			document.paths["/v1/interviews"].post.responses["429"].content["application/json"].schema.properties
@@ -213,6 +214,84 @@ describe("the OpenAPI document", () => {
 		const numeric = structuredClone(invalid.body);
 		numeric.error.details.candidate_email = 1;
 		expect(check400(numeric)).toMatch(/candidate_email must be string/);
+	});
+
+	it("types a bulk item's error per code, as real items fail", async () => {
+		const validator = await openApiValidator(service);
+		const path = "/v1/interviews/bulk";
+		const good = { candidate_email: "bulk-typed@example.com", position: "QA", skills: ["Testing"] };
+		// api() checks each answer against the document; the checks below also refuse wrong copies.
+		const mixed = await api(service, "POST", path, {
+			key: service.keys.test,
+			body: {
+				interviews: [good, { ...good, position: undefined }, { ...good, candidate_email: "not-an-email" }],
+			},
+		});
+		expect(mixed.status).toBe(200);
+		expect(mixed.body.data.failed.map((f: { error: { code: string } }) => f.error.code)).toEqual([
+			"VALIDATION_ERROR",
+			"INVALID_EMAIL",
+		]);
+		const check = (answer: unknown) => validator.check("POST", path, 200, mixed.headers, answer).join("\n");
+		expect(check(mixed.body)).toBe("");
+		const unknownCode = structuredClone(mixed.body);
+		unknownCode.data.failed[1].error.code = "EMAIL_INVALID";
+		expect(check(unknownCode)).toMatch(/must match exactly one schema in oneOf/);
+		const numericField = structuredClone(mixed.body);
+		numericField.data.failed[1].error.details.candidate_email = 1;
+		expect(check(numericField)).toMatch(/candidate_email must be string/);
+		const withoutDetails = structuredClone(mixed.body);
+		delete withoutDetails.data.failed[0].error.details;
+		expect(check(withoutDetails)).toMatch(/must have required property 'details'/);
+
+		// Real refusals of the account's limits: one credit for two items, then a monthly limit of one.
+		const account = await api(service, "POST", "/admin/accounts", {
+			key: service.adminToken,
+			body: { company_name: "Bulk Limits", plan: "starter", credits: 1 },
+		});
+		expect(account.status).toBe(201);
+		const accountId = account.body.data.id;
+		const key = await api(service, "POST", `/admin/accounts/${accountId}/keys`, {
+			key: service.adminToken,
+			body: { name: "live", environment: "live" },
+		});
+		expect(key.status).toBe(201);
+		const live = key.body.data.key;
+		const bulk = (emails: string[]) =>
+			api(service, "POST", path, {
+				key: live,
+				body: {
+					interviews: emails.map((candidate_email) => ({ ...good, candidate_email })),
+					defaults: { send_invitation: false },
+				},
+			});
+		const credits = await bulk(["first@example.com", "second@example.com"]);
+		expect(credits.status).toBe(200);
+		expect(credits.body.data.failed[0].error).toMatchObject({
+			code: "INSUFFICIENT_CREDITS",
+			details: { required: 1, available: 0 },
+		});
+		const creditsAsText = structuredClone(credits.body);
+		creditsAsText.data.failed[0].error.details.available = "0";
+		expect(validator.check("POST", path, 200, credits.headers, creditsAsText).join()).toMatch(
+			/available must be integer/,
+		);
+		const limited = await api(service, "PATCH", `/admin/accounts/${accountId}`, {
+			key: service.adminToken,
+			body: { credits_delta: 5, limits: { monthly_interviews: 1 } },
+		});
+		expect(limited.status).toBe(200);
+		const quota = await bulk(["third@example.com"]);
+		expect(quota.status).toBe(200);
+		expect(quota.body.data.failed[0].error).toMatchObject({
+			code: "QUOTA_EXCEEDED",
+			details: { resource: "monthly_interviews", limit: 1, used: 1 },
+		});
+		const withoutReset = structuredClone(quota.body);
+		delete withoutReset.data.failed[0].error.details.resets_at;
+		expect(validator.check("POST", path, 200, quota.headers, withoutReset).join()).toMatch(
+			/must have required property 'resets_at'/,
+		);
 	});
 
 	it("lists every routed operation of /v1: an unknown one answers 404, a documented one does not", async () => {

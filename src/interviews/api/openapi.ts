@@ -4,9 +4,10 @@
 // recommendation are checked against the code's own types at compile time (`Same` below).
 import { z } from "zod";
 import { type Analytics, RECOMMENDATIONS, type Results } from "../../interviewer/model";
-import { isoTime, isoTimeOrNull } from "../../platform/http/openapi";
+import { errorObjectName, isoTime, isoTimeOrNull, schemaRef } from "../../platform/http/openapi";
 import { DIFFICULTIES, STATUSES } from "../core/model";
 import type { SetupGuideRecommendation } from "../core/setup-guide-results";
+import { BULK_ITEM_ERROR_CODES, type BulkItemError } from "../creation/bulk-create";
 import type { RecordingLink } from "../recordings/recordings";
 
 const id = z.string().meta({ description: "`int_` id", example: "int_8Yq2Xb0c4Jt1nV5mA7dK3pLs" });
@@ -187,11 +188,35 @@ export const cancelledInterviewSchema = z.object({
 	notification_sent: z.boolean(),
 });
 
-const itemError = z.object({
-	code: z.string(),
-	message: z.string(),
-	details: z.looseObject({}),
-});
+/**
+ * INVALID_EMAIL's error object (components.schemas.Error_INVALID_EMAIL, added by src/openapi.ts):
+ * a bulk item's own code, never an envelope's. Its details are VALIDATION_ERROR's.
+ */
+export const invalidEmailErrorSchema = z
+	.strictObject({
+		code: z.enum(["INVALID_EMAIL"]),
+		message: z.string(),
+		details: z.record(z.string(), z.string()).meta({
+			description: "Each failing field of the item, `candidate_email` among them → what is wrong with it",
+		}),
+	})
+	.meta({
+		description:
+			"Only a bulk item's (POST /v1/interviews/bulk): its `candidate_email` is a string but not a valid address",
+	});
+
+/** The schemas of this module's own error objects, for the document's components. */
+export const interviewErrorObjects: Record<string, z.ZodType> = {
+	[errorObjectName("INVALID_EMAIL")]: invalidEmailErrorSchema,
+};
+
+/**
+ * A bulk item's `error`: one of the error objects of the codes an item can carry
+ * (`BULK_ITEM_ERROR_CODES`), each by reference to the object the endpoints' errors use.
+ */
+const itemError = z
+	.xor(BULK_ITEM_ERROR_CODES.map((code) => schemaRef<BulkItemError>(errorObjectName(code))))
+	.meta({ description: "One object per code an item can fail with: narrow on `code` to its `details`" });
 
 export const bulkCreatedSchema = z.object({
 	successful: z.array(

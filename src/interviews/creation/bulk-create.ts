@@ -41,11 +41,38 @@ export const bulkCreateBody = z.strictObject(
 );
 export type BulkCreateBody = z.infer<typeof bulkCreateBody>;
 
+/**
+ * Every code a bulk item's `error` can carry, which the OpenAPI document lists as its union
+ * (src/interviews/api/openapi.ts). Where each comes from:
+ * - VALIDATION_ERROR and INVALID_EMAIL: `prepareItem` (INVALID_EMAIL exists only for bulk items;
+ *   `scheduledAtOf` refuses with VALIDATION_ERROR alone).
+ * - QUOTA_EXCEEDED and INSUFFICIENT_CREDITS: the refusals `admitInterviews` answers per item
+ *   (src/accounts/admission.ts). No other per-item limit applies at creation: the rate limit
+ *   counts the request once, before this, and the concurrent-interview limit is taken when an
+ *   interview starts.
+ * - INTERNAL_ERROR: anything else that fails one item or all of them (`itemError`), among them
+ *   the `OutcomeUnknownError` of `plantInterviews`. Nothing else on that path throws an
+ *   `AppError`: the bulk writes with `writeCreation`, not the single create's account-object
+ *   commit that can refuse for the rate limit or a stale key.
+ */
+export const BULK_ITEM_ERROR_CODES = [
+	"VALIDATION_ERROR",
+	"INVALID_EMAIL",
+	"QUOTA_EXCEEDED",
+	"INSUFFICIENT_CREDITS",
+	"INTERNAL_ERROR",
+] as const satisfies readonly (ErrorCode | "INVALID_EMAIL")[];
+
+export type BulkItemErrorCode = (typeof BULK_ITEM_ERROR_CODES)[number];
+
 export interface BulkItemError {
-	/** An API error code, or INVALID_EMAIL, which exists only for bulk items. */
-	code: ErrorCode | "INVALID_EMAIL";
+	code: BulkItemErrorCode;
 	message: string;
 	details: Record<string, unknown>;
+}
+
+function isBulkItemErrorCode(code: string): code is BulkItemErrorCode {
+	return (BULK_ITEM_ERROR_CODES as readonly string[]).includes(code);
 }
 
 export type BulkItemOutcome =
@@ -121,9 +148,13 @@ export function prepareItem(raw: unknown, defaults: BulkDefaults, now: number): 
 	}
 }
 
-/** An item's failure as its `error` entry; unexpected errors are logged and stay generic. */
+/**
+ * An item's failure as its `error` entry; unexpected errors are logged and stay generic. An
+ * `AppError` whose code no item can carry (`BULK_ITEM_ERROR_CODES`) is unexpected too: the
+ * answer keeps to the codes the document lists.
+ */
 export function itemError(error: unknown, requestId: string): BulkItemError {
-	if (error instanceof AppError) {
+	if (error instanceof AppError && isBulkItemErrorCode(error.code)) {
 		return { code: error.code, message: error.message, details: error.details ?? {} };
 	}
 	console.error(

@@ -111,9 +111,20 @@ function successSchema(spec: OperationSpec["success"]): JsonSchema {
 	return { type: "object", properties, required, additionalProperties: false };
 }
 
-/** The components schema of one code's `error` object, with its `details` (src/openapi.ts). */
-export function errorObjectName(code: ErrorCode): string {
+/**
+ * The components schema of one code's `error` object, with its `details` (src/openapi.ts): an
+ * API code's, or a module's own (a bulk item's INVALID_EMAIL).
+ */
+export function errorObjectName(code: string): string {
 	return `Error_${code}`;
+}
+
+/**
+ * A components schema by reference, as a zod schema of type `T` that a view's schema can hold:
+ * its JSON Schema is the `$ref` alone. It documents and checks nothing.
+ */
+export function schemaRef<T>(name: string): z.ZodType<T> {
+	return z.custom<T>().meta(ref("schemas", name));
 }
 
 /** The `error` of an envelope with one of `codes`: that code's object, or a union on `code`. */
