@@ -9,6 +9,7 @@ import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
+import { interviewBody, WEEK_AHEAD } from "./bench/bodies.mjs";
 import { bundleSize } from "./bench/bundle.mjs";
 import { measureLiveRoom } from "./bench/live-room.mjs";
 import { measurePaired } from "./bench/load.mjs";
@@ -24,16 +25,8 @@ import {
 } from "./bench/report.mjs";
 import { seedProjection } from "./bench/seed.mjs";
 import { measureFanOut } from "./bench/webhooks.mjs";
-import { ROOT } from "./lib.mjs";
+import { numberOption as option, ROOT } from "./lib.mjs";
 import { call, startService } from "./local-service.mjs";
-
-function option(name, fallback) {
-	const i = process.argv.indexOf(`--${name}`);
-	if (i === -1) return fallback;
-	const value = Number(process.argv[i + 1]);
-	if (!Number.isFinite(value) || value <= 0) throw new Error(`--${name} needs a positive number`);
-	return value;
-}
 
 const settings = {
 	durationS: option("duration", 10),
@@ -50,18 +43,6 @@ const LARGE_LIST_SIZE = 100_000;
 const BULK_SIZE = 100;
 /** Round trips made, and not measured, before the WebSocket case. */
 const WS_WARMUP_ANSWERS = 100;
-
-/** Interviews are scheduled a week ahead, as callers usually do; the live room's start now. */
-const WEEK_AHEAD = new Date(Date.now() + 7 * 24 * 3600 * 1000).toISOString();
-const interviewBody = (i, scheduledAt = WEEK_AHEAD) => ({
-	candidate_email: `candidate${i}@example.com`,
-	candidate_name: `Candidate ${i}`,
-	position: "Backend Engineer",
-	skills: ["TypeScript", "SQL"],
-	duration_minutes: 60,
-	send_invitation: false,
-	...(scheduledAt ? { scheduled_at: scheduledAt } : {}),
-});
 
 async function main() {
 	const startedAt = Date.now();

@@ -95,3 +95,12 @@ export async function waitForHealth(baseUrl, { timeoutMs = 60_000, isAlive = () 
 	}
 	throw new Error(`${baseUrl} did not become healthy within ${timeoutMs} ms`);
 }
+
+/** A positive number given on the command line as `--name N`, or `fallback`; anything else throws. */
+export function numberOption(name, fallback, argv = process.argv) {
+	const i = argv.indexOf(`--${name}`);
+	if (i === -1) return fallback;
+	const value = Number(argv[i + 1]);
+	if (!Number.isFinite(value) || value <= 0) throw new Error(`--${name} needs a positive number`);
+	return value;
+}

@@ -7,6 +7,7 @@ import { SocketIoSessionObject } from "./interviews/room/socketio/session";
 import { interviewStub } from "./interviews/stub";
 import { getDb } from "./platform/db/client";
 import { callCountsWanted, countingNamespace, readCallCounts } from "./platform/lib/call-counts";
+import { floorProbeWanted, parseFloorShape, runFloorCalls } from "./platform/lib/floor-probe";
 import { handleQueueBatch } from "./queues";
 import { runHousekeeping } from "./scheduled";
 
@@ -49,6 +50,24 @@ function fetchCounting(request: Request, env: Env, ctx: ExecutionContext): Respo
 	return app.fetch(request, counting, ctx);
 }
 
+const FLOOR_PATH = "/__dev/floor/";
+
+/**
+ * Development only (`DEV_FLOOR_PROBE=1`, src/platform/lib/floor-probe.ts): `GET /__dev/floor/<shape>`
+ * makes the shape's calls, then answers as the health endpoint, through the app. A shape that is
+ * not one goes to the app as it is (a 404).
+ */
+async function fetchFloor(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
+	const url = new URL(request.url);
+	const groups =
+		request.method === "GET" && url.pathname.startsWith(FLOOR_PATH)
+			? parseFloorShape(url.pathname.slice(FLOOR_PATH.length))
+			: null;
+	if (!groups) return app.fetch(request, env, ctx);
+	await runFloorCalls(env, groups);
+	return app.fetch(new Request(new URL("/api/v1/health/", url), request), env, ctx);
+}
+
 /**
  * A Socket.IO client's Engine.IO session; it opens each interview namespace through the Worker's
  * own route for the plain channel, so both channels authenticate and refuse alike.
@@ -68,7 +87,11 @@ export class SocketIoSession extends SocketIoSessionObject {
 
 export default {
 	fetch: (request, env, ctx) =>
-		callCountsWanted(env) ? fetchCounting(request, env, ctx) : app.fetch(request, env, ctx),
+		callCountsWanted(env)
+			? fetchCounting(request, env, ctx)
+			: floorProbeWanted(env)
+				? fetchFloor(request, env, ctx)
+				: app.fetch(request, env, ctx),
 	queue: handleQueueBatch,
 	scheduled: (controller, env, ctx) => ctx.waitUntil(runHousekeeping(env, controller.scheduledTime)),
 } satisfies ExportedHandler<Env>;

@@ -151,6 +151,11 @@ export class AccountObject extends DurableObject<Env> {
 		});
 	}
 
+	/** The cheapest call there is: the floor probe's (development only, src/platform/lib/floor-probe.ts). */
+	ping(): number {
+		return 1;
+	}
+
 	/**
 	 * The API's per-request call: counts the request like `hit`, unless `version` (the key-cache
 	 * version the Worker's cached key was confirmed at; null for a key just read from D1) is no
