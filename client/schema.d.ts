@@ -3651,18 +3651,6 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not enough credits: INSUFFICIENT_CREDITS */
-            402: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error?: components["schemas"]["Error_INSUFFICIENT_CREDITS"];
-                    } & components["schemas"]["Error"];
-                };
-            };
             /** @description The key lacks a scope, or the interview is not open: INSUFFICIENT_PERMISSIONS */
             403: {
                 headers: {
@@ -3675,7 +3663,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Conflicts with the resource's state: IDEMPOTENCY_KEY_IN_USE, INVALID_OPERATION */
+            /** @description Conflicts with the resource's state: IDEMPOTENCY_KEY_IN_USE */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3683,7 +3671,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: components["schemas"]["Error_IDEMPOTENCY_KEY_IN_USE"] | components["schemas"]["Error_INVALID_OPERATION"];
+                        error?: components["schemas"]["Error_IDEMPOTENCY_KEY_IN_USE"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -3711,7 +3699,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit or monthly quota exceeded: RATE_LIMIT_EXCEEDED, QUOTA_EXCEEDED */
+            /** @description Rate limit or monthly quota exceeded: RATE_LIMIT_EXCEEDED */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3726,7 +3714,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: components["schemas"]["Error_RATE_LIMIT_EXCEEDED"] | components["schemas"]["Error_QUOTA_EXCEEDED"];
+                        error?: components["schemas"]["Error_RATE_LIMIT_EXCEEDED"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -8788,18 +8776,6 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not enough credits: INSUFFICIENT_CREDITS */
-            402: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error?: components["schemas"]["Error_INSUFFICIENT_CREDITS"];
-                    } & components["schemas"]["Error"];
-                };
-            };
             /** @description The key lacks a scope, or the interview is not open: INSUFFICIENT_PERMISSIONS */
             403: {
                 headers: {
@@ -8812,7 +8788,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Conflicts with the resource's state: IDEMPOTENCY_KEY_IN_USE, INVALID_OPERATION */
+            /** @description Conflicts with the resource's state: IDEMPOTENCY_KEY_IN_USE */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8820,7 +8796,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: components["schemas"]["Error_IDEMPOTENCY_KEY_IN_USE"] | components["schemas"]["Error_INVALID_OPERATION"];
+                        error?: components["schemas"]["Error_IDEMPOTENCY_KEY_IN_USE"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -8848,7 +8824,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit or monthly quota exceeded: RATE_LIMIT_EXCEEDED, QUOTA_EXCEEDED */
+            /** @description Rate limit or monthly quota exceeded: RATE_LIMIT_EXCEEDED */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8863,7 +8839,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: components["schemas"]["Error_RATE_LIMIT_EXCEEDED"] | components["schemas"]["Error_QUOTA_EXCEEDED"];
+                        error?: components["schemas"]["Error_RATE_LIMIT_EXCEEDED"];
                     } & components["schemas"]["Error"];
                 };
             };

@@ -39,7 +39,8 @@ bulkRoutes.post(
 		query: noQuery,
 		body: bulkBodyDocument(),
 		success: { status: 200, description: "Per-item outcomes", data: bulkCreatedSchema },
-		errors: ["INSUFFICIENT_CREDITS", "QUOTA_EXCEEDED", "INVALID_OPERATION"],
+		// Credits and the monthly quota refuse items, never the request (`failed[].error`).
+		errors: [],
 		idempotent: true,
 	}),
 	itemsCheckedAlone("interviews"),

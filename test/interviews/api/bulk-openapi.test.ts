@@ -60,6 +60,27 @@ describe("a bulk item's error in the OpenAPI document", () => {
 	});
 });
 
+describe("the bulk create's own errors in the OpenAPI document", () => {
+	it("lists no refusal of credits, quota or state for the whole request: those refuse items", async () => {
+		const document = await servedDocument();
+		for (const path of ["/v1/interviews/bulk", "/api/v1/interviews/bulk"]) {
+			const responses: Json = document.paths[path].post.responses;
+			expect(responses["402"], path).toBeUndefined();
+			const codes = Object.entries(responses)
+				.filter(([status]) => status !== "200")
+				.map(([, response]) => (response as Json).description as string)
+				.join(" ");
+			for (const code of ["INSUFFICIENT_CREDITS", "QUOTA_EXCEEDED", "INVALID_OPERATION"]) {
+				expect(codes, `${path} ${code}`).not.toContain(code);
+			}
+			// Still there: the request's own refusals.
+			expect(codes).toContain("IDEMPOTENCY_KEY_IN_USE");
+			expect(codes).toContain("VALIDATION_ERROR");
+			expect(codes).toContain("RATE_LIMIT_EXCEEDED");
+		}
+	});
+});
+
 describe("a bulk item's error", () => {
 	it("keeps an item's refusal and a failure whose outcome is unknown", () => {
 		const quota = new AppError("QUOTA_EXCEEDED", "Limit reached.", { resource: "monthly_interviews" });
