@@ -40,8 +40,9 @@ const CHANGE_INPUTS: Record<string, string> = {
 /** A cancellation's reason as the API checks it (1 to 1,000 characters once trimmed), or none. */
 const cancelReason = cancelQuery.pick({ reason: true });
 
-/** The longest reason the API takes, as the cancel form's `maxlength`. */
+/** The longest reasons the API takes, as the cancel and change forms' `maxlength`. */
 const MAX_REASON = cancelQuery.shape.reason.unwrap().maxLength ?? undefined;
+const MAX_RESCHEDULE_REASON = updateInterviewBody.shape.reschedule_reason.unwrap().maxLength ?? undefined;
 
 async function InterviewPage(props: {
 	c: DashContext;
@@ -217,6 +218,7 @@ async function InterviewPage(props: {
 							name="reschedule_reason"
 							{...invalid("reschedule_reason")}
 							type="text"
+							maxlength={MAX_RESCHEDULE_REASON}
 							value={typed?.reschedule_reason ?? ""}
 						/>
 						<p>

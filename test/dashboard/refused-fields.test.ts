@@ -278,6 +278,8 @@ describe("the interview page's cancel form", () => {
 		const input = page.controls.find((c) => c.attrs.name === "reason");
 		expect(input?.attrs.value).toBe(long);
 		expect(input?.attrs.maxlength).toBe("1000");
+		// The change form's reschedule reason has the API's bound too.
+		expect(page.controls.find((c) => c.attrs.name === "reschedule_reason")?.attrs.maxlength).toBe("1000");
 		expect((await call("GET", `/v1/interviews/${id}`, { key: a.live })).body.data.status).toBe("scheduled");
 		// 1,000 UTF-16 code units, the last two an emoji's: the API's measure, kept whole.
 		const reason = `${"c".repeat(998)}😀`;
