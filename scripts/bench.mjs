@@ -9,6 +9,7 @@ import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
+import { prepareAccount } from "./bench/account.mjs";
 import { interviewBody, WEEK_AHEAD } from "./bench/bodies.mjs";
 import { bundleSize } from "./bench/bundle.mjs";
 import { measureLiveRoom } from "./bench/live-room.mjs";
@@ -363,29 +364,4 @@ async function dashboardSession(service, accountId) {
 }
 
 /** A bench account on the enterprise plan, its limits and credits raised through the admin API. */
-async function prepareAccount(service, name) {
-	const admin = service.adminToken;
-	const created = await call(service, "POST", "/admin/accounts", {
-		key: admin,
-		body: { company_name: name, plan: "enterprise" },
-	});
-	const id = created.data.id;
-	await call(service, "PATCH", `/admin/accounts/${id}`, {
-		key: admin,
-		body: {
-			limits: {
-				requests_per_minute: 1_000_000,
-				monthly_interviews: 1_000_000,
-				concurrent_interviews: 1_000_000,
-			},
-			credits_delta: 1_000_000,
-		},
-	});
-	const key = await call(service, "POST", `/admin/accounts/${id}/keys`, {
-		key: admin,
-		body: { name: "bench", environment: "test" },
-	});
-	return { id, testKey: key.data.key };
-}
-
 await main();

@@ -1,13 +1,15 @@
 #!/usr/bin/env node
-import { interviewBody } from "./bench/bodies.mjs";
-import { FLOORS, floorRows } from "./bench/floors.mjs";
 // `npm run floors`: the floor of each bench case's calls on this machine. Starts the real local
 // service (`npm start`'s script) with the development-only floor probe on (DEV_FLOOR_PROBE=1,
 // src/platform/lib/floor-probe.ts), then runs, round after round, a slice of each of: the health
 // endpoint, do-nothing calls shaped like each case's (scripts/bench/floors.mjs), and the real
 // single fetch, list, create and update. Requests per second are pooled over the rounds and given
-// as ratios to health's; a case's floor is the ratio its calls alone reach. Options: --rounds N
+// as ratios to health's; a case's floor is the ratio its calls alone reach. The creates go to an
+// account of their own, so that the list's stays at 1,000 interviews. Options: --rounds N
 // (default 10), --slice S (seconds, default 2), --connections N (10), --json.
+import { prepareAccount } from "./bench/account.mjs";
+import { interviewBody } from "./bench/bodies.mjs";
+import { FLOORS, floorRows } from "./bench/floors.mjs";
 import { runSlice } from "./bench/load.mjs";
 import { serviceCpu } from "./bench/process-cpu.mjs";
 import { numberOption as option } from "./lib.mjs";
@@ -21,28 +23,16 @@ const log = (...args) => console.error(...args);
 
 log("Starting the local service with the floor probe...");
 const service = await startService({ vars: { DEV_FLOOR_PROBE: "1" } });
-try {
-	const admin = service.adminToken;
-	const account = (
-		await call(service, "POST", "/admin/accounts", {
-			key: admin,
-			body: { company_name: "Floors", plan: "enterprise" },
-		})
-	).data;
-	const lifted = 1_000_000;
-	await call(service, "PATCH", `/admin/accounts/${account.id}`, {
-		key: admin,
-		body: {
-			limits: { requests_per_minute: lifted, monthly_interviews: lifted, concurrent_interviews: lifted },
-			credits_delta: lifted,
-		},
+// The service runs in its own process group: stop it on Ctrl-C too, not only at the end.
+for (const signal of ["SIGINT", "SIGTERM"]) {
+	process.once(signal, () => {
+		service.stop().finally(() => process.exit(130));
 	});
-	const key = (
-		await call(service, "POST", `/admin/accounts/${account.id}/keys`, {
-			key: admin,
-			body: { name: "floors", environment: "test" },
-		})
-	).data.key;
+}
+try {
+	const key = (await prepareAccount(service, "Floors")).testKey;
+	// The creates' own account: the list's keeps its 1,000 interviews through the run.
+	const createKey = (await prepareAccount(service, "Floors creates")).testKey;
 	log("Creating 1,000 interviews...");
 	const ids = [];
 	for (let start = 0; start < 1000; start += 100) {
@@ -68,7 +58,12 @@ try {
 			setupRequest: (req) => ({ ...req, path: `/v1/interviews/${getId()}` }),
 		},
 		list: { path: "/v1/interviews?status=scheduled&limit=100", headers: auth },
-		create: { method: "POST", path: "/v1/interviews", headers: json, body: JSON.stringify(interviewBody(0)) },
+		create: {
+			method: "POST",
+			path: "/v1/interviews",
+			headers: { Authorization: `Bearer ${createKey}`, "Content-Type": "application/json" },
+			body: JSON.stringify(interviewBody(0)),
+		},
 		patch: {
 			method: "PATCH",
 			path: "/v1/interviews/x",

@@ -26,10 +26,13 @@ export function floorRows(slices, floorOf = {}) {
 	const pooled = Object.fromEntries(
 		Object.entries(slices).map(([id, list]) => {
 			const result = aggregateSlices(list);
+			// CPU only when every slice of the side was read (a slice without it would count as none).
+			const read = list.length > 0 && list.every((slice) => slice.cpu);
 			const cpu = {};
-			for (const slice of list)
-				for (const [role, ms] of Object.entries(slice.cpu ?? {})) cpu[role] = (cpu[role] ?? 0) + ms;
-			const per = (ms) => (result.requests > 0 ? ms / result.requests : null);
+			if (read)
+				for (const slice of list)
+					for (const [role, ms] of Object.entries(slice.cpu)) cpu[role] = (cpu[role] ?? 0) + ms;
+			const per = (ms) => (read && result.requests > 0 ? ms / result.requests : null);
 			const all = Object.values(cpu).reduce((a, b) => a + b, 0);
 			return [id, { ...result, runtimeMs: per(cpu.runtime ?? 0), allMs: per(all) }];
 		}),

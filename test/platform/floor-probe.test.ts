@@ -72,7 +72,19 @@ describe("the floor probe's calls", () => {
 			};
 		};
 		const db = {
-			prepare: (sql: string) => env.DB.prepare(sql),
+			prepare: (sql: string) => {
+				const statement = env.DB.prepare(sql);
+				const first = statement.first.bind(statement);
+				// A statement run alone is counted when it answers; one in a batch by the batch.
+				Object.assign(statement, {
+					first: async () => {
+						const row = (await first()) as { one: number } | null;
+						made.push(`first:${row?.one}`);
+						return row;
+					},
+				});
+				return statement;
+			},
 			batch: async (statements: D1PreparedStatement[]) => {
 				const results = await env.DB.batch(statements);
 				made.push(`batch:${results.length}`);
@@ -80,8 +92,15 @@ describe("the floor probe's calls", () => {
 			},
 		};
 		const probeEnv = { ACCOUNT: watched("ACCOUNT"), INTERVIEW: watched("INTERVIEW"), DB: db } as never;
-		await runFloorCalls(probeEnv, parseFloorShape("ai-b-ii") as never);
-		expect(made.sort()).toEqual(["ACCOUNT:1", "INTERVIEW:1", "INTERVIEW:1", "INTERVIEW:1", "batch:4"]);
+		await runFloorCalls(probeEnv, parseFloorShape("ai-b-ii-d") as never);
+		expect(made.sort()).toEqual([
+			"ACCOUNT:1",
+			"INTERVIEW:1",
+			"INTERVIEW:1",
+			"INTERVIEW:1",
+			"batch:4",
+			"first:1",
+		]);
 		expect(objects.size).toBe(3);
 		for (let n = 0; n < INTERVIEW_OBJECTS; n++) await runFloorCalls(probeEnv, [["i"]]);
 		expect(objects.size).toBe(INTERVIEW_OBJECTS);
@@ -113,11 +132,22 @@ describe("GET /__dev/floor/<shape>", () => {
 			[ON, "/__dev/floor/x", "GET"],
 			[ON, "/__dev/floor/", "GET"],
 			[ON, "/__dev/floor/ai", "POST"],
+			[ON, "/__dev/floor/ai/", "GET"],
+			[ON, "/__dev/floor/%61i", "GET"],
 		];
 		for (const [vars, path, method] of cases) {
 			const { status, body } = await fetchWith(vars, path, method);
 			expect(status, `${method} ${path} ${JSON.stringify(vars)}`).toBe(404);
 			expect(body.success).toBe(false);
 		}
+		// A HEAD makes no calls either: the app answers it as the unknown path it is.
+		const ctx = createExecutionContext();
+		const head = await worker.fetch(
+			new Request(`${BASE}/__dev/floor/ai`, { method: "HEAD" }) as Parameters<typeof worker.fetch>[0],
+			{ ...env, ...ON } as Env,
+			ctx,
+		);
+		await waitOnExecutionContext(ctx);
+		expect(head.status).toBe(404);
 	});
 });

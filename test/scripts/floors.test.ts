@@ -56,6 +56,17 @@ describe("the floors report", () => {
 		expect(() => floorRows({ list: [slice(1, 1, 1)] })).toThrow(/health/);
 	});
 
+	it("gives no CPU for a side whose CPU was not read in every slice, instead of zero", () => {
+		const rows = floorRows({
+			health: [slice(100, 1, 10)],
+			get: [{ ...slice(100, 1, 10), cpu: null }, slice(100, 1, 10)],
+		});
+		const get = rows.find((r) => r.id === "get");
+		expect(get?.runtimeMs).toBeNull();
+		expect(get?.allMs).toBeNull();
+		expect(get?.ratio).toBeCloseTo(1);
+	});
+
 	it("names only shapes the probe takes", () => {
 		for (const floor of FLOORS) expect(parseFloorShape(floor.shape), floor.shape).not.toBeNull();
 	});

@@ -121,7 +121,8 @@ export function errorObjectName(code: string): string {
 
 /**
  * A components schema by reference, as a zod schema of type `T` that a view's schema can hold:
- * its JSON Schema is the `$ref` alone. It documents and checks nothing.
+ * its JSON Schema is the `$ref` alone. It is for the document only and must never parse: it
+ * matches any value, so an exclusive union (`z.xor`) of several would refuse every value.
  */
 export function schemaRef<T>(name: string): z.ZodType<T> {
 	return z.custom<T>().meta(ref("schemas", name));

@@ -1,5 +1,6 @@
 /**
- * Development only (`ENVIRONMENT=development` and `DEV_FLOOR_PROBE=1`; `npm run floors` sets it):
+ * Development only (`ENVIRONMENT=development` and `DEV_FLOOR_PROBE=1`, and not with the call
+ * counters on, which src/worker.ts serves first; `npm run floors` sets it):
  * the floor of a request's calls. `GET /__dev/floor/<shape>` makes the calls its shape names, each
  * of which does nothing, then answers exactly as the health endpoint does, through the whole app.
  * Measured against health, it is what a case making those calls would cost with no work of its
