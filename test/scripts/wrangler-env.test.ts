@@ -12,11 +12,13 @@ describe("the environment npm start gives wrangler", () => {
 		const env = wranglerEnv({
 			PORT: "9000",
 			WRANGLER_SEND_METRICS: "true",
+			WRANGLER_HIDE_BANNER: "false",
 			CLOUDFLARE_CF_FETCH_ENABLED: "true",
 		});
 		expect(env).toMatchObject({
 			PORT: "9000",
 			WRANGLER_SEND_METRICS: "false",
+			WRANGLER_HIDE_BANNER: "true",
 			CLOUDFLARE_CF_FETCH_ENABLED: "false",
 			CI: "",
 		});
