@@ -65,7 +65,7 @@ async function main() {
 			.replace(/[^0-9.]/g, ""),
 	};
 	log("Starting the local service...");
-	const service = await startService();
+	const service = await startService({ stopOnSignal: true });
 	const results = { generatedAt: new Date().toISOString(), machine, settings, cases: [], baselines: [] };
 	try {
 		const admin = service.adminToken;

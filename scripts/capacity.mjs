@@ -281,7 +281,7 @@ async function main() {
 	// The local cron (npm start runs housekeeping every minute) would add its statements to
 	// whichever request it overlaps: off while measuring.
 	process.env.CRON_INTERVAL_S = "0";
-	const service = await startService({ vars: { DEV_CALL_COUNTS: "1" } });
+	const service = await startService({ vars: { DEV_CALL_COUNTS: "1" }, stopOnSignal: true });
 	const admin = service.adminToken;
 	let receiver = null;
 	try {

@@ -22,13 +22,7 @@ const asJson = process.argv.includes("--json");
 const log = (...args) => console.error(...args);
 
 log("Starting the local service with the floor probe...");
-const service = await startService({ vars: { DEV_FLOOR_PROBE: "1" } });
-// The service runs in its own process group: stop it on Ctrl-C too, not only at the end.
-for (const signal of ["SIGINT", "SIGTERM"]) {
-	process.once(signal, () => {
-		service.stop().finally(() => process.exit(130));
-	});
-}
+const service = await startService({ vars: { DEV_FLOOR_PROBE: "1" }, stopOnSignal: true });
 try {
 	const key = (await prepareAccount(service, "Floors")).testKey;
 	// The creates' own account: the list's keeps its 1,000 interviews through the run.

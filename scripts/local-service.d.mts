@@ -22,6 +22,8 @@ export function startService(options?: {
 	/** Environment of `npm start` (CRON_INTERVAL_S, ...). */
 	env?: Record<string, string>;
 	timeoutMs?: number;
+	/** Stop the service, then exit with 130 or 143, on SIGINT or SIGTERM (the scripts a person runs). */
+	stopOnSignal?: boolean;
 	/** Start again on a killed service's folder, state, port and keys. */
 	restart?: Pick<LocalService, "dir" | "port" | "adminToken" | "accountId" | "keys">;
 }): Promise<LocalService>;

@@ -20,7 +20,7 @@ export function freePort() {
 }
 
 /**
- * @param {{vars?: Record<string, string>, env?: Record<string, string>, timeoutMs?: number,
+ * @param {{vars?: Record<string, string>, env?: Record<string, string>, timeoutMs?: number, stopOnSignal?: boolean,
  *   restart?: {dir: string, port: number, adminToken: string, accountId: string,
  *   keys: {live: string, test: string, dev: string}}}} options
  * @returns {Promise<{baseUrl: string, port: number, adminToken: string, accountId: string,
@@ -54,6 +54,8 @@ export async function startService(options = {}) {
 		detached: true,
 	});
 	let output = "";
+	/** The signal handlers `stopOnSignal` installed, removed when the service stops. */
+	const signals = [];
 	const keep = (chunk) => {
 		output += chunk;
 		// Keep memory bounded over a long run: only the tail matters after start-up.
@@ -62,6 +64,7 @@ export async function startService(options = {}) {
 	child.stdout?.on("data", keep);
 	child.stderr?.on("data", keep);
 	const stop = async () => {
+		for (const [signal, handler] of signals.splice(0)) process.off(signal, handler);
 		if (child.exitCode === null && child.pid) {
 			const exited = new Promise((resolve) => child.once("exit", resolve));
 			try {
@@ -91,6 +94,21 @@ export async function startService(options = {}) {
 		}
 		await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
 	};
+	// The service runs in a process group of its own, which a Ctrl-C in the terminal does not
+	// reach: with `stopOnSignal`, SIGINT and SIGTERM stop it (and its folder) before this process
+	// exits as the signal would have ended it (128 + its number).
+	if (options.stopOnSignal) {
+		for (const [signal, code] of [
+			["SIGINT", 130],
+			["SIGTERM", 143],
+		]) {
+			const handler = () => {
+				stop().finally(() => process.exit(code));
+			};
+			process.once(signal, handler);
+			signals.push([signal, handler]);
+		}
+	}
 	const deadline = Date.now() + (options.timeoutMs ?? 120_000);
 	while (!/is running on/.test(output)) {
 		if (child.exitCode !== null || Date.now() > deadline) {
