@@ -21,7 +21,8 @@ beforeAll(() => {
 			cwd: ROOT,
 			encoding: "utf8",
 			timeout: 150_000,
-			env: { ...process.env, CI: "true", WRANGLER_SEND_METRICS: "false" },
+			// No banner: it would ask the npm registry for wrangler's latest version.
+			env: { ...process.env, CI: "true", WRANGLER_SEND_METRICS: "false", WRANGLER_HIDE_BANNER: "true" },
 		},
 	);
 	if (result.status !== 0) throw new Error(`dry run failed:\n${result.stdout}\n${result.stderr}`);
