@@ -16,7 +16,7 @@ import {
 	ownerOnly,
 	refusalStatus,
 } from "./guard";
-import { Csrf, ErrorNotice, fmt, invalidProps, Page } from "./layout";
+import { Csrf, ErrorNotice, fmt, formFields, Page } from "./layout";
 import { cursorOf, PageLinks, pageOf, SETTINGS_PAGE_SIZE } from "./paging";
 import { closeLiveViewsOfUser, type DashBindings } from "./session";
 import { createUser, newUserBody } from "./users";
@@ -103,6 +103,9 @@ accountPages.get("/account", async (c) => {
 	);
 });
 
+/** The invitation form's fields by the id of each one's input. */
+const INVITE_INPUTS = { email: "t-email", role: "t-role" };
+
 async function TeamPage(props: {
 	c: DashContext;
 	error?: ReturnType<typeof describe> | null;
@@ -114,6 +117,7 @@ async function TeamPage(props: {
 	const { c } = props;
 	const me = c.var.dashboard;
 	const cursor = cursorOf(c, "users");
+	const form = formFields(INVITE_INPUTS, props.error);
 	const page = pageOf(
 		await listUsersPage(getDb(c.env.DB), me.auth.accountId, SETTINGS_PAGE_SIZE, cursor),
 		SETTINGS_PAGE_SIZE,
@@ -142,7 +146,7 @@ async function TeamPage(props: {
 					</button>
 				</section>
 			) : null}
-			<ErrorNotice error={props.error} targets={{ email: "t-email", role: "t-role" }} />
+			<ErrorNotice error={props.error} targets={form.targets} />
 			<table>
 				<thead>
 					<tr>
@@ -181,17 +185,10 @@ async function TeamPage(props: {
 			<h2>Invite someone</h2>
 			<form method="post" action="/dashboard/team">
 				<Csrf user={me} />
-				<label for="t-email">Email</label>
-				<input
-					id="t-email"
-					name="email"
-					{...invalidProps(props.error, "email")}
-					type="email"
-					required
-					value={props.typed?.email ?? ""}
-				/>
-				<label for="t-role">Role</label>
-				<select id="t-role" name="role" {...invalidProps(props.error, "role")}>
+				<label for={form.id("email")}>Email</label>
+				<input {...form.input("email")} type="email" required value={props.typed?.email ?? ""} />
+				<label for={form.id("role")}>Role</label>
+				<select {...form.input("role")}>
 					<option value="member">member: interviews only</option>
 					<option value="owner" selected={props.typed?.role === "owner"}>
 						owner: everything

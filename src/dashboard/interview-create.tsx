@@ -6,7 +6,7 @@ import { appUrl } from "../platform/http/urls";
 import { firstSend, newFormId, sendOnce } from "./form-once";
 import { describe, field, formIssues, formOf, refusalStatus } from "./guard";
 import { LIST, localToIso, splitList } from "./interview-common";
-import { Csrf, DevBanner, ErrorNotice, invalidProps, Page, TestBanner } from "./layout";
+import { Csrf, DevBanner, ErrorNotice, formFields, Page, TestBanner } from "./layout";
 import { authIn, DASHBOARD_DATA, type DashBindings, type DashboardUser } from "./session";
 
 export const interviewCreatePages = new Hono<DashBindings>();
@@ -21,8 +21,15 @@ const CREATE_FIELDS = [
 	"difficulty",
 	"scheduled_at",
 	"instructions",
-];
-const FLAG_FIELDS = ["send_invitation", "test_mode"];
+] as const;
+const FLAG_FIELDS = ["send_invitation", "test_mode"] as const;
+type CreateField = (typeof CREATE_FIELDS)[number] | (typeof FLAG_FIELDS)[number];
+
+/** The form's inputs by field: each input's id is its name; the sandbox's form has no flags. */
+function createInputs(sandbox: boolean): Record<CreateField, string> {
+	const fields: readonly CreateField[] = sandbox ? CREATE_FIELDS : [...CREATE_FIELDS, ...FLAG_FIELDS];
+	return Object.fromEntries(fields.map((n) => [n, n])) as Record<CreateField, string>;
+}
 
 function NewForm(props: {
 	me: DashboardUser;
@@ -38,8 +45,7 @@ function NewForm(props: {
 	const v = props.values ?? {};
 	const sandbox = props.sandbox ?? v.mode === "dev";
 	const testView = !sandbox && (props.testView ?? v.test_mode === "true");
-	const invalid = (name: string) => invalidProps(props.error, name);
-	const targets = Object.fromEntries([...CREATE_FIELDS, ...(sandbox ? [] : FLAG_FIELDS)].map((n) => [n, n]));
+	const form = formFields(createInputs(sandbox), props.error);
 	const title = sandbox ? "New dev sandbox interview" : testView ? "New test interview" : "New interview";
 	return (
 		<Page title={title} user={props.me} current={LIST}>
@@ -56,94 +62,62 @@ function NewForm(props: {
 				</TestBanner>
 			) : null}
 			<h1>{title}</h1>
-			<ErrorNotice error={props.error} targets={targets} />
+			<ErrorNotice error={props.error} targets={form.targets} />
 			<form method="post" action={`${LIST}/new`} data-once>
 				<Csrf user={props.me} />
 				<input type="hidden" name="form_id" value={props.formId} />
 				{sandbox ? <input type="hidden" name="mode" value="dev" /> : null}
-				<label for="candidate_email">Candidate email</label>
+				<label for={form.id("candidate_email")}>Candidate email</label>
+				<input {...form.input("candidate_email")} type="email" required value={v.candidate_email ?? ""} />
+				<label for={form.id("candidate_name")}>Candidate name (optional)</label>
+				<input {...form.input("candidate_name")} type="text" value={v.candidate_name ?? ""} />
+				<label for={form.id("position")}>Position</label>
+				<input {...form.input("position")} type="text" required value={v.position ?? ""} />
+				<label for={form.id("skills")}>Skills (comma-separated)</label>
+				<input {...form.input("skills")} type="text" required value={v.skills ?? ""} />
+				<label for={form.id("duration_minutes")}>Duration in minutes (15 to 90)</label>
 				<input
-					id="candidate_email"
-					name="candidate_email"
-					{...invalid("candidate_email")}
-					type="email"
-					required
-					value={v.candidate_email ?? ""}
-				/>
-				<label for="candidate_name">Candidate name (optional)</label>
-				<input
-					id="candidate_name"
-					name="candidate_name"
-					{...invalid("candidate_name")}
-					type="text"
-					value={v.candidate_name ?? ""}
-				/>
-				<label for="position">Position</label>
-				<input
-					id="position"
-					name="position"
-					{...invalid("position")}
-					type="text"
-					required
-					value={v.position ?? ""}
-				/>
-				<label for="skills">Skills (comma-separated)</label>
-				<input id="skills" name="skills" {...invalid("skills")} type="text" required value={v.skills ?? ""} />
-				<label for="duration_minutes">Duration in minutes (15 to 90)</label>
-				<input
-					id="duration_minutes"
-					name="duration_minutes"
-					{...invalid("duration_minutes")}
+					{...form.input("duration_minutes")}
 					type="number"
 					min={15}
 					max={90}
 					value={v.duration_minutes ?? "30"}
 				/>
-				<label for="difficulty">Difficulty</label>
-				<select id="difficulty" name="difficulty" {...invalid("difficulty")}>
+				<label for={form.id("difficulty")}>Difficulty</label>
+				<select {...form.input("difficulty")}>
 					{["junior", "intermediate", "senior", "expert"].map((d) => (
 						<option value={d} selected={(v.difficulty ?? "intermediate") === d}>
 							{d}
 						</option>
 					))}
 				</select>
-				<label for="scheduled_at">Scheduled at (UTC; empty for now)</label>
-				<input
-					id="scheduled_at"
-					name="scheduled_at"
-					{...invalid("scheduled_at")}
-					type="datetime-local"
-					value={v.scheduled_at ?? ""}
-				/>
-				<label for="instructions">Instructions for the interviewer (optional)</label>
-				<textarea id="instructions" name="instructions" {...invalid("instructions")} rows={3}>
+				<label for={form.id("scheduled_at")}>Scheduled at (UTC; empty for now)</label>
+				<input {...form.input("scheduled_at")} type="datetime-local" value={v.scheduled_at ?? ""} />
+				<label for={form.id("instructions")}>Instructions for the interviewer (optional)</label>
+				<textarea {...form.input("instructions")} rows={3}>
 					{v.instructions ?? ""}
 				</textarea>
 				{sandbox ? null : (
 					<>
 						<p class="check">
 							<input
-								id="send_invitation"
-								name="send_invitation"
-								{...invalid("send_invitation")}
+								{...form.input("send_invitation")}
 								type="checkbox"
 								value="true"
 								checked={v.send_invitation !== "false"}
 							/>{" "}
-							<label for="send_invitation" class="inline">
+							<label for={form.id("send_invitation")} class="inline">
 								E-mail the candidate an invitation
 							</label>
 						</p>
 						<p class="check">
 							<input
-								id="test_mode"
-								name="test_mode"
-								{...invalid("test_mode")}
+								{...form.input("test_mode")}
 								type="checkbox"
 								value="true"
 								checked={v.test_mode === "true" || (v.test_mode === undefined && testView)}
 							/>{" "}
-							<label for="test_mode" class="inline">
+							<label for={form.id("test_mode")} class="inline">
 								Test mode (no credit, no e-mail)
 							</label>
 						</p>

@@ -17,7 +17,7 @@ import {
 	DevBanner,
 	ErrorNotice,
 	fmt,
-	invalidProps,
+	formFields,
 	Page,
 	TestBadge,
 	TestBanner,
@@ -28,7 +28,7 @@ import { authIn, type DashBindings } from "./session";
 export const interviewDetailPages = new Hono<DashBindings>();
 
 /** The change form's fields by the id of each one's input. */
-const CHANGE_INPUTS: Record<string, string> = {
+const CHANGE_INPUTS = {
 	scheduled_at: "u-scheduled",
 	candidate_email: "u-email",
 	position: "u-position",
@@ -36,6 +36,9 @@ const CHANGE_INPUTS: Record<string, string> = {
 	duration_minutes: "u-duration",
 	reschedule_reason: "u-reason",
 };
+
+/** The cancel form's one field, by the id of its input. */
+const CANCEL_INPUTS = { reason: "c-reason" };
 
 /** A cancellation's reason as the API checks it (1 to 1,000 characters once trimmed), or none. */
 const cancelReason = cancelQuery.pick({ reason: true });
@@ -71,8 +74,9 @@ async function InterviewPage(props: {
 	const cancellable = state.status === "scheduled" || state.status === "in_progress";
 	const base = `${LIST}/${state.id}`;
 	const toLocal = (ms: number) => new Date(ms).toISOString().slice(0, 16);
-	const invalid = (name: string) => invalidProps(props.error, name);
-	const targets = { ...(changeable ? CHANGE_INPUTS : {}), ...(cancellable ? { reason: "c-reason" } : {}) };
+	const change = formFields(CHANGE_INPUTS, props.error);
+	const cancel = formFields(CANCEL_INPUTS, props.error);
+	const targets = { ...(changeable ? change.targets : {}), ...(cancellable ? cancel.targets : {}) };
 	return (
 		<Page
 			title={`${sandbox ? "Dev sandbox interview" : state.testMode ? "Test interview" : "Interview"} with ${state.candidateName ?? state.candidateEmail}`}
@@ -170,53 +174,35 @@ async function InterviewPage(props: {
 					<h2 id="change-h">Reschedule or change</h2>
 					<form method="post" action={`${base}/update`}>
 						<Csrf user={me} />
-						<label for="u-scheduled">Scheduled at (UTC)</label>
+						<label for={change.id("scheduled_at")}>Scheduled at (UTC)</label>
 						<input
-							id="u-scheduled"
-							name="scheduled_at"
-							{...invalid("scheduled_at")}
+							{...change.input("scheduled_at")}
 							type="datetime-local"
 							value={typed?.scheduled_at ?? toLocal(state.scheduledAt)}
 						/>
-						<label for="u-email">Candidate email</label>
+						<label for={change.id("candidate_email")}>Candidate email</label>
 						<input
-							id="u-email"
-							name="candidate_email"
-							{...invalid("candidate_email")}
+							{...change.input("candidate_email")}
 							type="email"
 							value={typed?.candidate_email ?? state.candidateEmail}
 						/>
-						<label for="u-position">Position</label>
+						<label for={change.id("position")}>Position</label>
+						<input {...change.input("position")} type="text" value={typed?.position ?? state.position} />
+						<label for={change.id("skills")}>Skills (comma-separated)</label>
+						<input {...change.input("skills")} type="text" value={typed?.skills ?? state.skills.join(", ")} />
+						<label for={change.id("duration_minutes")}>Duration in minutes</label>
 						<input
-							id="u-position"
-							name="position"
-							{...invalid("position")}
-							type="text"
-							value={typed?.position ?? state.position}
-						/>
-						<label for="u-skills">Skills (comma-separated)</label>
-						<input
-							id="u-skills"
-							name="skills"
-							{...invalid("skills")}
-							type="text"
-							value={typed?.skills ?? state.skills.join(", ")}
-						/>
-						<label for="u-duration">Duration in minutes</label>
-						<input
-							id="u-duration"
-							name="duration_minutes"
-							{...invalid("duration_minutes")}
+							{...change.input("duration_minutes")}
 							type="number"
 							min={15}
 							max={90}
 							value={typed?.duration_minutes ?? String(state.durationMinutes)}
 						/>
-						<label for="u-reason">Reason for rescheduling (optional, sent to the candidate)</label>
+						<label for={change.id("reschedule_reason")}>
+							Reason for rescheduling (optional, sent to the candidate)
+						</label>
 						<input
-							id="u-reason"
-							name="reschedule_reason"
-							{...invalid("reschedule_reason")}
+							{...change.input("reschedule_reason")}
 							type="text"
 							maxlength={MAX_RESCHEDULE_REASON}
 							value={typed?.reschedule_reason ?? ""}
@@ -232,11 +218,9 @@ async function InterviewPage(props: {
 					<h2 id="cancel-h">Cancel</h2>
 					<form method="post" action={`${base}/cancel`} data-confirm="Cancel this interview?">
 						<Csrf user={me} />
-						<label for="c-reason">Reason (optional)</label>
+						<label for={cancel.id("reason")}>Reason (optional)</label>
 						<input
-							id="c-reason"
-							name="reason"
-							{...invalid("reason")}
+							{...cancel.input("reason")}
 							type="text"
 							maxlength={MAX_REASON}
 							value={props.typedReason ?? ""}

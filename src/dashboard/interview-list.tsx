@@ -8,7 +8,7 @@ import { decodeCursor, encodeCursor } from "../platform/lib/cursor";
 import { parseIsoDateTime } from "../platform/lib/time";
 import { formIssues } from "./guard";
 import { LIST } from "./interview-common";
-import { DevBanner, ErrorNotice, fmt, invalidProps, Page, TestBadge, TestBanner } from "./layout";
+import { DevBanner, ErrorNotice, fmt, formFields, Page, TestBadge, TestBanner } from "./layout";
 import { DASHBOARD_DATA, type DashBindings, sessionHashOf, signedIn, toSignIn } from "./session";
 import { type FoundSession, findSession, readSessionJson, sessionOwner } from "./users-repo";
 
@@ -23,7 +23,7 @@ const FORM_NAMES: Record<string, string> = {
 };
 
 /** The filter form's fields by the id of each one's input. */
-const FILTER_INPUTS: Record<string, string> = {
+const FILTER_INPUTS = {
 	status: "f-status",
 	candidate_email: "f-email",
 	position: "f-position",
@@ -121,7 +121,7 @@ interviewListPages.get("/", async (c) => {
 	const me = await signedIn(app, hash, found);
 	if (!me) return toSignIn(c);
 	c.set("dashboard", me);
-	const invalid = (name: string) => invalidProps(error, name);
+	const form = formFields(FILTER_INPUTS, error);
 	const nextParams = new URLSearchParams({ ...q, cursor: nextCursor ?? "" });
 	if (mode) nextParams.set("mode", mode);
 	else nextParams.delete("mode");
@@ -171,8 +171,8 @@ interviewListPages.get("/", async (c) => {
 				{mode ? <input type="hidden" name="mode" value={mode} /> : null}
 				<div class="row">
 					<div>
-						<label for="f-status">Status</label>
-						<select id="f-status" name="status" {...invalid("status")}>
+						<label for={form.id("status")}>Status</label>
+						<select {...form.input("status")}>
 							<option value="">Any</option>
 							{STATUSES.map((s) => (
 								<option value={s} selected={q.status === s}>
@@ -182,71 +182,35 @@ interviewListPages.get("/", async (c) => {
 						</select>
 					</div>
 					<div>
-						<label for="f-email">Candidate email</label>
-						<input
-							id="f-email"
-							name="candidate_email"
-							{...invalid("candidate_email")}
-							type="text"
-							value={q.candidate_email ?? ""}
-						/>
+						<label for={form.id("candidate_email")}>Candidate email</label>
+						<input {...form.input("candidate_email")} type="text" value={q.candidate_email ?? ""} />
 					</div>
 					<div>
-						<label for="f-position">Position contains</label>
-						<input
-							id="f-position"
-							name="position"
-							{...invalid("position")}
-							type="text"
-							value={q.position ?? ""}
-						/>
+						<label for={form.id("position")}>Position contains</label>
+						<input {...form.input("position")} type="text" value={q.position ?? ""} />
 					</div>
 					<div>
-						<label for="f-from">Created from</label>
-						<input
-							id="f-from"
-							name="created_from"
-							{...invalid("created_from")}
-							type="date"
-							value={q.created_from ?? ""}
-						/>
+						<label for={form.id("created_from")}>Created from</label>
+						<input {...form.input("created_from")} type="date" value={q.created_from ?? ""} />
 					</div>
 					<div>
-						<label for="f-to">Created to</label>
-						<input
-							id="f-to"
-							name="created_to"
-							{...invalid("created_to")}
-							type="date"
-							value={q.created_to ?? ""}
-						/>
+						<label for={form.id("created_to")}>Created to</label>
+						<input {...form.input("created_to")} type="date" value={q.created_to ?? ""} />
 					</div>
 					<div>
-						<label for="f-sfrom">Scheduled from</label>
-						<input
-							id="f-sfrom"
-							name="scheduled_from"
-							{...invalid("scheduled_from")}
-							type="date"
-							value={q.scheduled_from ?? ""}
-						/>
+						<label for={form.id("scheduled_from")}>Scheduled from</label>
+						<input {...form.input("scheduled_from")} type="date" value={q.scheduled_from ?? ""} />
 					</div>
 					<div>
-						<label for="f-sto">Scheduled to</label>
-						<input
-							id="f-sto"
-							name="scheduled_to"
-							{...invalid("scheduled_to")}
-							type="date"
-							value={q.scheduled_to ?? ""}
-						/>
+						<label for={form.id("scheduled_to")}>Scheduled to</label>
+						<input {...form.input("scheduled_to")} type="date" value={q.scheduled_to ?? ""} />
 					</div>
 					<div>
 						<button type="submit">Filter</button>
 					</div>
 				</div>
 			</form>
-			<ErrorNotice error={error} targets={FILTER_INPUTS} />
+			<ErrorNotice error={error} targets={form.targets} />
 			<p class="muted">
 				{total} {devMode ? "dev sandbox" : testMode ? "test" : "live"} interviews match.
 			</p>

@@ -14,7 +14,7 @@ import { newId } from "../platform/lib/random";
 import { parseIsoDateTime } from "../platform/lib/time";
 import { firstSend, newFormId, sendOnce } from "./form-once";
 import { type DashContext, field, fieldAll, formOf, notFoundPage } from "./guard";
-import { Csrf, ErrorNotice, fmt, invalidProps, Page } from "./layout";
+import { Csrf, ErrorNotice, fmt, formFields, invalidProps, Page } from "./layout";
 import { cursorOf, PageLinks, pageOf, SETTINGS_PAGE_SIZE } from "./paging";
 import type { DashBindings, DashboardUser } from "./session";
 
@@ -33,7 +33,7 @@ const SCOPE_TEXT: Record<string, string> = {
 };
 
 /** The create form's fields by the id of each one's input (the scopes' first checkbox). */
-const KEY_INPUTS: Record<string, string> = {
+const KEY_INPUTS = {
 	name: "k-name",
 	environment: "k-env",
 	scopes: `scope-${SCOPES[0]}`,
@@ -61,7 +61,7 @@ function KeysPage(props: {
 }) {
 	const now = Date.now();
 	const v = props.values;
-	const invalid = (name: string) => invalidProps(props.error, name);
+	const form = formFields(KEY_INPUTS, props.error);
 	return (
 		<Page title="API keys" user={props.me} current={KEYS}>
 			<h1>API keys</h1>
@@ -82,7 +82,7 @@ function KeysPage(props: {
 					</button>
 				</section>
 			) : null}
-			<ErrorNotice error={props.error} targets={KEY_INPUTS} />
+			<ErrorNotice error={props.error} targets={form.targets} />
 			<h2>Keys</h2>
 			<div class="table-wrap">
 				<table>
@@ -147,18 +147,10 @@ function KeysPage(props: {
 			<form method="post" action={KEYS} data-once>
 				<Csrf user={props.me} />
 				<input type="hidden" name="form_id" value={props.formId} />
-				<label for="k-name">Name</label>
-				<input
-					id="k-name"
-					name="name"
-					{...invalid("name")}
-					type="text"
-					required
-					maxlength={100}
-					value={v?.name ?? ""}
-				/>
-				<label for="k-env">Environment</label>
-				<select id="k-env" name="environment" {...invalid("environment")}>
+				<label for={form.id("name")}>Name</label>
+				<input {...form.input("name")} type="text" required maxlength={100} value={v?.name ?? ""} />
+				<label for={form.id("environment")}>Environment</label>
+				<select {...form.input("environment")}>
 					{ENVIRONMENT_TEXT.map(([env, text]) => (
 						<option value={env} selected={v?.environment === env}>
 							{env}: {text}
@@ -173,7 +165,7 @@ function KeysPage(props: {
 								type="checkbox"
 								id={`scope-${s}`}
 								name="scopes"
-								{...invalid("scopes")}
+								{...invalidProps(props.error, "scopes")}
 								value={s}
 								checked={v ? v.scopes.includes(s) : true}
 							/>{" "}
@@ -183,14 +175,8 @@ function KeysPage(props: {
 						</span>
 					))}
 				</fieldset>
-				<label for="k-exp">Expires on (optional, UTC end of day)</label>
-				<input
-					id="k-exp"
-					name="expires_on"
-					{...invalid("expires_on")}
-					type="date"
-					value={v?.expiresOn ?? ""}
-				/>
+				<label for={form.id("expires_on")}>Expires on (optional, UTC end of day)</label>
+				<input {...form.input("expires_on")} type="date" value={v?.expiresOn ?? ""} />
 				<p>
 					<button type="submit">Create key</button>
 				</p>

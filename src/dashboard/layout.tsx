@@ -223,6 +223,21 @@ export function invalidProps(error: Refusal, name: string): Record<string, strin
 }
 
 /**
+ * A form's fields, read from one map of each field's input id: the attributes of a field's input
+ * (its id, its name and its refused mark, `invalidProps`), its id for its label, and the notice's links
+ * (`targets`). An input, its label and the notice's link to it all take the id from the map, so
+ * they cannot drift apart. A group of checkboxes maps its field to its first box's id.
+ */
+export function formFields<F extends string>(ids: Readonly<Record<F, string>>, error: Refusal) {
+	return {
+		input: (name: F) => ({ id: ids[name], name, ...invalidProps(error, name) }),
+		/** The id of the field's input, for its label's `for`. */
+		id: (name: F) => ids[name],
+		targets: ids as Readonly<Record<string, string>>,
+	};
+}
+
+/**
  * A refusal: its message, and each field it names with its message. `targets` gives, by field
  * name, the id of the input of the form shown on the page; such a field's name links to its input.
  * A field without one (a hidden input, a field the form does not have) is named as plain text.

@@ -7,7 +7,7 @@ export const HOOKS = "/dashboard/settings/webhooks";
 export type Problem = ReturnType<typeof describe> | null;
 
 /** An endpoint form's fields by the id of each one's input (the events' first checkbox). */
-export function endpointInputs(urlId: string): Record<string, string> {
+export function endpointInputs(urlId: string): { url: string; events: string } {
 	return { url: urlId, events: "ev-all" };
 }
 

@@ -15,7 +15,7 @@ import {
 	sendTestEvent,
 } from "../webhooks/service";
 import { type DashContext, describe, field, formIssues, formOf, notFoundPage, refusalStatus } from "./guard";
-import { Csrf, ErrorNotice, fmt, invalidProps, Page } from "./layout";
+import { Csrf, ErrorNotice, fmt, formFields, Page } from "./layout";
 import type { DashBindings, DashboardUser } from "./session";
 import { EventChoices, endpointInputs, eventsOf, HOOKS, type Problem } from "./webhook-common";
 
@@ -42,6 +42,7 @@ async function EndpointPage(props: {
 	const me: DashboardUser = c.var.dashboard;
 	const { rows, attempts } = await listDeliveries(getDb(c.env.DB), endpoint.id, undefined, 50, null);
 	const base = `${HOOKS}/${endpoint.id}`;
+	const form = formFields(endpointInputs("e-url"), props.error);
 	return (
 		<Page title={`Webhook endpoint ${endpoint.url}`} user={me} current={HOOKS}>
 			<p>
@@ -54,7 +55,7 @@ async function EndpointPage(props: {
 					{props.notice}
 				</p>
 			) : null}
-			<ErrorNotice error={props.error} targets={endpointInputs("e-url")} />
+			<ErrorNotice error={props.error} targets={form.targets} />
 			<p>
 				State: <strong>{endpoint.active ? "enabled" : "disabled"}</strong>
 				{endpoint.disabledReason ? ` (${endpoint.disabledReason})` : ""}
@@ -85,15 +86,8 @@ async function EndpointPage(props: {
 			<h2>Edit</h2>
 			<form method="post" action={`${base}/edit`}>
 				<Csrf user={me} />
-				<label for="e-url">URL</label>
-				<input
-					id="e-url"
-					name="url"
-					{...invalidProps(props.error, "url")}
-					type="url"
-					required
-					value={props.typed?.url ?? endpoint.url}
-				/>
+				<label for={form.id("url")}>URL</label>
+				<input {...form.input("url")} type="url" required value={props.typed?.url ?? endpoint.url} />
 				<EventChoices chosen={props.typed?.events ?? endpoint.events} error={props.error} />
 				<button type="submit">Save</button>
 			</form>

@@ -9,7 +9,7 @@ import { rotateWebhookSecret } from "../webhooks/secrets";
 import { acceptedUrl, createEndpoint, ownerOf } from "../webhooks/service";
 import { firstSend, newFormId, sendOnce } from "./form-once";
 import { type DashContext, describe, field, formIssues, formOf, refusalStatus } from "./guard";
-import { Csrf, ErrorNotice, fmt, invalidProps, Page } from "./layout";
+import { Csrf, ErrorNotice, fmt, formFields, Page } from "./layout";
 import type { DashBindings } from "./session";
 import { EventChoices, endpointInputs, eventsOf, HOOKS, type Problem } from "./webhook-common";
 
@@ -42,6 +42,7 @@ async function ListPage(props: {
 		findAccount(db, me.auth.accountId),
 	]);
 	const version = account ? await secretVersion(account.webhookSecret) : "";
+	const form = formFields(endpointInputs("w-url"), props.error);
 	return (
 		<Page title="Webhooks" user={me} current={HOOKS}>
 			<h1>Webhooks</h1>
@@ -50,7 +51,7 @@ async function ListPage(props: {
 					{props.notice}
 				</p>
 			) : null}
-			<ErrorNotice error={props.error} targets={endpointInputs("w-url")} />
+			<ErrorNotice error={props.error} targets={form.targets} />
 			<h2>Endpoints</h2>
 			{rows.length === 0 ? <p>No endpoints yet.</p> : null}
 			<div class="table-wrap">
@@ -87,15 +88,8 @@ async function ListPage(props: {
 			<form method="post" action={HOOKS} data-once>
 				<Csrf user={me} />
 				<input type="hidden" name="form_id" value={props.formId ?? newFormId()} />
-				<label for="w-url">URL (https)</label>
-				<input
-					id="w-url"
-					name="url"
-					{...invalidProps(props.error, "url")}
-					type="url"
-					required
-					value={props.values?.url ?? ""}
-				/>
+				<label for={form.id("url")}>URL (https)</label>
+				<input {...form.input("url")} type="url" required value={props.values?.url ?? ""} />
 				<EventChoices chosen={props.values?.events ?? [ALL_EVENTS]} error={props.error} />
 				<button type="submit">Add endpoint</button>
 			</form>

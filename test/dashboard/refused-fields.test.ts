@@ -20,6 +20,8 @@ interface PageFields {
 	texts: Map<string, string>;
 	/** The `href` of the first link inside the element with each id. */
 	links: Map<string, string>;
+	/** Every label's `for`, in page order. */
+	labels: string[];
 }
 
 function decode(text: string): string {
@@ -32,7 +34,7 @@ function decode(text: string): string {
 }
 
 async function readFields(html: string): Promise<PageFields> {
-	const page: PageFields = { controls: [], ids: [], texts: new Map(), links: new Map() };
+	const page: PageFields = { controls: [], ids: [], texts: new Map(), links: new Map(), labels: [] };
 	await new HTMLRewriter()
 		.on("input, select, textarea", {
 			element(e) {
@@ -42,6 +44,11 @@ async function readFields(html: string): Promise<PageFields> {
 		.on("[id]", {
 			element(e) {
 				page.ids.push(e.getAttribute("id") as string);
+			},
+		})
+		.on("label[for]", {
+			element(e) {
+				page.labels.push(e.getAttribute("for") as string);
 			},
 		})
 		.transform(new Response(html))
@@ -75,11 +82,13 @@ async function readFields(html: string): Promise<PageFields> {
  * Asserts the page's refused fields: each of `marked` (field name to a part of its message) on
  * every visible control of that name is `aria-invalid="true"`, described by an element holding
  * the message, whose link leads to a control of that name; each of `unmarked` carries neither
- * attribute. Ids are unique on the page.
+ * attribute. Ids are unique on the page, and every label names a control on it.
  */
 async function expectMarks(html: string, marked: Record<string, string>, unmarked: string[]) {
 	const page = await readFields(html);
 	expect(page.ids.length).toBe(new Set(page.ids).size);
+	const controlIds = new Set(page.controls.map((c) => c.attrs.id));
+	expect(page.labels.filter((id) => !controlIds.has(id))).toEqual([]);
 	for (const [name, message] of Object.entries(marked)) {
 		const named = page.controls.filter((c) => c.attrs.name === name && c.attrs.type !== "hidden");
 		expect(named.length, name).toBeGreaterThan(0);
