@@ -1,7 +1,7 @@
 // Starts the real local service (`npm start`'s script: wrangler dev on workerd) on free ports with
 // its own state folder: used by the end-to-end suite (test/e2e/harness.ts) and the benchmark.
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -36,6 +36,10 @@ export async function startService(options = {}) {
 	const adminToken = previous?.adminToken ?? `adm_local_${Math.random().toString(36).slice(2)}`;
 	const devVarsFile = join(dir, ".dev.vars");
 	const persistTo = join(dir, "state");
+	// The runtime's temporary files too: wrangler removes them when it exits in time, and `stop`
+	// removes the folder when it does not (a stop while it is still starting).
+	const tmp = join(dir, "tmp");
+	mkdirSync(tmp, { recursive: true });
 	if (!previous) writeFileSync(devVarsFile, `ADMIN_TOKEN=${adminToken}\n`);
 	const args = ["scripts/start.mjs"];
 	for (const [name, value] of Object.entries(options.vars ?? {})) args.push("--var", `${name}:${value}`);
@@ -45,6 +49,7 @@ export async function startService(options = {}) {
 			...process.env,
 			PORT: String(port),
 			PERSIST_TO: persistTo,
+			TMPDIR: tmp,
 			DEV_VARS_FILE: devVarsFile,
 			INSPECTOR_PORT: String(inspectorPort),
 			ADMIN_TOKEN: adminToken,

@@ -53,47 +53,77 @@ afterAll(() => {
 });
 
 describe("Ctrl-C on a measuring script stops the service it started", () => {
-	it.each([
+	const scripts: [string, string[]][] = [
 		["bench", ["scripts/bench.mjs", "--no-write"]],
 		["capacity", ["scripts/capacity.mjs"]],
 		["floors", ["scripts/floors.mjs"]],
-	])("npm run %s", async (_name, args) => {
-		const value = `${Date.now()}-${Math.random().toString(36).slice(2)}`;
-		started.push(value);
-		const tmp = mkdtempSync(join(tmpdir(), "interrupt-"));
-		let output = "";
-		const script: ChildProcess = spawn(process.execPath, args, {
-			cwd: ROOT,
-			env: { ...process.env, [MARKER]: value, TMPDIR: tmp, CRON_INTERVAL_S: "0" },
-			stdio: ["ignore", "pipe", "pipe"],
-		});
-		script.stdout?.on("data", (chunk) => {
-			output += chunk;
-		});
-		script.stderr?.on("data", (chunk) => {
-			output += chunk;
-		});
-		const exited = new Promise<number | null>((resolve) => script.once("exit", (code) => resolve(code)));
-		try {
-			// The runtime is up: this is what outlived the script before.
-			const runtime = () => marked(value).some((p) => /workerd/.test(p.command));
-			expect(await until(runtime, 90_000), output).toBe(true);
-			expect(readdirSync(tmp).filter((n) => n.startsWith("interview-local-"))).toHaveLength(1);
+	];
+	// Interrupted while the service starts (its runtime is up, wrangler may still be setting up),
+	// or once it answers, as through a run.
+	const moments = ["starting", "answering"] as const;
+	it.each(scripts.flatMap(([name, args]) => moments.map((moment) => [name, moment, args] as const)))(
+		"npm run %s, interrupted while the service is %s",
+		async (_name, moment, args) => {
+			const value = `${Date.now()}-${Math.random().toString(36).slice(2)}`;
+			started.push(value);
+			const tmp = mkdtempSync(join(tmpdir(), "interrupt-"));
+			let output = "";
+			const script: ChildProcess = spawn(process.execPath, args, {
+				cwd: ROOT,
+				env: { ...process.env, [MARKER]: value, TMPDIR: tmp, CRON_INTERVAL_S: "0" },
+				stdio: ["ignore", "pipe", "pipe"],
+			});
+			script.stdout?.on("data", (chunk) => {
+				output += chunk;
+			});
+			script.stderr?.on("data", (chunk) => {
+				output += chunk;
+			});
+			const exited = new Promise<number | null>((resolve) => script.once("exit", (code) => resolve(code)));
+			try {
+				// The runtime is up: this is what outlived the script before.
+				const runtime = () => marked(value).some((p) => /workerd/.test(p.command));
+				expect(await until(runtime, 90_000), output).toBe(true);
+				// The service answers (the port is on wrangler's command line).
+				let port: string | undefined;
+				const listed = () => {
+					port ??= marked(value)
+						.map((p) => /wrangler\S* dev .*--port (\d+)/.exec(p.command)?.[1])
+						.find((found) => found !== undefined);
+					return port !== undefined;
+				};
+				expect(await until(listed, 90_000), output).toBe(true);
+				let healthy = moment === "starting";
+				const answers = async () => {
+					const response = await fetch(`http://127.0.0.1:${port}/api/v1/health`).catch(() => null);
+					await response?.body?.cancel();
+					return response?.status === 200;
+				};
+				for (let tries = 0; tries < 300 && !healthy; tries++) {
+					healthy = await answers();
+					if (!healthy) await new Promise((resolve) => setTimeout(resolve, 200));
+				}
+				expect(healthy, output).toBe(true);
+				expect(readdirSync(tmp).filter((n) => n.startsWith("interview-local-"))).toHaveLength(1);
 
-			script.kill("SIGINT");
-			const code = await Promise.race([
-				exited,
-				new Promise((resolve) => setTimeout(() => resolve("timeout"), 30_000)),
-			]);
-			expect(code, output).toBe(130);
-			// Nothing the script started is left: not wrangler, not the runtime, not its folder.
-			expect(await until(() => marked(value).length === 0, 15_000), JSON.stringify(marked(value))).toBe(true);
-			// Nor anything else in its temporary folder: no state, and no answer of the npm registry
-			// cached by wrangler, which the service does not ask (scripts/wrangler-env.mjs).
-			expect(readdirSync(tmp)).toEqual([]);
-		} finally {
-			if (script.exitCode === null) script.kill("SIGKILL");
-			rmSync(tmp, { recursive: true, force: true });
-		}
-	});
+				script.kill("SIGINT");
+				const code = await Promise.race([
+					exited,
+					new Promise((resolve) => setTimeout(() => resolve("timeout"), 30_000)),
+				]);
+				expect(code, output).toBe(130);
+				// Nothing the script started is left: not wrangler, not the runtime, not its folder.
+				expect(await until(() => marked(value).length === 0, 15_000), JSON.stringify(marked(value))).toBe(
+					true,
+				);
+				// Nor anything else in its temporary folder: no state, none of the runtime's temporary
+				// files (kept in the service's folder), and no answer of the npm registry cached by
+				// wrangler, which the service does not ask (scripts/wrangler-env.mjs).
+				expect(readdirSync(tmp)).toEqual([]);
+			} finally {
+				if (script.exitCode === null) script.kill("SIGKILL");
+				rmSync(tmp, { recursive: true, force: true });
+			}
+		},
+	);
 });
