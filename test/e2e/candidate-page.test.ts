@@ -1,8 +1,8 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { api, type Service, startService } from "./harness";
+import { api, launchChromium, type Service, startService } from "./harness";
 
 const OUTPUT = join(import.meta.dirname, "..", "..", "test-output");
 let service: Service;
@@ -10,17 +10,7 @@ let browser: Browser;
 
 beforeAll(async () => {
 	service = await startService();
-	browser = await chromium.launch({
-		executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-		args: [
-			"--headless",
-			"--no-sandbox",
-			"--disable-gpu",
-			"--disable-background-networking",
-			"--use-fake-ui-for-media-stream",
-			"--use-fake-device-for-media-stream",
-		],
-	});
+	browser = await launchChromium(["--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream"]);
 });
 
 afterAll(async () => {

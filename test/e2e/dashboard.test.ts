@@ -3,7 +3,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type Browser, chromium, type Locator, type Page } from "playwright-core";
+import type { Browser, Locator, Page } from "playwright-core";
 import PostalMime from "postal-mime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -11,7 +11,7 @@ import {
 	startWebhookReceiver,
 	type WebhookReceiver,
 } from "../support/webhook-receiver";
-import { api, type Service, startService } from "./harness";
+import { api, launchChromium, type Service, startService } from "./harness";
 
 const SHOTS = join(import.meta.dirname, "..", "..", "test-output", "screenshots");
 let service: Service;
@@ -50,10 +50,7 @@ beforeAll(async () => {
 	mkdirSync(SHOTS, { recursive: true });
 	rx = await startWebhookReceiver();
 	service = await startService();
-	browser = await chromium.launch({
-		executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-		args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-	});
+	browser = await launchChromium();
 	const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
 	page = await context.newPage();
 	// Confirmations (revoke, delete) are accepted, as the user would.

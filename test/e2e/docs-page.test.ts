@@ -4,9 +4,9 @@
 // service's own script and document. The screenshot goes to test-output/screenshots/docs.png.
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { type Browser, chromium } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Service, startService } from "./harness";
+import { launchChromium, type Service, startService } from "./harness";
 
 const SHOTS = join(import.meta.dirname, "..", "..", "test-output", "screenshots");
 let service: Service;
@@ -15,10 +15,7 @@ let browser: Browser;
 beforeAll(async () => {
 	mkdirSync(SHOTS, { recursive: true });
 	service = await startService();
-	browser = await chromium.launch({
-		executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-		args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-	});
+	browser = await launchChromium();
 });
 
 afterAll(async () => {

@@ -1,6 +1,7 @@
 // The real local service (`npm start`'s script) on free ports with its own state folder, so every
 // end-to-end file begins from a blank state; the starter is shared with the benchmark.
 
+import { type Browser, chromium } from "playwright-core";
 import { createServiceClient, type ServiceClient } from "../../client";
 import { freePort, type LocalService, startService } from "../../scripts/local-service.mjs";
 import { createValidator, type OpenApiValidator } from "./openapi-validator";
@@ -79,4 +80,24 @@ export function client(service: Service, key: string): ServiceClient {
 		},
 	});
 	return typed;
+}
+
+/**
+ * Debian's Chromium, headless, for the pages' tests. Besides the usual flags it resolves no name
+ * but `localhost`: Chromium asks Google's servers for autofill, sign-in and component updates
+ * even with `--disable-background-networking`, and the tests talk to 127.0.0.1 only.
+ */
+export function launchChromium(extraArgs: string[] = []): Promise<Browser> {
+	return chromium.launch({
+		executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+		args: [
+			"--headless",
+			"--no-sandbox",
+			"--disable-gpu",
+			"--disable-background-networking",
+			"--disable-component-update",
+			"--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1",
+			...extraArgs,
+		],
+	});
 }
