@@ -7,6 +7,7 @@ import { interviewStub } from "../../src/interviews/stub";
 import { dashboardAccount, signedIn } from "../support/dashboard-helpers";
 import { admin, BASE, call, validInterview } from "../support/helpers";
 import { completeInterview, startInterview } from "../support/lifecycle-helpers";
+import { receiver } from "../support/receiver-client";
 import { connect } from "../support/room-helpers";
 
 // Each sign-in hashes at 600,000 PBKDF2 iterations: slower than the default 5 s under load.
@@ -1038,6 +1039,11 @@ describe("webhooks pages", () => {
 	});
 
 	it("adds an endpoint through the API's URL rules and sends a test event", async () => {
+		// The test event is sent at once: to the suite's receiver on 127.0.0.1, which development's
+		// URL rules take, so that nothing leaves the machine.
+		const rx = receiver();
+		const route = `dash-test-event-${crypto.randomUUID()}`;
+		const url = await rx.route(route);
 		const a = await dashboardAccount();
 		const owner = await signedIn(a.owner);
 		const token = await owner.csrf("/dashboard/settings/webhooks");
@@ -1052,7 +1058,7 @@ describe("webhooks pages", () => {
 		const added = await owner.post("/dashboard/settings/webhooks", {
 			_csrf: token,
 			form_id: await owner.formId("/dashboard/settings/webhooks"),
-			url: "https://hooks.example.com/dash",
+			url,
 			events: ["interview.completed", "results.analyzed"],
 		});
 		expect(added.status).toBe(303);
@@ -1064,6 +1070,8 @@ describe("webhooks pages", () => {
 		const page = await owner.get(sent.headers.get("Location") as string);
 		expect(page.text).toMatch(/Test event sent: \w+\./);
 		expect(page.text).toContain("webhook.test");
+		const received = await rx.requests(route);
+		expect(received.map((r) => JSON.parse(r.body).event)).toEqual(["webhook.test"]);
 		const off = await owner.post(`${path}/toggle`, { _csrf: token, active: "false" });
 		expect(off.status).toBe(303);
 		expect(
