@@ -7,6 +7,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { waitForHealth } from "../../scripts/lib.mjs";
 
 const ROOT = join(import.meta.dirname, "../..");
 const MARKER = "INTERRUPT_TEST_MARKER";
@@ -93,17 +94,12 @@ describe("Ctrl-C on a measuring script stops the service it started", () => {
 					return port !== undefined;
 				};
 				expect(await until(listed, 90_000), output).toBe(true);
-				let healthy = moment === "starting";
-				const answers = async () => {
-					const response = await fetch(`http://127.0.0.1:${port}/api/v1/health`).catch(() => null);
-					await response?.body?.cancel();
-					return response?.status === 200;
-				};
-				for (let tries = 0; tries < 300 && !healthy; tries++) {
-					healthy = await answers();
-					if (!healthy) await new Promise((resolve) => setTimeout(resolve, 200));
+				if (moment === "answering") {
+					await waitForHealth(`http://127.0.0.1:${port}`, {
+						timeoutMs: 60_000,
+						isAlive: () => script.exitCode === null,
+					});
 				}
-				expect(healthy, output).toBe(true);
 				expect(readdirSync(tmp).filter((n) => n.startsWith("interview-local-"))).toHaveLength(1);
 
 				script.kill("SIGINT");
