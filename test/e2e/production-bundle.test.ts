@@ -14,16 +14,12 @@ let bundle: string;
 
 beforeAll(() => {
 	dir = mkdtempSync(join(tmpdir(), "interview-bundle-"));
+	// Through the project's wrangler script: no metrics, and no banner (which would ask the npm
+	// registry for wrangler's latest version).
 	const result = spawnSync(
-		join(ROOT, "node_modules", ".bin", "wrangler"),
-		["deploy", "--dry-run", "--env", "production", "--outdir", dir],
-		{
-			cwd: ROOT,
-			encoding: "utf8",
-			timeout: 150_000,
-			// No banner: it would ask the npm registry for wrangler's latest version.
-			env: { ...process.env, CI: "true", WRANGLER_SEND_METRICS: "false", WRANGLER_HIDE_BANNER: "true" },
-		},
+		process.execPath,
+		[join(ROOT, "scripts", "wrangler.mjs"), "deploy", "--dry-run", "--env", "production", "--outdir", dir],
+		{ cwd: ROOT, encoding: "utf8", timeout: 150_000, env: { ...process.env, CI: "true" } },
 	);
 	if (result.status !== 0) throw new Error(`dry run failed:\n${result.stdout}\n${result.stderr}`);
 	// wrangler names the bundle index.js or worker.js depending on its contents.
