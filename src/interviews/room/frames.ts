@@ -1,6 +1,6 @@
 import { errorBody } from "../../platform/http/envelope";
 import { AppError, type ErrorCode } from "../../platform/http/errors";
-import { illFormedPath } from "../../platform/http/validation";
+import { ILL_FORMED_MESSAGE, illFormedPath, issueFields } from "../../platform/http/validation";
 import type { TransitionError } from "../core/state-machine";
 import { type ClientMessage, clientMessage, type OutgoingMessage } from "./protocol";
 
@@ -8,15 +8,18 @@ import { type ClientMessage, clientMessage, type OutgoingMessage } from "./proto
 export function parseClientFrame(
 	raw: string | ArrayBuffer,
 ): { ok: true; message: ClientMessage } | { ok: false; error: OutgoingMessage } {
+	const notAnObject = {
+		ok: false as const,
+		error: { type: "error" as const, code: "BAD_MESSAGE", message: "Messages must be JSON objects." },
+	};
 	let parsed: unknown;
 	try {
 		parsed = JSON.parse(typeof raw === "string" ? raw : new TextDecoder().decode(raw));
 	} catch {
-		return {
-			ok: false,
-			error: { type: "error", code: "BAD_MESSAGE", message: "Messages must be JSON objects." },
-		};
+		return notAnObject;
 	}
+	// `null`, `[]`, `"x"` and `1` are JSON but not messages: said as for text that is not JSON.
+	if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return notAnObject;
 	const illFormed = illFormedPath(parsed, []);
 	if (illFormed !== null) {
 		return {
@@ -24,19 +27,20 @@ export function parseClientFrame(
 			error: {
 				type: "error",
 				code: "BAD_MESSAGE",
-				message: `Not a valid message: ${illFormed} must be well-formed Unicode text.`,
+				message: `Not a valid message: ${illFormed}: ${ILL_FORMED_MESSAGE}.`,
 			},
 		};
 	}
 	const result = clientMessage.safeParse(parsed);
 	if (result.success) return { ok: true, message: result.data };
-	const issue = result.error.issues[0];
+	// The first field at fault, in the API's words ("after_seq: Must be at least 0").
+	const [field] = Object.entries(issueFields(result.error.issues, { input: parsed }));
 	return {
 		ok: false,
 		error: {
 			type: "error",
 			code: "BAD_MESSAGE",
-			message: `Not a valid message${issue ? `: ${issue.path.join(".") || "type"} ${issue.message}` : ""}.`,
+			message: `Not a valid message${field ? `: ${field[0]}: ${field[1]}` : ""}.`,
 		},
 	};
 }

@@ -47,6 +47,18 @@ function defaultMessage(issue: z.core.$ZodRawIssue): string | undefined {
 			return issue.values.length === 1
 				? `Must be ${JSON.stringify(issue.values[0])}`
 				: `Must be one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}`;
+		case "invalid_union": {
+			// A discriminated union's tag that names no member: missing, or the tags it takes.
+			const { discriminator, options } = issue as { discriminator?: string; options?: unknown[] };
+			if (discriminator === undefined || !Array.isArray(options) || options.length === 0) return undefined;
+			const input = issue.input;
+			const given =
+				typeof input === "object" && input !== null
+					? (input as Record<string, unknown>)[discriminator]
+					: undefined;
+			if (given === undefined) return "Required";
+			return `Must be one of ${options.map((v) => JSON.stringify(v)).join(", ")}`;
+		}
 		default:
 			return undefined;
 	}
