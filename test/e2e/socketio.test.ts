@@ -180,6 +180,48 @@ describe("the real-time channel for socket.io-client 4", () => {
 		expect(data.transcript[0]?.answer).toBe("Partition by day and cluster by customer.");
 	});
 
+	for (const transports of [["websocket"], ["polling"]]) {
+		it(`refuses bytes where the contract wants text, and keeps the session (${transports[0]})`, async () => {
+			const { id, token } = await createInterview();
+			const socket = io(`${WS_URL}/interview/${id}/`, { auth: { token }, transports });
+			sockets.push(socket);
+			let disconnected = false;
+			socket.on("disconnect", () => {
+				disconnected = true;
+			});
+			await new Promise((resolve) => socket.once("question", resolve));
+			// A binary event: its bytes travel as an attachment the server puts back in place.
+			expect(await socket.emitWithAck("candidate_response", new Uint8Array([1, 2, 3]))).toEqual({
+				ok: false,
+				error: { code: "BAD_MESSAGE", message: "Messages must be JSON objects." },
+			});
+			expect(
+				await socket.emitWithAck("candidate_response", {
+					session_id: id,
+					response: new Uint8Array([104, 105]),
+					timestamp: new Date().toISOString(),
+				}),
+			).toEqual({
+				ok: false,
+				error: {
+					code: "BAD_MESSAGE",
+					message: "Not a valid message: response: Must be a string (expected string, received object).",
+				},
+			});
+			// The same session still takes an answer.
+			expect(
+				await socket.emitWithAck("candidate_response", {
+					session_id: id,
+					response: "Partition by day.",
+					timestamp: new Date().toISOString(),
+				}),
+			).toEqual({ ok: true });
+			expect(disconnected).toBe(false);
+			expect((await transcriptOf(id)).status).toBe("in_progress");
+			socket.close();
+		});
+	}
+
 	it("an observer with an API key receives every update; it cannot answer", async () => {
 		const { id, token } = await createInterview();
 		const observer = io(`${WS_URL}/interview/${id}`, { auth: { token: service.keys.test } });

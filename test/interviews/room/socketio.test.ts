@@ -228,6 +228,29 @@ describe("the Socket.IO session object", () => {
 		await post(sid, "1");
 	}, 30_000);
 
+	it("puts a binary event's attachment in place, and ends a session on bytes no packet waits for or on more than 10", async () => {
+		const account = await newAccount();
+		const { id, token } = await createInterview(account.test);
+		const sid = await handshake();
+		const nsp = `/interview/${id}/`;
+		await post(sid, `40${nsp},${JSON.stringify({ token })}`);
+		await poll(sid, 3);
+		// `51-` announces one attachment; `b` carries it, base64 over long-polling.
+		await post(sid, `451-${nsp},7["candidate_response",{"_placeholder":true,"num":0}]`, "bAQID");
+		const answered = (await poll(sid, 2)).find((p) => p.startsWith(`43${nsp},7`));
+		expect(answered && JSON.parse(answered.slice(`43${nsp},7`.length))).toEqual([
+			{ ok: false, error: { code: "BAD_MESSAGE", message: "Messages must be JSON objects." } },
+		]);
+		// Bytes with no binary packet waiting for them: the packet is broken, so is the session.
+		await post(sid, "bAQID");
+		expect((await exports.default.fetch(`${ENGINE}&sid=${sid}`)).status).toBe(400);
+		const other = await handshake();
+		await post(other, `40${nsp},${JSON.stringify({ token })}`);
+		await poll(other, 3);
+		await post(other, `4511-${nsp},["candidate_response",{"_placeholder":true,"num":0}]`);
+		expect((await exports.default.fetch(`${ENGINE}&sid=${other}`)).status).toBe(400);
+	});
+
 	it("pings from its alarm and ends the session when the pong is overdue", async () => {
 		const sid = await handshake();
 		const stub = stubOf(sid);

@@ -131,10 +131,6 @@ export abstract class SocketIoSessionObject extends DurableObject<Env> {
 				if (link && Array.isArray(packet.data)) link.fromClient(packet.data, packet.id);
 				return;
 			}
-			case PacketType.BINARY_EVENT:
-			case PacketType.BINARY_ACK:
-				void this.close(live, "binary packets are not supported");
-				return;
 			default:
 				return;
 		}

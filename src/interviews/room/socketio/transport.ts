@@ -58,10 +58,13 @@ export function acceptProbe(live: Live, close: CloseSession): Response {
 }
 
 export function listen(live: Live, ws: WebSocket, close: CloseSession): void {
+	// Binary frames (a binary event's attachments) as bytes, not the standard's default Blob.
+	ws.binaryType = "arraybuffer";
 	ws.addEventListener("message", (event) => {
 		if (live.closed) return;
-		if (typeof event.data !== "string" || event.data.length > live.settings.maxPayload) {
-			void close(live, "unsupported frame");
+		const size = typeof event.data === "string" ? event.data.length : event.data.byteLength;
+		if (size > live.settings.maxPayload) {
+			void close(live, "payload too large");
 			return;
 		}
 		onEnginePacket(live, decodeFrame(event.data), ws, close);
@@ -104,7 +107,9 @@ export function onEnginePacket(
 			return;
 		case "message":
 			try {
-				live.decoder.add(String(packet.data));
+				// Text is a Socket.IO packet; bytes are the next attachment of a binary one (at most
+				// 10 a packet: socket.io-parser refuses more, and bytes with no packet waiting).
+				live.decoder.add(packet.data);
 			} catch {
 				void close(live, "parse error");
 			}

@@ -81,7 +81,8 @@ export function encodeBody(packets: EnginePacket[]): string {
 	return out;
 }
 
-export function decodeFrame(frame: string): EnginePacket {
+/** A WebSocket frame as an Engine.IO packet: a binary frame is a message of its bytes. */
+export function decodeFrame(frame: string | ArrayBuffer): EnginePacket {
 	return decodePacket(frame, "arraybuffer");
 }
 
@@ -196,6 +197,8 @@ export function parsePlain(raw: string | ArrayBuffer): PlainMessage | null {
  */
 export function plainOfEvent(args: unknown[], current: string | null): { type: string; frame: string } {
 	const [name, payload] = args as [string, unknown];
+	// Bytes (a binary event's attachment) are no JSON object: refused as `null` is.
+	if (payload instanceof ArrayBuffer || ArrayBuffer.isView(payload)) return { type: name, frame: "null" };
 	if (payload !== undefined && (payload === null || typeof payload !== "object" || Array.isArray(payload))) {
 		return { type: name, frame: JSON.stringify(payload) };
 	}
