@@ -103,6 +103,8 @@ export class RoomHub {
 		const pair = new WebSocketPair();
 		const [client, server] = [pair[0], pair[1]];
 		server.accept();
+		// A binary frame as bytes (read as UTF-8 text), not the standard's default Blob.
+		server.binaryType = "arraybuffer";
 		this.sockets.set(server, role);
 		const keyId = request.headers.get("X-Room-Key");
 		if (role === "observer" && keyId) {

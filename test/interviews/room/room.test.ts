@@ -384,6 +384,12 @@ describe("the room's protocol at its edges", () => {
 		expect((await errorAfter(() => room!.ws.send(new Uint8Array([0xff, 0x00, 0x7b])))).code).toBe(
 			"BAD_MESSAGE",
 		);
+		// A binary frame is read as UTF-8 text: its JSON is checked like a text frame's.
+		const shout = await errorAfter(() => room!.ws.send(new TextEncoder().encode('{"type":"shout"}')));
+		expect([shout.code, shout.message]).toEqual([
+			"BAD_MESSAGE",
+			'Not a valid message: type: Must be one of "candidate_response", "end_interview", "resync".',
+		]);
 
 		const from = room!.messages.length;
 		answer(first.question.id, "Use an index and check the plan.");
