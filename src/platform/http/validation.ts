@@ -19,6 +19,10 @@ function aType(type: string): string {
 	return /^[aeiou]/.test(name) ? `an ${name}` : `a ${name}`;
 }
 
+function mustBeOneOf(values: readonly unknown[]): string {
+	return `Must be one of ${values.map((v) => JSON.stringify(v)).join(", ")}`;
+}
+
 /**
  * The house's words for zod's issues where a schema gives none of its own ("Must be at most 200
  * characters", not "Too big: expected string to have <=200 characters"); a wrong type's message
@@ -46,7 +50,7 @@ function defaultMessage(issue: z.core.$ZodRawIssue): string | undefined {
 		case "invalid_value":
 			return issue.values.length === 1
 				? `Must be ${JSON.stringify(issue.values[0])}`
-				: `Must be one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}`;
+				: mustBeOneOf(issue.values);
 		case "invalid_union": {
 			// A discriminated union's tag that names no member: missing, or the tags it takes.
 			const { discriminator, options } = issue as { discriminator?: string; options?: unknown[] };
@@ -56,8 +60,7 @@ function defaultMessage(issue: z.core.$ZodRawIssue): string | undefined {
 				typeof input === "object" && input !== null
 					? (input as Record<string, unknown>)[discriminator]
 					: undefined;
-			if (given === undefined) return "Required";
-			return `Must be one of ${options.map((v) => JSON.stringify(v)).join(", ")}`;
+			return given === undefined ? "Required" : mustBeOneOf(options);
 		}
 		default:
 			return undefined;

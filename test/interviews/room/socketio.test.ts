@@ -40,6 +40,14 @@ async function poll(sid: string, want: number): Promise<string[]> {
 	return packets;
 }
 
+/** A new session with the interview's namespace connected, its first update and question read. */
+async function joined(nsp: string, token: string): Promise<string> {
+	const sid = await handshake();
+	await post(sid, `40${nsp},${JSON.stringify({ token })}`);
+	await poll(sid, 3);
+	return sid;
+}
+
 const stubOf = (sid: string) => env.SOCKET_IO.get(env.SOCKET_IO.idFromName(sid));
 
 describe("the Socket.IO session object", () => {
@@ -231,10 +239,8 @@ describe("the Socket.IO session object", () => {
 	it("puts a binary event's attachment in place, and ends a session on bytes no packet waits for or on more than 10", async () => {
 		const account = await newAccount();
 		const { id, token } = await createInterview(account.test);
-		const sid = await handshake();
 		const nsp = `/interview/${id}/`;
-		await post(sid, `40${nsp},${JSON.stringify({ token })}`);
-		await poll(sid, 3);
+		const sid = await joined(nsp, token);
 		// `51-` announces one attachment; `b` carries it, base64 over long-polling.
 		await post(sid, `451-${nsp},7["candidate_response",{"_placeholder":true,"num":0}]`, "bAQID");
 		const answered = (await poll(sid, 2)).find((p) => p.startsWith(`43${nsp},7`));
@@ -244,9 +250,7 @@ describe("the Socket.IO session object", () => {
 		// Bytes with no binary packet waiting for them: the packet is broken, so is the session.
 		await post(sid, "bAQID");
 		expect((await exports.default.fetch(`${ENGINE}&sid=${sid}`)).status).toBe(400);
-		const other = await handshake();
-		await post(other, `40${nsp},${JSON.stringify({ token })}`);
-		await poll(other, 3);
+		const other = await joined(nsp, token);
 		await post(other, `4511-${nsp},["candidate_response",{"_placeholder":true,"num":0}]`);
 		expect((await exports.default.fetch(`${ENGINE}&sid=${other}`)).status).toBe(400);
 	});
