@@ -6,6 +6,11 @@ import { DASHBOARD_ENVIRONMENTS } from "./session";
 
 export const LIST = "/dashboard/interviews";
 
+/** A text area's value with its line breaks as LF: browsers send them as CRLF. */
+export function lineBreaks(text: string): string {
+	return text.replace(/\r\n?/g, "\n");
+}
+
 /** A `datetime-local` value (no zone) read as UTC, as the label says. */
 export function localToIso(value: string): string | undefined {
 	if (!value) return undefined;

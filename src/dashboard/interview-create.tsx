@@ -1,15 +1,18 @@
 import { Hono } from "hono";
-import { createInterviewBody } from "../interviews/api/schemas";
+import { createInterviewBody, fields } from "../interviews/api/schemas";
+import { DIFFICULTIES } from "../interviews/core/model";
 import { createInterview, scheduledAtOf } from "../interviews/service";
 import { OutcomeUnknownError } from "../platform/http/errors";
 import { appUrl } from "../platform/http/urls";
 import { firstSend, newFormId, sendOnce } from "./form-once";
 import { describe, field, formIssues, formOf, refusalStatus } from "./guard";
-import { LIST, localToIso, splitList } from "./interview-common";
+import { LIST, lineBreaks, localToIso, splitList } from "./interview-common";
 import { Csrf, DevBanner, ErrorNotice, formFields, Page, TestBanner } from "./layout";
 import { authIn, DASHBOARD_DATA, type DashBindings, type DashboardUser } from "./session";
 
 export const interviewCreatePages = new Hono<DashBindings>();
+
+const MAX_COMPANY_NAME = fields.companyName.maxLength ?? undefined;
 
 /** The create form's fields; each input's id is its name. The dev sandbox's form has no flags. */
 const CREATE_FIELDS = [
@@ -19,6 +22,7 @@ const CREATE_FIELDS = [
 	"skills",
 	"duration_minutes",
 	"difficulty",
+	"company_name",
 	"scheduled_at",
 	"instructions",
 ] as const;
@@ -85,12 +89,22 @@ function NewForm(props: {
 				/>
 				<label for={form.id("difficulty")}>Difficulty</label>
 				<select {...form.input("difficulty")}>
-					{["junior", "intermediate", "senior", "expert"].map((d) => (
+					{DIFFICULTIES.map((d) => (
 						<option value={d} selected={(v.difficulty ?? "intermediate") === d}>
 							{d}
 						</option>
 					))}
 				</select>
+				<label for={form.id("company_name")}>
+					Company name shown to the candidate (empty for the account's)
+				</label>
+				<input
+					{...form.input("company_name")}
+					type="text"
+					maxlength={MAX_COMPANY_NAME}
+					placeholder={props.me.auth.companyName}
+					value={v.company_name ?? ""}
+				/>
 				<label for={form.id("scheduled_at")}>Scheduled at (UTC; empty for now)</label>
 				<input {...form.input("scheduled_at")} type="datetime-local" value={v.scheduled_at ?? ""} />
 				<label for={form.id("instructions")}>Instructions for the interviewer (optional)</label>
@@ -160,7 +174,8 @@ interviewCreatePages.post("/new", async (c) => {
 		test_mode: values.test_mode === "true",
 	};
 	if (values.candidate_name) raw.candidate_name = values.candidate_name;
-	if (values.instructions) raw.instructions = values.instructions;
+	if (values.company_name) raw.company_name = values.company_name;
+	if (values.instructions) raw.instructions = lineBreaks(values.instructions);
 	const at = localToIso(values.scheduled_at ?? "");
 	if (at) raw.scheduled_at = at;
 	const formId = field(form, "form_id");

@@ -1,16 +1,26 @@
 import { Hono } from "hono";
 import { listEvents } from "../events/events-repo";
-import { cancelQuery, updateInterviewBody } from "../interviews/api/schemas";
+import { cancelQuery, fields, updateInterviewBody } from "../interviews/api/schemas";
 import { interviewUrl } from "../interviews/api/views";
-import type { InterviewState } from "../interviews/core/model";
+import { DIFFICULTIES, type InterviewState } from "../interviews/core/model";
+import { IN_PROGRESS_UPDATES } from "../interviews/core/transitions/update";
 import { issueObserverTicket } from "../interviews/room/observer-tickets";
 import { commandInterview, scheduledAtOf } from "../interviews/service";
 import { getDb } from "../platform/db/client";
 import { appUrl, wsUrl } from "../platform/http/urls";
 import { randomBase62 } from "../platform/lib/random";
 import { parseIsoDateTime } from "../platform/lib/time";
-import { type DashContext, describe, field, formIssues, formOf, notFoundPage, refusalStatus } from "./guard";
-import { LIST, localToIso, owned, splitList } from "./interview-common";
+import {
+	type DashContext,
+	describe,
+	field,
+	fieldAll,
+	formIssues,
+	formOf,
+	notFoundPage,
+	refusalStatus,
+} from "./guard";
+import { LIST, lineBreaks, localToIso, owned, splitList } from "./interview-common";
 import {
 	Csrf,
 	DevBadge,
@@ -34,8 +44,21 @@ const CHANGE_INPUTS = {
 	position: "u-position",
 	skills: "u-skills",
 	duration_minutes: "u-duration",
+	difficulty: "u-difficulty",
+	company_name: "u-company",
+	instructions: "u-instructions",
 	reschedule_reason: "u-reason",
+	send_notification: "u-notify",
 };
+type ChangeField = keyof typeof CHANGE_INPUTS;
+
+/**
+ * The change form's fields for an interview in progress: what the API lets a PATCH change then
+ * (`IN_PROGRESS_UPDATES`). A scheduled interview's form has them all.
+ */
+const IN_PROGRESS_INPUTS = Object.fromEntries(
+	IN_PROGRESS_UPDATES.map((name) => [name, CHANGE_INPUTS[name]]),
+) as Record<ChangeField, string>;
 
 /** The cancel form's one field, by the id of its input. */
 const CANCEL_INPUTS = { reason: "c-reason" };
@@ -46,6 +69,8 @@ const cancelReason = cancelQuery.pick({ reason: true });
 /** The longest reasons the API takes, as the cancel and change forms' `maxlength`. */
 const MAX_REASON = cancelQuery.shape.reason.unwrap().maxLength ?? undefined;
 const MAX_RESCHEDULE_REASON = updateInterviewBody.shape.reschedule_reason.unwrap().maxLength ?? undefined;
+const MAX_COMPANY_NAME = fields.companyName.maxLength ?? undefined;
+const MAX_INSTRUCTIONS = fields.instructions.maxLength ?? undefined;
 
 async function InterviewPage(props: {
 	c: DashContext;
@@ -70,11 +95,14 @@ async function InterviewPage(props: {
 		null,
 	);
 	const sandbox = state.environment === "dev";
-	const changeable = state.status === "scheduled";
+	const changeable = state.status === "scheduled" || state.status === "in_progress";
+	const scheduled = state.status === "scheduled";
+	// The candidate is e-mailed about a change only while scheduled, and never in test mode or the sandbox.
+	const notifies = scheduled && !state.testMode && !sandbox;
 	const cancellable = state.status === "scheduled" || state.status === "in_progress";
 	const base = `${LIST}/${state.id}`;
 	const toLocal = (ms: number) => new Date(ms).toISOString().slice(0, 16);
-	const change = formFields(CHANGE_INPUTS, props.error);
+	const change = formFields(scheduled ? CHANGE_INPUTS : IN_PROGRESS_INPUTS, props.error);
 	const cancel = formFields(CANCEL_INPUTS, props.error);
 	const targets = { ...(changeable ? change.targets : {}), ...(cancellable ? cancel.targets : {}) };
 	return (
@@ -133,6 +161,8 @@ async function InterviewPage(props: {
 				<dd>{state.skills.join(", ")}</dd>
 				<dt>Difficulty</dt>
 				<dd>{state.difficulty}</dd>
+				<dt>Company</dt>
+				<dd>{state.companyName ?? "none given"}</dd>
 				<dt>Scheduled</dt>
 				<dd>{fmt(state.scheduledAt)}</dd>
 				<dt>Duration</dt>
@@ -171,42 +201,98 @@ async function InterviewPage(props: {
 			{state.status === "in_progress" ? <LiveView id={state.id} csrf={me.session.csrfToken} /> : null}
 			{changeable ? (
 				<section aria-labelledby="change-h">
-					<h2 id="change-h">Reschedule or change</h2>
+					<h2 id="change-h">{scheduled ? "Reschedule or change" : "Change"}</h2>
+					{scheduled ? null : (
+						<p>
+							The interview is in progress: its company name can still change, and the interviewer's
+							instructions can be added to.
+						</p>
+					)}
 					<form method="post" action={`${base}/update`}>
 						<Csrf user={me} />
-						<label for={change.id("scheduled_at")}>Scheduled at (UTC)</label>
+						{scheduled ? (
+							<>
+								<label for={change.id("scheduled_at")}>Scheduled at (UTC)</label>
+								<input
+									{...change.input("scheduled_at")}
+									type="datetime-local"
+									value={typed?.scheduled_at ?? toLocal(state.scheduledAt)}
+								/>
+								<label for={change.id("candidate_email")}>Candidate email</label>
+								<input
+									{...change.input("candidate_email")}
+									type="email"
+									value={typed?.candidate_email ?? state.candidateEmail}
+								/>
+								<label for={change.id("position")}>Position</label>
+								<input {...change.input("position")} type="text" value={typed?.position ?? state.position} />
+								<label for={change.id("skills")}>Skills (comma-separated)</label>
+								<input
+									{...change.input("skills")}
+									type="text"
+									value={typed?.skills ?? state.skills.join(", ")}
+								/>
+								<label for={change.id("duration_minutes")}>Duration in minutes</label>
+								<input
+									{...change.input("duration_minutes")}
+									type="number"
+									min={15}
+									max={90}
+									value={typed?.duration_minutes ?? String(state.durationMinutes)}
+								/>
+								<label for={change.id("difficulty")}>Difficulty</label>
+								<select {...change.input("difficulty")}>
+									{DIFFICULTIES.map((d) => (
+										<option value={d} selected={(typed?.difficulty ?? state.difficulty) === d}>
+											{d}
+										</option>
+									))}
+								</select>
+							</>
+						) : null}
+						<label for={change.id("company_name")}>Company name (shown to the candidate)</label>
 						<input
-							{...change.input("scheduled_at")}
-							type="datetime-local"
-							value={typed?.scheduled_at ?? toLocal(state.scheduledAt)}
-						/>
-						<label for={change.id("candidate_email")}>Candidate email</label>
-						<input
-							{...change.input("candidate_email")}
-							type="email"
-							value={typed?.candidate_email ?? state.candidateEmail}
-						/>
-						<label for={change.id("position")}>Position</label>
-						<input {...change.input("position")} type="text" value={typed?.position ?? state.position} />
-						<label for={change.id("skills")}>Skills (comma-separated)</label>
-						<input {...change.input("skills")} type="text" value={typed?.skills ?? state.skills.join(", ")} />
-						<label for={change.id("duration_minutes")}>Duration in minutes</label>
-						<input
-							{...change.input("duration_minutes")}
-							type="number"
-							min={15}
-							max={90}
-							value={typed?.duration_minutes ?? String(state.durationMinutes)}
-						/>
-						<label for={change.id("reschedule_reason")}>
-							Reason for rescheduling (optional, sent to the candidate)
-						</label>
-						<input
-							{...change.input("reschedule_reason")}
+							{...change.input("company_name")}
 							type="text"
-							maxlength={MAX_RESCHEDULE_REASON}
-							value={typed?.reschedule_reason ?? ""}
+							maxlength={MAX_COMPANY_NAME}
+							value={typed?.company_name ?? state.companyName ?? ""}
 						/>
+						<label for={change.id("instructions")}>
+							{scheduled
+								? "Instructions for the interviewer (empty for none)"
+								: "Instructions for the interviewer (add to the end; the rest stays)"}
+						</label>
+						<textarea {...change.input("instructions")} rows={3} maxlength={MAX_INSTRUCTIONS}>
+							{typed?.instructions ?? state.instructions ?? ""}
+						</textarea>
+						{scheduled ? (
+							<>
+								<label for={change.id("reschedule_reason")}>
+									Reason for rescheduling (optional, sent to the candidate)
+								</label>
+								<input
+									{...change.input("reschedule_reason")}
+									type="text"
+									maxlength={MAX_RESCHEDULE_REASON}
+									value={typed?.reschedule_reason ?? ""}
+								/>
+							</>
+						) : null}
+						{notifies ? (
+							<p class="check">
+								{/* Unchecked, the box sends nothing, and the hidden value says no. */}
+								<input type="hidden" name="send_notification" value="false" />
+								<input
+									{...change.input("send_notification")}
+									type="checkbox"
+									value="true"
+									checked={typed?.send_notification !== "false"}
+								/>{" "}
+								<label for={change.id("send_notification")} class="inline">
+									E-mail the candidate about the change
+								</label>
+							</p>
+						) : null}
 						<p>
 							<button type="submit">Save changes</button>
 						</p>
@@ -282,13 +368,28 @@ interviewDetailPages.post("/:id/update", async (c) => {
 	if (skills.length > 0 && skills.join(",") !== state.skills.join(",")) body.skills = skills;
 	const duration = field(form, "duration_minutes");
 	if (duration && Number(duration) !== state.durationMinutes) body.duration_minutes = Number(duration);
+	const difficulty = field(form, "difficulty");
+	if (difficulty && difficulty !== state.difficulty) body.difficulty = difficulty;
+	// The API has no way to remove a company name: an emptied field is no change.
+	const company = field(form, "company_name");
+	if (company && company !== state.companyName) body.company_name = company;
+	// Instructions can be emptied; a form without the field changes nothing. A browser sends a
+	// text area's line breaks as CRLF: the same text is no change.
+	if (form.instructions !== undefined) {
+		const instructions = lineBreaks(field(form, "instructions"));
+		if (instructions !== lineBreaks((state.instructions ?? "").trim())) body.instructions = instructions;
+	}
 	const reason = field(form, "reschedule_reason");
 	if (reason) body.reschedule_reason = reason;
-	const typed = Object.fromEntries(
-		["scheduled_at", "candidate_email", "position", "skills", "duration_minutes", "reschedule_reason"].map(
-			(name) => [name, field(form, name)],
-		),
+	// The box's hidden "false" comes first; checked, "true" follows. Without either, the API's default.
+	const notify = fieldAll(form, "send_notification");
+	if (notify.length > 0 && !notify.includes("true")) body.send_notification = false;
+	const typed: Record<string, string> = Object.fromEntries(
+		(Object.keys(CHANGE_INPUTS) as ChangeField[])
+			.filter((name) => name !== "send_notification")
+			.map((name) => [name, field(form, name)]),
 	);
+	if (notify.length > 0) typed.send_notification = notify.includes("true") ? "true" : "false";
 	const parsed = updateInterviewBody.safeParse(body);
 	if (!parsed.success) {
 		return c.html(

@@ -440,6 +440,118 @@ describe("interviews pages", () => {
 		);
 	});
 
+	it("creates with a company name, and changes difficulty, company and instructions, e-mailing only when asked", async () => {
+		const a = await dashboardAccount();
+		const owner = await signedIn(a.owner);
+		const token = await owner.csrf();
+		const form = await owner.get("/dashboard/interviews/new");
+		expect(form.text).toMatch(/name="company_name"[^>]*placeholder="Acme Testing"/);
+		const create = async (extra: Record<string, string>) => {
+			const made = await owner.post("/dashboard/interviews/new", {
+				_csrf: token,
+				form_id: await owner.formId("/dashboard/interviews/new"),
+				candidate_email: "edith@example.com",
+				position: "Data Engineer",
+				skills: "SQL",
+				send_invitation: "true",
+				...extra,
+			});
+			expect(made.status, errorsOf(made.text)).toBe(303);
+			return /interviews\/(int_[0-9A-Za-z]+)/.exec(made.headers.get("Location") ?? "")?.[1] as string;
+		};
+		const read = async (id: string) => (await call("GET", `/v1/interviews/${id}`, { key: a.live })).body.data;
+		expect((await read(await create({}))).company_name).toBe("Acme Testing");
+		const id = await create({
+			company_name: "  Initech Labs ",
+			instructions: "Ask about joins.\r\nThen indexes.",
+		});
+		const made = await read(id);
+		expect(made.company_name).toBe("Initech Labs");
+		expect(made.instructions).toBe("Ask about joins.\nThen indexes.");
+		const emails = async () =>
+			(
+				await env.DB.prepare(
+					"SELECT template FROM candidate_emails WHERE interview_id = ? ORDER BY created_at",
+				)
+					.bind(id)
+					.all<{ template: string }>()
+			).results.map((r) => r.template);
+		expect(await emails()).toEqual(["invitation"]);
+
+		const page = await owner.get(`/dashboard/interviews/${id}`);
+		expect(page.text).toMatch(/<select[^>]*name="difficulty"/);
+		expect(page.text).toContain('name="send_notification" value="false"');
+		const update = (body: Record<string, string | string[]>) =>
+			owner.post(`/dashboard/interviews/${id}/update`, { _csrf: token, ...body });
+		// The box unticked sends only its hidden "false": saved, and no e-mail.
+		const quiet = await update({
+			difficulty: "senior",
+			instructions: "Ask about joins.\r\nThen indexes.\r\nThen locks.",
+			company_name: "Initech Labs",
+			send_notification: "false",
+		});
+		expect(quiet.status, errorsOf(quiet.text)).toBe(303);
+		const changed = await read(id);
+		expect(changed.difficulty).toBe("senior");
+		expect(changed.instructions).toBe("Ask about joins.\nThen indexes.\nThen locks.");
+		expect(await emails()).toEqual(["invitation"]);
+		// The same text with the browser's CRLF, and an emptied company name, are no change.
+		const same = await update({
+			instructions: "Ask about joins.\r\nThen indexes.\r\nThen locks.",
+			company_name: "",
+			send_notification: ["false", "true"],
+		});
+		expect(same.status).toBe(422);
+		expect(same.text).toContain("Nothing was changed.");
+		// Ticked ("false" then "true"): the candidate is told.
+		const told = await update({ company_name: "Globex", send_notification: ["false", "true"] });
+		expect(told.status, errorsOf(told.text)).toBe(303);
+		expect((await read(id)).company_name).toBe("Globex");
+		expect(await emails()).toEqual(["invitation", "update"]);
+		// Emptied instructions are removed.
+		expect((await update({ instructions: "", send_notification: "false" })).status).toBe(303);
+		expect((await read(id)).instructions).toBe("");
+	});
+
+	it("changes only the company and the instructions of an interview in progress", async () => {
+		const a = await dashboardAccount();
+		const owner = await signedIn(a.owner);
+		const token = await owner.csrf();
+		const { id } = await startInterview(a.test);
+		const page = await owner.get(`/dashboard/interviews/${id}`);
+		const form = /<form method="post" action="[^"]*\/update">([\s\S]*?)<\/form>/.exec(page.text)?.[1] ?? "";
+		expect(form).toContain('name="company_name"');
+		expect(form).toContain('name="instructions"');
+		for (const name of ["scheduled_at", "position", "difficulty", "send_notification"])
+			expect(form).not.toContain(`name="${name}"`);
+		const saved = await owner.post(`/dashboard/interviews/${id}/update`, {
+			_csrf: token,
+			company_name: "Umbrella",
+			instructions: "Keep it short.",
+		});
+		expect(saved.status, errorsOf(saved.text)).toBe(303);
+		const data = (await call("GET", `/v1/interviews/${id}`, { key: a.test })).body.data;
+		expect(data.company_name).toBe("Umbrella");
+		expect(data.instructions).toBe("Keep it short.");
+		// A field the page does not offer is refused as the API refuses it, and nothing changes.
+		const refused = await owner.post(`/dashboard/interviews/${id}/update`, {
+			_csrf: token,
+			position: "Another",
+			company_name: "Other Co",
+		});
+		expect(refused.status).toBe(422);
+		const after = (await call("GET", `/v1/interviews/${id}`, { key: a.test })).body.data;
+		expect(after.position).toBe(data.position);
+		expect(after.company_name).toBe("Umbrella");
+		// Instructions in progress can only grow, as the API says in words.
+		const cut = await owner.post(`/dashboard/interviews/${id}/update`, {
+			_csrf: token,
+			instructions: "Other.",
+		});
+		expect(cut.status).toBe(422);
+		expect(cut.text).toContain("instructions can only be extended");
+	});
+
 	it("sends the rows of parallel posts of one bulk form once", async () => {
 		const a = await dashboardAccount();
 		const owner = await signedIn(a.owner);

@@ -141,6 +141,60 @@ describe("the dashboard in a real browser", () => {
 		await shot("interview");
 	});
 
+	it("changes an interview from its page, and e-mails the candidate only when asked to", async () => {
+		await page.goto(`${service.baseUrl}/dashboard/interviews/new`);
+		await page.getByLabel("Candidate email").fill("edith@example.com");
+		await page.getByLabel("Position").fill("Data Engineer");
+		await page.getByLabel("Skills (comma-separated)").fill("SQL");
+		await page.getByLabel(/^Company name/).fill("Initech Labs");
+		await page.getByLabel(/E-mail the candidate an invitation/).uncheck();
+		await page.getByRole("button", { name: "Create interview" }).click();
+		await page.waitForURL(/\/dashboard\/interviews\/int_[0-9A-Za-z]{24}\?created=1$/);
+		const id = /int_[0-9A-Za-z]{24}/.exec(page.url())?.[0] as string;
+		const read = async () =>
+			(await api(service, "GET", `/v1/interviews/${id}`, { key: service.keys.live })).body.data;
+		expect((await read()).company_name).toBe("Initech Labs");
+		const sentBefore = emailFiles(service.output()).length;
+		// A quiet change: the box unticked. The text area's lines arrive as the browser sends them (CRLF).
+		await page.getByLabel("Difficulty").selectOption("senior");
+		await page.getByLabel(/^Instructions for the interviewer/).fill("Ask about joins.\nThen about indexes.");
+		await page.getByLabel("E-mail the candidate about the change").uncheck();
+		await shot("interview-change");
+		await page.getByRole("button", { name: "Save changes" }).click();
+		await page.waitForURL(/\?saved=1$/);
+		await see(page.getByRole("status").first(), "Changes saved.");
+		const quiet = await read();
+		expect(quiet.difficulty).toBe("senior");
+		expect(quiet.instructions).toBe("Ask about joins.\nThen about indexes.");
+		expect(quiet.company_name).toBe("Initech Labs");
+		// The form sent again untouched changes nothing: the text area's CRLF is the same text.
+		const events = async () =>
+			(await api(service, "GET", `/v1/events?interview_id=${id}`, { key: service.keys.live })).body.data
+				.length;
+		const eventsBefore = await events();
+		await page.getByRole("button", { name: "Save changes" }).click();
+		await see(page.getByRole("alert"), "Nothing was changed.");
+		expect(await events()).toBe(eventsBefore);
+		// With the box ticked (as the page opens), the candidate hears of the new company.
+		await page.getByLabel(/^Company name/).fill("Globex");
+		await page.getByRole("button", { name: "Save changes" }).click();
+		await page.waitForURL(/\?saved=1$/);
+		expect((await read()).company_name).toBe("Globex");
+		const deadline = Date.now() + 30_000;
+		while (emailFiles(service.output()).length === sentBefore && Date.now() < deadline) {
+			await new Promise((resolve) => setTimeout(resolve, 300));
+		}
+		// A mail of the unticked change would have been queued before it.
+		await new Promise((resolve) => setTimeout(resolve, 1_000));
+		const files = emailFiles(service.output()).slice(sentBefore);
+		const mails = await Promise.all(
+			files.map((f) => PostalMime.parse(readFileSync(f), { attachmentEncoding: "utf8" })),
+		);
+		const toEdith = mails.filter((m) => m.to?.[0]?.address === "edith@example.com");
+		expect(toEdith).toHaveLength(1);
+		expect(toEdith[0]?.from?.name).toBe("Globex (via Interviews)");
+	});
+
 	it("creates one interview from a form clicked twice or sent twice", async () => {
 		const count = async (position: string) =>
 			(

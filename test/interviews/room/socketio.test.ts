@@ -126,17 +126,13 @@ describe("the Socket.IO session object", () => {
 			"candidate_response",
 			{ session_id: id, response: "Index the join columns.", timestamp: new Date().toISOString() },
 		]);
-		const first = await handshake();
-		await post(first, `40${nsp},${JSON.stringify({ token })}`);
-		await poll(first, 3);
+		const first = await joined(nsp, token);
 		await post(first, `42${nsp},7${answer}`);
 		expect(await poll(first, 3)).toContain(`43${nsp},7[{"ok":true}]`);
 		// The connection drops; the client reconnects on a new session and sends its pending
 		// event again, unchanged: without question_id, it would answer the question now shown.
 		await post(first, "1");
-		const second = await handshake();
-		await post(second, `40${nsp},${JSON.stringify({ token })}`);
-		await poll(second, 3);
+		const second = await joined(nsp, token);
 		await post(second, `42${nsp},8${answer}`);
 		const replies = await poll(second, 2);
 		const refusal = replies.find((p) => p.startsWith(`43${nsp},8`));
