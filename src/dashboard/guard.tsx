@@ -83,7 +83,7 @@ export async function carriesFormToken(c: Context, sessionToken: string): Promis
 	return constantTimeEqual(typeof form._csrf === "string" ? form._csrf : "", sessionToken);
 }
 
-type FormValue = string | File | (string | File)[];
+export type FormValue = string | File | (string | File)[];
 
 /**
  * The request's form, parsed once (multipart or urlencoded), repeated fields as arrays. A body

@@ -1,10 +1,19 @@
 import type { InterviewState } from "../interviews/core/model";
 import { loadOwnedInterview, loadOwnedInterviewWithRecordings } from "../interviews/service";
 import { AppError } from "../platform/http/errors";
-import type { DashContext } from "./guard";
+import { type DashContext, type FormValue, fieldAll } from "./guard";
 import { DASHBOARD_ENVIRONMENTS } from "./session";
 
 export const LIST = "/dashboard/interviews";
+
+/**
+ * The "e-mail the candidate" box of a form: a hidden "false", then the box's "true" when ticked.
+ * Undefined when the form has neither (the API's default applies).
+ */
+export function notifyChoice(form: Record<string, FormValue>): boolean | undefined {
+	const sent = fieldAll(form, "send_notification");
+	return sent.length === 0 ? undefined : sent.includes("true");
+}
 
 /** A text area's value with its line breaks as LF: browsers send them as CRLF. */
 export function lineBreaks(text: string): string {

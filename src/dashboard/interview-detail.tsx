@@ -10,17 +10,8 @@ import { getDb } from "../platform/db/client";
 import { appUrl, wsUrl } from "../platform/http/urls";
 import { randomBase62 } from "../platform/lib/random";
 import { parseIsoDateTime } from "../platform/lib/time";
-import {
-	type DashContext,
-	describe,
-	field,
-	fieldAll,
-	formIssues,
-	formOf,
-	notFoundPage,
-	refusalStatus,
-} from "./guard";
-import { LIST, lineBreaks, localToIso, owned, splitList } from "./interview-common";
+import { type DashContext, describe, field, formIssues, formOf, notFoundPage, refusalStatus } from "./guard";
+import { LIST, lineBreaks, localToIso, notifyChoice, owned, splitList } from "./interview-common";
 import {
 	Csrf,
 	DevBadge,
@@ -60,8 +51,8 @@ const IN_PROGRESS_INPUTS = Object.fromEntries(
 	IN_PROGRESS_UPDATES.map((name) => [name, CHANGE_INPUTS[name]]),
 ) as Record<ChangeField, string>;
 
-/** The cancel form's one field, by the id of its input. */
-const CANCEL_INPUTS = { reason: "c-reason" };
+/** The cancel form's fields, by the id of each one's input. */
+const CANCEL_INPUTS = { reason: "c-reason", send_notification: "c-notify" };
 
 /** A cancellation's reason as the API checks it (1 to 1,000 characters once trimmed), or none. */
 const cancelReason = cancelQuery.pick({ reason: true });
@@ -72,6 +63,27 @@ const MAX_RESCHEDULE_REASON = updateInterviewBody.shape.reschedule_reason.unwrap
 const MAX_COMPANY_NAME = fields.companyName.maxLength ?? undefined;
 const MAX_INSTRUCTIONS = fields.instructions.maxLength ?? undefined;
 
+/**
+ * A form's "e-mail the candidate" box. Unticked, a box sends nothing, so a hidden "false" comes
+ * first and the box's "true" follows it when ticked (`notifyChoice`).
+ */
+function NotifyBox(props: {
+	id: string;
+	invalid: ReturnType<ReturnType<typeof formFields>["input"]>;
+	checked: boolean;
+	children: string;
+}) {
+	return (
+		<p class="check">
+			<input type="hidden" name="send_notification" value="false" />
+			<input {...props.invalid} type="checkbox" value="true" checked={props.checked} />{" "}
+			<label for={props.id} class="inline">
+				{props.children}
+			</label>
+		</p>
+	);
+}
+
 async function InterviewPage(props: {
 	c: DashContext;
 	state: InterviewState;
@@ -81,6 +93,8 @@ async function InterviewPage(props: {
 	typed?: Record<string, string>;
 	/** The cancel form's reason as it was sent, when the cancellation was refused. */
 	typedReason?: string;
+	/** The cancel form's e-mail box as it was sent ("true" or "false"), when refused. */
+	typedCancelNotify?: string;
 }) {
 	const { c, state } = props;
 	const typed = props.typed;
@@ -279,19 +293,13 @@ async function InterviewPage(props: {
 							</>
 						) : null}
 						{notifies ? (
-							<p class="check">
-								{/* Unchecked, the box sends nothing, and the hidden value says no. */}
-								<input type="hidden" name="send_notification" value="false" />
-								<input
-									{...change.input("send_notification")}
-									type="checkbox"
-									value="true"
-									checked={typed?.send_notification !== "false"}
-								/>{" "}
-								<label for={change.id("send_notification")} class="inline">
-									E-mail the candidate about the change
-								</label>
-							</p>
+							<NotifyBox
+								id={change.id("send_notification")}
+								invalid={change.input("send_notification")}
+								checked={typed?.send_notification !== "false"}
+							>
+								E-mail the candidate about the change
+							</NotifyBox>
 						) : null}
 						<p>
 							<button type="submit">Save changes</button>
@@ -311,6 +319,15 @@ async function InterviewPage(props: {
 							maxlength={MAX_REASON}
 							value={props.typedReason ?? ""}
 						/>
+						{notifies ? (
+							<NotifyBox
+								id={cancel.id("send_notification")}
+								invalid={cancel.input("send_notification")}
+								checked={props.typedCancelNotify !== "false"}
+							>
+								E-mail the candidate about the cancellation
+							</NotifyBox>
+						) : null}
 						<p>
 							<button type="submit" class="danger">
 								Cancel interview
@@ -381,15 +398,14 @@ interviewDetailPages.post("/:id/update", async (c) => {
 	}
 	const reason = field(form, "reschedule_reason");
 	if (reason) body.reschedule_reason = reason;
-	// The box's hidden "false" comes first; checked, "true" follows. Without either, the API's default.
-	const notify = fieldAll(form, "send_notification");
-	if (notify.length > 0 && !notify.includes("true")) body.send_notification = false;
+	const notify = notifyChoice(form);
+	if (notify === false) body.send_notification = false;
 	const typed: Record<string, string> = Object.fromEntries(
 		(Object.keys(CHANGE_INPUTS) as ChangeField[])
 			.filter((name) => name !== "send_notification")
 			.map((name) => [name, field(form, name)]),
 	);
-	if (notify.length > 0) typed.send_notification = notify.includes("true") ? "true" : "false";
+	if (notify !== undefined) typed.send_notification = String(notify);
 	const parsed = updateInterviewBody.safeParse(body);
 	if (!parsed.success) {
 		return c.html(
@@ -442,6 +458,8 @@ interviewDetailPages.post("/:id/cancel", async (c) => {
 	if (!state) return notFoundPage(c);
 	const form = await formOf(c);
 	const reason = field(form, "reason");
+	const notify = notifyChoice(form);
+	const typedCancelNotify = notify === undefined ? undefined : String(notify);
 	const parsed = cancelReason.safeParse(reason ? { reason } : {});
 	if (!parsed.success) {
 		return c.html(
@@ -449,6 +467,7 @@ interviewDetailPages.post("/:id/cancel", async (c) => {
 				c,
 				state,
 				typedReason: reason,
+				typedCancelNotify,
 				error: { message: "The interview was not cancelled.", fields: formIssues(parsed.error.issues) },
 			}),
 			422,
@@ -462,7 +481,7 @@ interviewDetailPages.post("/:id/cancel", async (c) => {
 			{
 				type: "cancel",
 				reason: parsed.data.reason ?? null,
-				sendNotification: !state.testMode,
+				sendNotification: notify !== false && !state.testMode,
 				refundCredits: true,
 			},
 			c.get("now"),
@@ -470,7 +489,7 @@ interviewDetailPages.post("/:id/cancel", async (c) => {
 		return c.redirect(`${LIST}/${id}?saved=1`, 303);
 	} catch (error) {
 		return c.html(
-			await InterviewPage({ c, state, typedReason: reason, error: describe(error) }),
+			await InterviewPage({ c, state, typedReason: reason, typedCancelNotify, error: describe(error) }),
 			refusalStatus(error),
 		);
 	}

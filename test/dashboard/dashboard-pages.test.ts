@@ -468,14 +468,15 @@ describe("interviews pages", () => {
 		const made = await read(id);
 		expect(made.company_name).toBe("Initech Labs");
 		expect(made.instructions).toBe("Ask about joins.\nThen indexes.");
-		const emails = async () =>
+		const emailsOf = async (of: string) =>
 			(
 				await env.DB.prepare(
 					"SELECT template FROM candidate_emails WHERE interview_id = ? ORDER BY created_at",
 				)
-					.bind(id)
+					.bind(of)
 					.all<{ template: string }>()
 			).results.map((r) => r.template);
+		const emails = () => emailsOf(id);
 		expect(await emails()).toEqual(["invitation"]);
 
 		const page = await owner.get(`/dashboard/interviews/${id}`);
@@ -511,6 +512,22 @@ describe("interviews pages", () => {
 		// Emptied instructions are removed.
 		expect((await update({ instructions: "", send_notification: "false" })).status).toBe(303);
 		expect((await read(id)).instructions).toBe("");
+		// The cancel form's box works the same way.
+		expect(page.text).toMatch(/<input id="c-notify" name="send_notification"/);
+		const quietCancel = await owner.post(`/dashboard/interviews/${id}/cancel`, {
+			_csrf: token,
+			send_notification: "false",
+		});
+		expect(quietCancel.status, errorsOf(quietCancel.text)).toBe(303);
+		expect((await read(id)).status).toBe("cancelled");
+		expect(await emails()).toEqual(["invitation", "update"]);
+		const other = await create({});
+		const toldCancel = await owner.post(`/dashboard/interviews/${other}/cancel`, {
+			_csrf: token,
+			send_notification: ["false", "true"],
+		});
+		expect(toldCancel.status, errorsOf(toldCancel.text)).toBe(303);
+		expect(await emailsOf(other)).toEqual(["invitation", "cancellation"]);
 	});
 
 	it("changes only the company and the instructions of an interview in progress", async () => {
