@@ -40,7 +40,7 @@ export default defineConfig(async () => {
 			// Tests mirror src/ (test/<module>/...); the end-to-end suite has its own config.
 			include: ["test/**/*.test.ts"],
 			exclude: ["test/e2e/**", "test/faults/**", "**/node_modules/**"],
-			setupFiles: ["./test/setup/apply-migrations.ts"],
+			setupFiles: ["./test/setup/apply-migrations.ts", "./test/setup/local-network.ts"],
 			// Generous: a loaded two-core machine runs a burst of 80 requests slower than the default 5 s.
 			testTimeout: 30_000,
 			globalSetup: ["./test/setup/webhook-receiver.ts", "./test/setup/openai-server.ts"],
