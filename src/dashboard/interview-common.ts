@@ -1,3 +1,4 @@
+import { fields } from "../interviews/api/schemas";
 import type { InterviewState } from "../interviews/core/model";
 import { loadOwnedInterview, loadOwnedInterviewWithRecordings } from "../interviews/service";
 import { AppError } from "../platform/http/errors";
@@ -5,6 +6,10 @@ import { type DashContext, type FormValue, fieldAll } from "./guard";
 import { DASHBOARD_ENVIRONMENTS } from "./session";
 
 export const LIST = "/dashboard/interviews";
+
+/** The API's longest company name and instructions, as the create and change forms' `maxlength`. */
+export const MAX_COMPANY_NAME = fields.companyName.maxLength ?? undefined;
+export const MAX_INSTRUCTIONS = fields.instructions.maxLength ?? undefined;
 
 /**
  * The "e-mail the candidate" box of a form: a hidden "false", then the box's "true" when ticked.

@@ -1,18 +1,23 @@
 import { Hono } from "hono";
-import { createInterviewBody, fields } from "../interviews/api/schemas";
+import { createInterviewBody } from "../interviews/api/schemas";
 import { DIFFICULTIES } from "../interviews/core/model";
 import { createInterview, scheduledAtOf } from "../interviews/service";
 import { OutcomeUnknownError } from "../platform/http/errors";
 import { appUrl } from "../platform/http/urls";
 import { firstSend, newFormId, sendOnce } from "./form-once";
 import { describe, field, formIssues, formOf, refusalStatus } from "./guard";
-import { LIST, lineBreaks, localToIso, splitList } from "./interview-common";
+import {
+	LIST,
+	lineBreaks,
+	localToIso,
+	MAX_COMPANY_NAME,
+	MAX_INSTRUCTIONS,
+	splitList,
+} from "./interview-common";
 import { Csrf, DevBanner, ErrorNotice, formFields, Page, TestBanner } from "./layout";
 import { authIn, DASHBOARD_DATA, type DashBindings, type DashboardUser } from "./session";
 
 export const interviewCreatePages = new Hono<DashBindings>();
-
-const MAX_COMPANY_NAME = fields.companyName.maxLength ?? undefined;
 
 /** The create form's fields; each input's id is its name. The dev sandbox's form has no flags. */
 const CREATE_FIELDS = [
@@ -108,7 +113,7 @@ function NewForm(props: {
 				<label for={form.id("scheduled_at")}>Scheduled at (UTC; empty for now)</label>
 				<input {...form.input("scheduled_at")} type="datetime-local" value={v.scheduled_at ?? ""} />
 				<label for={form.id("instructions")}>Instructions for the interviewer (optional)</label>
-				<textarea {...form.input("instructions")} rows={3}>
+				<textarea {...form.input("instructions")} rows={3} maxlength={MAX_INSTRUCTIONS}>
 					{v.instructions ?? ""}
 				</textarea>
 				{sandbox ? null : (

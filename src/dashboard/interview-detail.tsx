@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { listEvents } from "../events/events-repo";
-import { cancelQuery, fields, updateInterviewBody } from "../interviews/api/schemas";
+import { cancelQuery, updateInterviewBody } from "../interviews/api/schemas";
 import { interviewUrl } from "../interviews/api/views";
 import { DIFFICULTIES, type InterviewState } from "../interviews/core/model";
 import { IN_PROGRESS_UPDATES } from "../interviews/core/transitions/update";
@@ -11,7 +11,16 @@ import { appUrl, wsUrl } from "../platform/http/urls";
 import { randomBase62 } from "../platform/lib/random";
 import { parseIsoDateTime } from "../platform/lib/time";
 import { type DashContext, describe, field, formIssues, formOf, notFoundPage, refusalStatus } from "./guard";
-import { LIST, lineBreaks, localToIso, notifyChoice, owned, splitList } from "./interview-common";
+import {
+	LIST,
+	lineBreaks,
+	localToIso,
+	MAX_COMPANY_NAME,
+	MAX_INSTRUCTIONS,
+	notifyChoice,
+	owned,
+	splitList,
+} from "./interview-common";
 import {
 	Csrf,
 	DevBadge,
@@ -60,8 +69,6 @@ const cancelReason = cancelQuery.pick({ reason: true });
 /** The longest reasons the API takes, as the cancel and change forms' `maxlength`. */
 const MAX_REASON = cancelQuery.shape.reason.unwrap().maxLength ?? undefined;
 const MAX_RESCHEDULE_REASON = updateInterviewBody.shape.reschedule_reason.unwrap().maxLength ?? undefined;
-const MAX_COMPANY_NAME = fields.companyName.maxLength ?? undefined;
-const MAX_INSTRUCTIONS = fields.instructions.maxLength ?? undefined;
 
 /**
  * A form's "e-mail the candidate" box. Unticked, a box sends nothing, so a hidden "false" comes
