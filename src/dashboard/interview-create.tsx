@@ -14,7 +14,7 @@ import {
 	MAX_INSTRUCTIONS,
 	splitList,
 } from "./interview-common";
-import { Csrf, DevBanner, ErrorNotice, formFields, Page, TestBanner } from "./layout";
+import { Csrf, DevBanner, ErrorNotice, formFields, LocalTimeHint, Page, TestBanner } from "./layout";
 import { authIn, DASHBOARD_DATA, type DashBindings, type DashboardUser } from "./session";
 
 export const interviewCreatePages = new Hono<DashBindings>();
@@ -111,7 +111,13 @@ function NewForm(props: {
 					value={v.company_name ?? ""}
 				/>
 				<label for={form.id("scheduled_at")}>Scheduled at (UTC; empty for now)</label>
-				<input {...form.input("scheduled_at")} type="datetime-local" value={v.scheduled_at ?? ""} />
+				<input
+					{...form.input("scheduled_at")}
+					type="datetime-local"
+					data-utc="scheduled_at-local"
+					value={v.scheduled_at ?? ""}
+				/>
+				<LocalTimeHint id="scheduled_at-local" />
 				<label for={form.id("instructions")}>Instructions for the interviewer (optional)</label>
 				<textarea {...form.input("instructions")} rows={3} maxlength={MAX_INSTRUCTIONS}>
 					{v.instructions ?? ""}

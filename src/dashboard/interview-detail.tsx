@@ -28,6 +28,7 @@ import {
 	ErrorNotice,
 	fmt,
 	formFields,
+	LocalTimeHint,
 	Page,
 	TestBadge,
 	TestBanner,
@@ -237,8 +238,10 @@ async function InterviewPage(props: {
 								<input
 									{...change.input("scheduled_at")}
 									type="datetime-local"
+									data-utc="u-scheduled-local"
 									value={typed?.scheduled_at ?? toLocal(state.scheduledAt)}
 								/>
+								<LocalTimeHint id="u-scheduled-local" />
 								<label for={change.id("candidate_email")}>Candidate email</label>
 								<input
 									{...change.input("candidate_email")}

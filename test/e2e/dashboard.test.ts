@@ -199,6 +199,37 @@ describe("the dashboard in a real browser", () => {
 		expect(mails[0]?.from?.name).toBe("Globex (via Interviews)");
 	});
 
+	it("shows a time typed in UTC in the visitor's own time zone", async () => {
+		const cdp = await page.context().newCDPSession(page);
+		await cdp.send("Emulation.setTimezoneOverride", { timezoneId: "America/New_York" });
+		try {
+			await page.goto(`${service.baseUrl}/dashboard/interviews/new`);
+			await page.getByLabel(/^Scheduled at/).fill("2030-01-15T14:00");
+			await see(page.locator("#scheduled_at-local"), "In your time zone (America/New_York):");
+			await see(page.locator("#scheduled_at-local"), /Jan 15, 2030.*9:00\sAM/);
+			// July: daylight saving time, four hours behind.
+			await page.getByLabel(/^Scheduled at/).fill("2030-07-15T14:00");
+			await see(page.locator("#scheduled_at-local"), /Jul 15, 2030.*10:00\sAM/);
+			await page.getByLabel(/^Scheduled at/).fill("");
+			expect(await page.locator("#scheduled_at-local").textContent()).toBe("");
+			// The change form shows the interview's own time on opening.
+			const made = await api(service, "POST", "/v1/interviews", {
+				key: service.keys.test,
+				body: {
+					candidate_email: "zone@example.com",
+					position: "Zone Engineer",
+					skills: ["SQL"],
+					scheduled_at: "2030-01-15T23:30:00Z",
+				},
+			});
+			await page.goto(`${service.baseUrl}/dashboard/interviews/${made.body.data.id}`);
+			await see(page.locator("#u-scheduled-local"), /Jan 15, 2030.*6:30\sPM/);
+		} finally {
+			await cdp.send("Emulation.setTimezoneOverride", { timezoneId: "" });
+			await cdp.detach();
+		}
+	});
+
 	it("creates one interview from a form clicked twice or sent twice", async () => {
 		const count = async (position: string) =>
 			(
