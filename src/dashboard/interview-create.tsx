@@ -111,13 +111,8 @@ function NewForm(props: {
 					value={v.company_name ?? ""}
 				/>
 				<label for={form.id("scheduled_at")}>Scheduled at (UTC; empty for now)</label>
-				<input
-					{...form.input("scheduled_at")}
-					type="datetime-local"
-					data-utc="scheduled_at-local"
-					value={v.scheduled_at ?? ""}
-				/>
-				<LocalTimeHint id="scheduled_at-local" />
+				<input {...form.input("scheduled_at")} type="datetime-local" data-utc value={v.scheduled_at ?? ""} />
+				<LocalTimeHint input={form.id("scheduled_at")} />
 				<label for={form.id("instructions")}>Instructions for the interviewer (optional)</label>
 				<textarea {...form.input("instructions")} rows={3} maxlength={MAX_INSTRUCTIONS}>
 					{v.instructions ?? ""}

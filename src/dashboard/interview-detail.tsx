@@ -238,10 +238,10 @@ async function InterviewPage(props: {
 								<input
 									{...change.input("scheduled_at")}
 									type="datetime-local"
-									data-utc="u-scheduled-local"
+									data-utc
 									value={typed?.scheduled_at ?? toLocal(state.scheduledAt)}
 								/>
-								<LocalTimeHint id="u-scheduled-local" />
+								<LocalTimeHint input={change.id("scheduled_at")} />
 								<label for={change.id("candidate_email")}>Candidate email</label>
 								<input
 									{...change.input("candidate_email")}

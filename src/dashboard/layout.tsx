@@ -67,8 +67,8 @@ svg text{font:13px system-ui,sans-serif}
  * Copy buttons: `data-copy="#id"` copies that element's text. A form with `data-confirm` asks
  * first; one with `data-once` (a form that creates something) disables its buttons once sent, and
  * enables them again when the page is shown again (the back button); the server refuses a second
- * send of it anyway (form-once.ts). A UTC time input with `data-utc="hint-id"` shows its time in
- * the browser's own time zone in that element (`LocalTimeHint`), as it is typed.
+ * send of it anyway (form-once.ts). A UTC time input marked `data-utc` shows its time in the
+ * browser's own time zone, as it is typed, in its `LocalTimeHint`.
  */
 const SCRIPT = `
 document.addEventListener("click",function(e){var b=e.target.closest("[data-copy]");if(!b)return;var t=document.querySelector(b.getAttribute("data-copy"));if(!t)return;var v=t.value!==undefined?t.value:t.textContent;navigator.clipboard&&navigator.clipboard.writeText(v).then(function(){b.textContent="Copied";setTimeout(function(){b.textContent="Copy"},2000)},function(){});});
@@ -76,17 +76,17 @@ document.addEventListener("submit",function(e){var f=e.target;var m=f.getAttribu
 document.addEventListener("submit",function(e){var f=e.target;if(e.defaultPrevented||!f.hasAttribute("data-once"))return;setTimeout(function(){f.querySelectorAll("[type=submit]").forEach(function(b){b.disabled=true;});},0);});
 window.addEventListener("pageshow",function(){document.querySelectorAll("form[data-once] [type=submit]").forEach(function(b){b.disabled=false;});});
 document.addEventListener("click",function(e){var b=e.target.closest("[data-print]");if(b)window.print();});
-function utcHint(i){var h=document.getElementById(i.getAttribute("data-utc"));if(!h)return;var d=i.value?new Date(i.value+":00Z"):null;h.textContent=d&&!isNaN(d.getTime())?"In your time zone ("+Intl.DateTimeFormat().resolvedOptions().timeZone+"): "+d.toLocaleString([],{dateStyle:"medium",timeStyle:"short"}):"";}
+function utcHint(i){var h=document.getElementById(i.id+"-local");if(!h)return;var d=i.value?new Date(i.value+"Z"):null;h.textContent=d&&!isNaN(d.getTime())?"In your time zone ("+Intl.DateTimeFormat().resolvedOptions().timeZone+"): "+d.toLocaleString([],{dateStyle:"medium",timeStyle:"short"}):"";}
 document.addEventListener("input",function(e){if(e.target.matches&&e.target.matches("[data-utc]"))utcHint(e.target);});
 document.querySelectorAll("[data-utc]").forEach(utcHint);
 `;
 
 /**
- * Where a UTC time input (`data-utc` naming this id) shows its time in the browser's time zone.
- * Empty without script, or while the input is empty.
+ * Where the UTC time input `input` (an id; the input marked `data-utc`) shows its time in the
+ * browser's time zone. Empty without script, or while the input is empty.
  */
-export function LocalTimeHint({ id }: { id: string }) {
-	return <p class="muted hint" id={id} aria-live="polite" />;
+export function LocalTimeHint({ input }: { input: string }) {
+	return <p class="muted hint" id={`${input}-local`} aria-live="polite" />;
 }
 
 export interface PageProps {
