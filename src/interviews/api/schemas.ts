@@ -41,7 +41,24 @@ export const fields = {
 			},
 		)
 		.min(1, { error: message("Must name at least one skill") })
-		.max(25, { error: message("At most 25 skills") }),
+		.max(25, { error: message("At most 25 skills") })
+		.superRefine((skills, ctx) => {
+			// Each skill is scored and reported by name: a repeat would be scored twice and then
+			// collapse into one key of `skill_scores`.
+			const first = new Map<string, number>();
+			skills.forEach((skill, i) => {
+				const name = skill.toLowerCase();
+				const earlier = first.get(name);
+				if (earlier === undefined) first.set(name, i);
+				else
+					ctx.addIssue({
+						code: "custom",
+						path: [i],
+						input: skill,
+						message: `Repeats item ${earlier} (skills are compared without regard to case)`,
+					});
+			});
+		}),
 	durationMinutes: z
 		.number({ error: message("Must be an integer from 15 to 90") })
 		.int({ error: message("Must be an integer from 15 to 90") })

@@ -219,6 +219,63 @@ describe("scheduled_at bounds", () => {
 	});
 });
 
+describe("skills", () => {
+	const REPEAT = "Repeats item 0 (skills are compared without regard to case)";
+
+	it("refuses a skill named twice on create, in a bulk item, in the setup guide's body and on PATCH, changing nothing", async () => {
+		const account = await newAccount();
+		const refused = await call("POST", "/v1/interviews", {
+			key: account.live,
+			body: validInterview({ skills: ["Go", "SQL", " go "] }),
+		});
+		expect(refused.status).toBe(400);
+		expect(refused.body.error).toMatchObject({ code: "VALIDATION_ERROR", details: { "skills.2": REPEAT } });
+
+		const bulk = await call("POST", "/v1/interviews/bulk", {
+			key: account.live,
+			body: { interviews: [validInterview({ skills: ["Go", "GO"] }), validInterview()] },
+		});
+		expect(bulk.status).toBe(200);
+		expect(bulk.body.data.failed).toEqual([
+			expect.objectContaining({
+				index: 0,
+				error: expect.objectContaining({ code: "VALIDATION_ERROR", details: { "skills.1": REPEAT } }),
+			}),
+		]);
+		expect(bulk.body.data.successful).toHaveLength(1);
+
+		const guide = await call("POST", "/api/v1/interviews/", {
+			key: account.live,
+			body: {
+				job: { title: "Engineer", description: "Builds things", requirements: "Go" },
+				candidate_email: "ada@example.com",
+				skills_to_assess: ["Go", "go"],
+			},
+		});
+		expect(guide.status).toBe(400);
+		expect(guide.body.error.details).toEqual({ "skills_to_assess.1": REPEAT });
+
+		const id = bulk.body.data.successful[0].interview.id;
+		const patched = await call("PATCH", `/v1/interviews/${id}`, {
+			key: account.live,
+			body: { skills: ["Go", "Rust", "go"], position: "Changed" },
+		});
+		expect(patched.status).toBe(400);
+		expect(patched.body.error.details).toEqual({ "skills.2": REPEAT });
+		const fetched = await call("GET", `/v1/interviews/${id}`, { key: account.live });
+		expect(fetched.body.data).toMatchObject({ position: "Backend Engineer", skills: validInterview().skills });
+		const profile = await call("GET", "/v1/account/profile", { key: account.live });
+		expect(profile.body.data.usage.monthly_interviews_used).toBe(1);
+
+		// Different skills that share words are different skills.
+		const kept = await call("POST", "/v1/interviews", {
+			key: account.live,
+			body: validInterview({ skills: ["Go", "Go concurrency", "SQL"] }),
+		});
+		expect(kept.status).toBe(201);
+	});
+});
+
 describe("GET /v1/interviews/{id}", () => {
 	it("returns the full form without meta, with unknown facts as null", async () => {
 		const account = await newAccount();
