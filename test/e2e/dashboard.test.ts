@@ -259,6 +259,31 @@ describe("the dashboard in a real browser", () => {
 		await page.waitForURL(/\/dashboard\/interviews\/int_[0-9A-Za-z]{24}\?created=(1|again)$/);
 		await see(page.getByRole("status").first(), /Interview created\.|This form was already sent/);
 		expect(await count("Sent Twice")).toBe(1);
+		// Back to the form and sent again: the browser loads the form anew (it is no-store) and
+		// refills the typed fields; the page puts back the id the form was sent with.
+		await fill("Sent Back");
+		await page.getByRole("button", { name: "Create interview" }).click();
+		await page.waitForURL(/\?created=1$/);
+		const created = new URL(page.url()).pathname;
+		await page.goBack();
+		await page.waitForURL(/\/dashboard\/interviews\/new\?mode=test$/);
+		expect(await page.getByLabel("Position").inputValue()).toBe("Sent Back");
+		await page.getByRole("button", { name: "Create interview" }).click();
+		await page.waitForURL(/\?created=again$/);
+		expect(new URL(page.url()).pathname).toBe(created);
+		await see(page.getByRole("status").first(), /This form was already sent/);
+		expect(await count("Sent Back")).toBe(1);
+		// Back again and changed: refused in words, the values kept in a form that sends them.
+		await page.goBack();
+		await page.waitForURL(/\/dashboard\/interviews\/new\?mode=test$/);
+		await page.getByLabel("Position").fill("Sent Back Changed");
+		await page.getByRole("button", { name: "Create interview" }).click();
+		await see(page.getByRole("alert").first(), /already sent with other values/);
+		expect(await count("Sent Back Changed")).toBe(0);
+		await page.getByRole("button", { name: "Create interview" }).click();
+		await page.waitForURL(/\?created=1$/);
+		expect(await count("Sent Back Changed")).toBe(1);
+		expect(await count("Sent Back")).toBe(2); // "Sent Back" and "Sent Back Changed"
 	});
 
 	it("bulk-invites from a CSV: the bad row is shown before sending, the outcome after", async () => {
