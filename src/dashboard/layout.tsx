@@ -41,7 +41,7 @@ button.danger{background:var(--bad);border-color:var(--bad)}
 .muted{color:var(--muted)}
 .hint{margin:.25rem 0 0;font-size:.9em}
 .status{display:inline-block;padding:0 .5rem;border-radius:1rem;border:1px solid var(--muted);font-size:.9rem}
-dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem}dl.facts dt{font-weight:600}dl.facts dd{margin:0}
+[hidden]{display:none!important}dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem}dl.facts dt{font-weight:600}dl.facts dd{margin:0}
 .cards{display:grid;grid-template-columns:repeat(auto-fit,minmax(12rem,1fr));gap:1rem}
 .card{border:1px solid var(--line);border-radius:8px;padding:1rem}
 .card .big{font-size:2rem;font-weight:700}
@@ -69,8 +69,9 @@ svg text{font:13px system-ui,sans-serif}
  * enables them again when the page is shown again (the back button); the server refuses a second
  * send of it anyway (form-once.ts). Its `form_id` is kept in the page's history entry when it is
  * sent, and put back when the browser returns to that entry: browsers load such a page again
- * (it is `no-store`) and refill the typed fields, not the hidden id, which would otherwise be new. A UTC time input marked `data-utc` shows its time in the
- * browser's own time zone, as it is typed, in its `LocalTimeHint`.
+ * (it is `no-store`) and refill the typed fields, not the hidden id, which would otherwise be new.
+ * A UTC time input marked `data-utc` shows its time in the browser's own time zone, as it is
+ * typed, in its `LocalTimeHint`.
  */
 const SCRIPT = `
 document.addEventListener("click",function(e){var b=e.target.closest("[data-copy]");if(!b)return;var t=document.querySelector(b.getAttribute("data-copy"));if(!t)return;var v=t.value!==undefined?t.value:t.textContent;navigator.clipboard&&navigator.clipboard.writeText(v).then(function(){b.textContent="Copied";setTimeout(function(){b.textContent="Copy"},2000)},function(){});});

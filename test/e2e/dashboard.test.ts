@@ -454,12 +454,37 @@ describe("the dashboard in a real browser", () => {
 		});
 		const id = created.body.data.id as string;
 		liveId = id;
-		await api(service, "POST", `/v1/interviews/${id}/test/advance`, {
-			key: service.keys.test,
-			body: { to: "in_progress" },
-		});
-		await page.goto(`${service.baseUrl}/dashboard/interviews/${id}`);
-		await see(page.locator("#live-state"), "Connected");
+		// The candidate starts in a browser of their own and is asked the first question.
+		const candidate = await browser.newContext();
+		try {
+			const room = await candidate.newPage();
+			await room.goto(created.body.data.interview_url);
+			await room.getByRole("button", { name: "Start the interview" }).click();
+			await see(room.locator("#progress"), "Question 1 of");
+			const first = (await room.locator("#question-text").textContent()) ?? "";
+			expect(first.length).toBeGreaterThan(10);
+
+			await page.goto(`${service.baseUrl}/dashboard/interviews/${id}`);
+			await see(page.locator("#live-state"), "Connected");
+			await see(page.locator("#live-status"), "In progress");
+			await see(page.locator("#live-answered"), /^0 of \d+$/);
+			await see(page.locator("#live-ends"), / UTC$/);
+			// The question asked before the page was opened comes from the room's history.
+			await see(page.locator("#live-log li").first(), `Question 1 of`);
+			expect(await page.locator("#live-log li").first().textContent()).toContain(first);
+
+			// The candidate answers: the next question appears in the live view as it is asked.
+			await room.getByLabel("Your answer").fill("An index on the join columns, checked with EXPLAIN.");
+			await room.getByRole("button", { name: "Send answer" }).click();
+			await see(room.locator("#progress"), "Question 2 of");
+			const second = (await room.locator("#question-text").textContent()) ?? "";
+			await see(page.locator("#live-answered"), /^1 of \d+$/);
+			await see(page.locator("#live-log li").nth(1), "Question 2 of");
+			expect(await page.locator("#live-log li").nth(1).textContent()).toContain(second);
+			expect(await page.locator("#live-log li").count()).toBe(2);
+		} finally {
+			await candidate.close();
+		}
 		expect(await page.content()).not.toMatch(/svc_(live|test|dev)_/);
 		await shot("live");
 	});
