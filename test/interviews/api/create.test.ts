@@ -263,7 +263,10 @@ describe("skills", () => {
 		expect(patched.status).toBe(400);
 		expect(patched.body.error.details).toEqual({ "skills.2": REPEAT });
 		const fetched = await call("GET", `/v1/interviews/${id}`, { key: account.live });
-		expect(fetched.body.data).toMatchObject({ position: "Backend Engineer", skills: validInterview().skills });
+		expect(fetched.body.data).toMatchObject({
+			position: "Backend Engineer",
+			skills: validInterview().skills,
+		});
 		const profile = await call("GET", "/v1/account/profile", { key: account.live });
 		expect(profile.body.data.usage.monthly_interviews_used).toBe(1);
 
