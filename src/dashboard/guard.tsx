@@ -139,7 +139,9 @@ export function describe(error: unknown): { message: string; fields?: Record<str
 			error.code === "VALIDATION_ERROR" && error.details
 				? Object.fromEntries(Object.entries(error.details).map(([k, v]) => [k, String(v)]))
 				: undefined;
-		return { message: error.message, ...(fields ? { fields } : {}) };
+		// The fields are listed below the message: the API's message, which names them too, would
+		// say each twice.
+		return fields ? { message: "Check the fields named below.", fields } : { message: error.message };
 	}
 	throw error;
 }

@@ -370,9 +370,25 @@ interviewDetailPages.get("/:id", async (c) => {
 			: "Interview created."
 		: c.req.query("saved")
 			? "Changes saved."
-			: null;
+			: c.req.query("cancelled") && state.status === "cancelled"
+				? `Interview cancelled.${refunded(state.creditsRefunded)}`
+				: null;
 	return c.html(await InterviewPage({ c, state, notice }));
 });
+
+/** " 1 credit refunded." after a cancellation that refunded, else nothing. */
+function refunded(credits: number): string {
+	return credits > 0 ? ` ${credits} credit${credits === 1 ? "" : "s"} refunded.` : "";
+}
+
+/** Fields the change form shows that an interview must keep: emptied, they are refused, not ignored. */
+const KEPT_FIELDS = {
+	scheduled_at: "Must not be empty",
+	candidate_email: "Must not be empty",
+	position: "Must not be empty",
+	skills: "Must name at least one skill",
+	duration_minutes: "Must not be empty",
+} as const;
 
 interviewDetailPages.post("/:id/update", async (c) => {
 	const me = c.var.dashboard;
@@ -416,6 +432,19 @@ interviewDetailPages.post("/:id/update", async (c) => {
 			.map((name) => [name, field(form, name)]),
 	);
 	if (notify !== undefined) typed.send_notification = String(notify);
+	const emptied = Object.fromEntries(
+		Object.entries(KEPT_FIELDS).filter(
+			([name]) => form[name] !== undefined && (name === "skills" ? skills.length === 0 : !field(form, name)),
+		),
+	);
+	const changed = Object.keys(body).some((key) => key !== "send_notification" && key !== "reschedule_reason");
+	if (Object.keys(emptied).length > 0 || !changed) {
+		const fields = Object.keys(emptied).length > 0 ? { fields: emptied } : {};
+		return c.html(
+			await InterviewPage({ c, state, typed, error: { message: "Nothing was changed.", ...fields } }),
+			422,
+		);
+	}
 	const parsed = updateInterviewBody.safeParse(body);
 	if (!parsed.success) {
 		return c.html(
@@ -496,7 +525,7 @@ interviewDetailPages.post("/:id/cancel", async (c) => {
 			},
 			c.get("now"),
 		);
-		return c.redirect(`${LIST}/${id}?saved=1`, 303);
+		return c.redirect(`${LIST}/${id}?cancelled=1`, 303);
 	} catch (error) {
 		return c.html(
 			await InterviewPage({ c, state, typedReason: reason, typedCancelNotify, error: describe(error) }),

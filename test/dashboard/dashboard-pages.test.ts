@@ -528,6 +528,10 @@ describe("interviews pages", () => {
 		});
 		expect(toldCancel.status, errorsOf(toldCancel.text)).toBe(303);
 		expect(await emailsOf(other)).toEqual(["invitation", "cancellation"]);
+		// The page it leads to says what happened: cancelled, its live credit given back.
+		const cancelled = await owner.get(toldCancel.headers.get("location") as string);
+		expect(cancelled.text).toContain("Interview cancelled. 1 credit refunded.");
+		expect(cancelled.text).not.toContain("Changes saved.");
 	});
 
 	it("changes only the company and the instructions of an interview in progress", async () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { dashboardAccount, signedIn } from "../support/dashboard-helpers";
 import { call, validInterview } from "../support/helpers";
+import { startInterview } from "../support/lifecycle-helpers";
 
 // Each sign-in hashes at 600,000 PBKDF2 iterations: slower than the default 5 s under load.
 vi.setConfig({ testTimeout: 30_000 });
@@ -229,6 +230,10 @@ describe("a refused form's fields", () => {
 		});
 		expect(hook.status).toBe(422);
 		await expectMarks(hook.text, { url: "Must be an https:// URL" }, ["events"]);
+		// The service's refusal: its fields are listed once, below a message that does not repeat them.
+		expect(hook.text).toContain("Check the fields named below.");
+		expect(hook.text.match(/Must be an https:\/\/ URL/g)).toHaveLength(1);
+		expect(hook.text).not.toContain("Invalid request");
 
 		const endpoint = await call("POST", "/v1/webhooks", {
 			key: a.live,
@@ -255,19 +260,56 @@ describe("a refused form's fields", () => {
 	it("names a field the form has no input for in the notice, unlinked, and marks no input for it", async () => {
 		const a = await dashboardAccount();
 		const owner = await signedIn(a.owner);
-		const created = await call("POST", "/v1/interviews", { key: a.live, body: validInterview() });
-		const id = created.body.data.id as string;
-		// A reason alone changes nothing: the refusal is of the whole body.
+		// An interview in progress: its change form has no skills input.
+		const { id } = await startInterview(a.test);
 		const change = await owner.post(`/dashboard/interviews/${id}/update`, {
 			_csrf: await owner.csrf(),
-			reschedule_reason: "only a reason",
+			skills: " , ",
 		});
 		expect(change.status).toBe(422);
-		const item = await noticeItem(change.text, "body");
-		expect(item?.text).toContain("Give at least one field to update");
+		expect(change.text).toContain("Nothing was changed.");
+		const item = await noticeItem(change.text, "skills");
+		expect(item?.text).toContain("Must name at least one skill");
 		expect(item?.href).toBeNull();
 		const page = await readFields(change.text);
 		expect(page.controls.filter((c) => "aria-invalid" in c.attrs)).toEqual([]);
+	});
+
+	it("refuses an emptied field the interview must keep, marking it, and a reason alone as no change", async () => {
+		const a = await dashboardAccount();
+		const owner = await signedIn(a.owner);
+		const created = await call("POST", "/v1/interviews", { key: a.live, body: validInterview() });
+		const id = created.body.data.id as string;
+		const token = await owner.csrf();
+		for (const [name, message] of [
+			["candidate_email", "Must not be empty"],
+			["position", "Must not be empty"],
+			["skills", "Must name at least one skill"],
+			["scheduled_at", "Must not be empty"],
+			["duration_minutes", "Must not be empty"],
+		] as const) {
+			// Emptied beside a real change: the change is not made either.
+			const refused = await owner.post(`/dashboard/interviews/${id}/update`, {
+				_csrf: token,
+				[name]: "  ",
+				difficulty: "senior",
+			});
+			expect(refused.status).toBe(422);
+			expect(refused.text).toContain("Nothing was changed.");
+			await expectMarks(refused.text, { [name]: message }, ["difficulty"]);
+		}
+		const data = (await call("GET", `/v1/interviews/${id}`, { key: a.live })).body.data;
+		expect(data).toMatchObject({ difficulty: "intermediate", position: "Backend Engineer" });
+		// A reason alone changes nothing, said in words, with no field named.
+		const reason = await owner.post(`/dashboard/interviews/${id}/update`, {
+			_csrf: token,
+			reschedule_reason: "only a reason",
+		});
+		expect(reason.status).toBe(422);
+		expect(reason.text).toContain("Nothing was changed.");
+		expect(reason.text).not.toContain("Give at least one field");
+		const events = await call("GET", `/v1/events?interview_id=${id}`, { key: a.live });
+		expect(events.body.data.map((e: { type: string }) => e.type)).toEqual(["interview.scheduled"]);
 	});
 });
 
