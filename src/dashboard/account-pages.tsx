@@ -147,40 +147,42 @@ async function TeamPage(props: {
 				</section>
 			) : null}
 			<ErrorNotice error={props.error} targets={form.targets} />
-			<table>
-				<thead>
-					<tr>
-						<th scope="col">Email</th>
-						<th scope="col">Role</th>
-						<th scope="col">Since</th>
-						<th scope="col">State</th>
-					</tr>
-				</thead>
-				<tbody>
-					{page.rows.map((u) => (
+			<div class="table-wrap">
+				<table>
+					<thead>
 						<tr>
-							<td>{u.email}</td>
-							<td>{u.role}</td>
-							<td>{fmt(u.createdAt)}</td>
-							<td>
-								{u.passwordHash ? "active" : "invited"}
-								{u.id !== me.user.id ? (
-									<form
-										method="post"
-										action={`/dashboard/team/${u.id}/remove`}
-										data-confirm={`Remove ${u.email}?`}
-									>
-										<Csrf user={me} />
-										<button type="submit" class="danger" aria-label={`Remove ${u.email}`}>
-											Remove
-										</button>
-									</form>
-								) : null}
-							</td>
+							<th scope="col">Email</th>
+							<th scope="col">Role</th>
+							<th scope="col">Since</th>
+							<th scope="col">State</th>
 						</tr>
-					))}
-				</tbody>
-			</table>
+					</thead>
+					<tbody>
+						{page.rows.map((u) => (
+							<tr>
+								<td>{u.email}</td>
+								<td>{u.role}</td>
+								<td>{fmt(u.createdAt)}</td>
+								<td>
+									{u.passwordHash ? "active" : "invited"}
+									{u.id !== me.user.id ? (
+										<form
+											method="post"
+											action={`/dashboard/team/${u.id}/remove`}
+											data-confirm={`Remove ${u.email}?`}
+										>
+											<Csrf user={me} />
+											<button type="submit" class="danger" aria-label={`Remove ${u.email}`}>
+												Remove
+											</button>
+										</form>
+									) : null}
+								</td>
+							</tr>
+						))}
+					</tbody>
+				</table>
+			</div>
 			<PageLinks base="/dashboard/team" next={page.next} later={cursor !== null} />
 			<h2>Invite someone</h2>
 			<form method="post" action="/dashboard/team">

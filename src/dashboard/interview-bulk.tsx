@@ -93,24 +93,26 @@ function BulkPage(props: {
 						{props.outcome.filter((o) => o.ok).length} created, {props.outcome.filter((o) => !o.ok).length}{" "}
 						refused.
 					</p>
-					<table>
-						<thead>
-							<tr>
-								<th scope="col">Line</th>
-								<th scope="col">Candidate</th>
-								<th scope="col">Outcome</th>
-							</tr>
-						</thead>
-						<tbody>
-							{props.outcome.map((o) => (
+					<div class="table-wrap">
+						<table>
+							<thead>
 								<tr>
-									<td>{o.line}</td>
-									<td>{o.email}</td>
-									<td>{o.ok ? <a href={`${LIST}/${o.id}`}>Created</a> : <span>Refused: {o.text}</span>}</td>
+									<th scope="col">Line</th>
+									<th scope="col">Candidate</th>
+									<th scope="col">Outcome</th>
 								</tr>
-							))}
-						</tbody>
-					</table>
+							</thead>
+							<tbody>
+								{props.outcome.map((o) => (
+									<tr>
+										<td>{o.line}</td>
+										<td>{o.email}</td>
+										<td>{o.ok ? <a href={`${LIST}/${o.id}`}>Created</a> : <span>Refused: {o.text}</span>}</td>
+									</tr>
+								))}
+							</tbody>
+						</table>
+					</div>
 				</section>
 			) : null}
 			{props.preview ? (
@@ -120,26 +122,28 @@ function BulkPage(props: {
 						{valid} of {props.preview.length} rows are valid.
 						{valid < props.preview.length ? " Rows with errors are not sent." : ""}
 					</p>
-					<table>
-						<thead>
-							<tr>
-								<th scope="col">Line</th>
-								<th scope="col">Candidate</th>
-								<th scope="col">Position</th>
-								<th scope="col">Check</th>
-							</tr>
-						</thead>
-						<tbody>
-							{props.preview.map((r) => (
+					<div class="table-wrap">
+						<table>
+							<thead>
 								<tr>
-									<td>{r.line}</td>
-									<td>{String(r.item.candidate_email ?? "")}</td>
-									<td>{String(r.item.position ?? "")}</td>
-									<td>{r.error === null ? "OK" : <strong class="row-error">Error: {r.error}</strong>}</td>
+									<th scope="col">Line</th>
+									<th scope="col">Candidate</th>
+									<th scope="col">Position</th>
+									<th scope="col">Check</th>
 								</tr>
-							))}
-						</tbody>
-					</table>
+							</thead>
+							<tbody>
+								{props.preview.map((r) => (
+									<tr>
+										<td>{r.line}</td>
+										<td>{String(r.item.candidate_email ?? "")}</td>
+										<td>{String(r.item.position ?? "")}</td>
+										<td>{r.error === null ? "OK" : <strong class="row-error">Error: {r.error}</strong>}</td>
+									</tr>
+								))}
+							</tbody>
+						</table>
+					</div>
 					{valid > 0 ? (
 						<form method="post" action={`${LIST}/bulk/send`}>
 							<Csrf user={props.me} />
@@ -147,7 +151,7 @@ function BulkPage(props: {
 							<input type="hidden" name="csv" value={props.csv ?? ""} />
 							<input type="hidden" name="position" value={props.defaults?.position ?? ""} />
 							<input type="hidden" name="skills" value={props.defaults?.skills ?? ""} />
-							<button type="submit">Send {valid} invitations</button>
+							<button type="submit">Send {valid === 1 ? "1 invitation" : `${valid} invitations`}</button>
 						</form>
 					) : null}
 				</section>

@@ -272,27 +272,29 @@ resultsPage.get("/:id/results", async (c) => {
 					<section aria-labelledby="skills-h">
 						<h2 id="skills-h">Skills</h2>
 						<SkillChart skills={results.skill_assessments} />
-						<table>
-							<caption class="muted" style="text-align:left">
-								The chart's values
-							</caption>
-							<thead>
-								<tr>
-									<th scope="col">Skill</th>
-									<th scope="col">Score</th>
-									<th scope="col">Level</th>
-								</tr>
-							</thead>
-							<tbody>
-								{results.skill_assessments.map((s) => (
+						<div class="table-wrap">
+							<table>
+								<caption class="muted" style="text-align:left">
+									The chart's values
+								</caption>
+								<thead>
 									<tr>
-										<td>{s.skill}</td>
-										<td>{s.score}</td>
-										<td>{s.level}</td>
+										<th scope="col">Skill</th>
+										<th scope="col">Score</th>
+										<th scope="col">Level</th>
 									</tr>
-								))}
-							</tbody>
-						</table>
+								</thead>
+								<tbody>
+									{results.skill_assessments.map((s) => (
+										<tr>
+											<td>{s.skill}</td>
+											<td>{s.score}</td>
+											<td>{s.level}</td>
+										</tr>
+									))}
+								</tbody>
+							</table>
+						</div>
 					</section>
 					<Findings
 						title="Strengths"
@@ -323,28 +325,30 @@ resultsPage.get("/:id/results", async (c) => {
 					</dl>
 					<h3>Difficulty progression</h3>
 					<DifficultyChart steps={analytics.question_difficulty_progression} />
-					<table>
-						<thead>
-							<tr>
-								<th scope="col">Question</th>
-								<th scope="col">Skill</th>
-								<th scope="col">Difficulty</th>
-								<th scope="col">Change</th>
-								<th scope="col">Score</th>
-							</tr>
-						</thead>
-						<tbody>
-							{analytics.question_difficulty_progression.map((s) => (
+					<div class="table-wrap">
+						<table>
+							<thead>
 								<tr>
-									<td>{s.question_index + 1}</td>
-									<td>{s.skill}</td>
-									<td>{s.difficulty}</td>
-									<td>{s.change}</td>
-									<td>{s.score ?? "—"}</td>
+									<th scope="col">Question</th>
+									<th scope="col">Skill</th>
+									<th scope="col">Difficulty</th>
+									<th scope="col">Change</th>
+									<th scope="col">Score</th>
 								</tr>
-							))}
-						</tbody>
-					</table>
+							</thead>
+							<tbody>
+								{analytics.question_difficulty_progression.map((s) => (
+									<tr>
+										<td>{s.question_index + 1}</td>
+										<td>{s.skill}</td>
+										<td>{s.difficulty}</td>
+										<td>{s.change}</td>
+										<td>{s.score ?? "—"}</td>
+									</tr>
+								))}
+							</tbody>
+						</table>
+					</div>
 				</section>
 			) : null}
 			<section aria-labelledby="transcript-h">

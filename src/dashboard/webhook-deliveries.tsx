@@ -102,34 +102,36 @@ async function EndpointPage(props: {
 						{d.id} · {d.kind}
 						{d.redeliveryOf ? ` of ${d.redeliveryOf}` : ""} · created {fmt(d.createdAt)}
 					</p>
-					<table>
-						<thead>
-							<tr>
-								<th scope="col">Attempt</th>
-								<th scope="col">At</th>
-								<th scope="col">Status</th>
-								<th scope="col">Duration</th>
-								<th scope="col">Response</th>
-							</tr>
-						</thead>
-						<tbody>
-							{attempts
-								.filter((a) => a.deliveryId === d.id)
-								.map((a) => (
-									<tr>
-										<td>{a.attempt}</td>
-										<td>{fmt(a.attemptedAt)}</td>
-										<td>
-											{a.outcome} {a.statusCode ?? a.errorType ?? ""}
-										</td>
-										<td>{a.durationMs} ms</td>
-										<td>
-											<code>{cutText(a.responseBody ?? a.error ?? "", 200)}</code>
-										</td>
-									</tr>
-								))}
-						</tbody>
-					</table>
+					<div class="table-wrap">
+						<table>
+							<thead>
+								<tr>
+									<th scope="col">Attempt</th>
+									<th scope="col">At</th>
+									<th scope="col">Status</th>
+									<th scope="col">Duration</th>
+									<th scope="col">Response</th>
+								</tr>
+							</thead>
+							<tbody>
+								{attempts
+									.filter((a) => a.deliveryId === d.id)
+									.map((a) => (
+										<tr>
+											<td>{a.attempt}</td>
+											<td>{fmt(a.attemptedAt)}</td>
+											<td>
+												{a.outcome} {a.statusCode ?? a.errorType ?? ""}
+											</td>
+											<td>{a.durationMs} ms</td>
+											<td>
+												<code>{cutText(a.responseBody ?? a.error ?? "", 200)}</code>
+											</td>
+										</tr>
+									))}
+							</tbody>
+						</table>
+					</div>
 					{d.outcome !== "pending" ? (
 						<form method="post" action={`${base}/deliveries/${d.id}/redeliver`}>
 							<Csrf user={me} />

@@ -20,6 +20,8 @@ let page: Page;
 let rx: WebhookReceiver;
 /** The in-progress interview the live view follows (set by its test). */
 let liveId = "";
+/** The completed interview whose results page the results test opens. */
+let resultsId = "";
 
 /** Waits (at most `ms`) until the locator's text matches; fails with the text it last had. */
 async function see(locator: Locator, expected: string | RegExp, ms = 15_000): Promise<void> {
@@ -422,6 +424,7 @@ describe("the dashboard in a real browser", () => {
 		});
 		expect(created.status).toBe(201);
 		const id = created.body.data.id as string;
+		resultsId = id;
 		const done = await api(service, "POST", `/v1/interviews/${id}/test/advance`, {
 			key: service.keys.test,
 			body: { to: "completed" },
@@ -490,20 +493,38 @@ describe("the dashboard in a real browser", () => {
 	});
 
 	it("fits a phone's width: no page scrolls sideways", async () => {
+		const sideways = () =>
+			page.evaluate(
+				() => (globalThis as any).document.documentElement.scrollWidth - (globalThis as any).innerWidth,
+			);
 		await page.setViewportSize({ width: 390, height: 844 });
 		try {
 			for (const path of [
 				"/dashboard/interviews",
 				"/dashboard/interviews/new",
 				"/dashboard/settings/api-keys",
+				"/dashboard/settings/webhooks",
 				"/dashboard/account",
+				"/dashboard/team",
+				`/dashboard/interviews/${liveId}`,
+				`/dashboard/interviews/${resultsId}/results`,
 			]) {
 				await page.goto(`${service.baseUrl}${path}`);
-				const overflow = await page.evaluate(
-					() => (globalThis as any).document.documentElement.scrollWidth - (globalThis as any).innerWidth,
-				);
-				expect(overflow, path).toBeLessThanOrEqual(0);
+				expect(await sideways(), path).toBeLessThanOrEqual(0);
 			}
+			// A bulk file's preview, one of its rows with a long position: the table scrolls in its
+			// own box, the page does not.
+			const file = join(tmpdir(), `dashboard-phone-${Date.now()}.csv`);
+			writeFileSync(
+				file,
+				`candidate_email,position,skills\nphone@example.com,${"P".repeat(190)},Go\nlong@example.com,${"Q".repeat(300)},Go\n`,
+			);
+			await page.goto(`${service.baseUrl}/dashboard/interviews/bulk`);
+			await page.getByLabel("CSV file").setInputFiles(file);
+			await page.getByRole("button", { name: "Check the file" }).click();
+			await see(page.getByRole("status"), "1 of 2 rows are valid");
+			expect(await page.getByRole("button", { name: "Send 1 invitation", exact: true }).count()).toBe(1);
+			expect(await sideways(), "bulk preview").toBeLessThanOrEqual(0);
 			await page.goto(`${service.baseUrl}/dashboard/interviews`);
 			await shot("phone-interviews");
 		} finally {
