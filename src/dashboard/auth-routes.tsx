@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import { raw } from "hono/html";
 import { getDb } from "../platform/db/client";
+import { addressOf } from "../platform/http/client-address";
 import type { AppBindings } from "../platform/http/context";
 import { carriesFormToken, field, formOf, sameOrigin } from "./guard";
 import { ErrorNotice, Page } from "./layout";
@@ -61,10 +62,6 @@ authRoutes.get("/login", (c) => {
 	return c.html(<LoginPage next={safeNext(c.req.query("next"))} status={status} />);
 });
 
-function clientAddress(c: { req: { header(name: string): string | undefined } }): string {
-	return c.req.header("CF-Connecting-IP") ?? "local";
-}
-
 authRoutes.post("/login", async (c) => {
 	const next = safeNext(c.req.query("next"));
 	if (!sameOrigin(c)) return c.html(<LoginPage next={next} error="This form came from another site." />, 403);
@@ -74,7 +71,7 @@ authRoutes.post("/login", async (c) => {
 	const db = getDb(c.env.DB);
 	const now = c.get("now");
 	const since = now - LOCKOUT_WINDOW_MS;
-	const subjects = [`email:${email}`, `ip:${clientAddress(c)}`];
+	const subjects = [`email:${email}`, `ip:${addressOf(c.req.header("CF-Connecting-IP"))}`];
 	// Counted as a failure before the password is checked, so that tries made at once are locked
 	// out from the fifth on, as tries made one after another are; forgotten if it was no failure.
 	const attempt = await countAttempt(db, subjects, now, since);

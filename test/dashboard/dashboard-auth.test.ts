@@ -202,6 +202,29 @@ describe("sign-in and sessions", () => {
 		expect((await new Browser().signIn(account.owner.email, account.owner.password)).status).toBe(303);
 	}, 60_000);
 
+	it("counts an IPv6 client's whole /64 as one address", async () => {
+		const account = await dashboardAccount();
+		// Twenty failures, each from another address of one /64, as a client rotating them would.
+		for (let i = 1; i <= 20; i++) {
+			const res = await new Browser().request("POST", "/dashboard/login", {
+				form: { email: uniqueEmail("guess"), password: "x" },
+				headers: { "CF-Connecting-IP": `2001:db8:77:1::${i.toString(16)}` },
+			});
+			expect(res.status).toBe(401);
+		}
+		const locked = await new Browser().request("POST", "/dashboard/login", {
+			form: { email: account.owner.email, password: account.owner.password },
+			headers: { "CF-Connecting-IP": "2001:db8:77:1:ffff::1" },
+		});
+		expect(locked.status).toBe(429);
+		// The next /64 is another network.
+		const next = await new Browser().request("POST", "/dashboard/login", {
+			form: { email: account.owner.email, password: account.owner.password },
+			headers: { "CF-Connecting-IP": "2001:db8:77:2::1" },
+		});
+		expect(next.status).toBe(303);
+	}, 60_000);
+
 	it("signs out: the session stops working at once", async () => {
 		const account = await dashboardAccount();
 		const browser = await signedIn(account.owner);

@@ -1,8 +1,9 @@
 import { listDurableObjectIds, runInDurableObject } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { addressOf, resetStrangerLimit, STRANGER_LIMIT } from "../../src/interviews/room/stranger-limit";
+import { resetStrangerLimit, STRANGER_LIMIT } from "../../src/interviews/room/stranger-limit";
 import { interviewStub } from "../../src/interviews/stub";
+import { addressOf } from "../../src/platform/http/client-address";
 import { newId } from "../../src/platform/lib/random";
 import { countedCall } from "../support/call-counts";
 import { BASE, call, newAccount, validInterview } from "../support/helpers";

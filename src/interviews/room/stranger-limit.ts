@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from "hono";
-import ipaddr from "ipaddr.js";
+import { addressOf } from "../../platform/http/client-address";
 import type { AppBindings } from "../../platform/http/context";
 import { AppError } from "../../platform/http/errors";
 
@@ -23,23 +23,6 @@ const WINDOW_MS = 60_000;
 const MAX_ADDRESSES = 10_000;
 
 const refusals = new Map<string, { start: number; count: number }>();
-
-/**
- * The key an address is counted under: an IPv4 address as itself (also when written as an
- * IPv4-mapped IPv6 address), an IPv6 address as its /64 whichever way it is written (compressed,
- * in full, with a zone), so every address of one network counts together. A header that is not
- * an address is counted under its own text.
- */
-export function addressOf(header: string | undefined): string {
-	const text = header?.trim() ?? "";
-	if (!text) return "unknown";
-	if (ipaddr.IPv4.isValidFourPartDecimal(text)) return ipaddr.IPv4.parse(text).toString();
-	if (!ipaddr.IPv6.isValid(text)) return text;
-	const ip = ipaddr.IPv6.parse(text);
-	if (ip.isIPv4MappedAddress()) return ip.toIPv4Address().toString();
-	const prefix = new ipaddr.IPv6([...ip.parts.slice(0, 4), 0, 0, 0, 0]);
-	return `${prefix.toString()}/64`;
-}
 
 function windowOf(address: string, now: number): { start: number; count: number } {
 	let window = refusals.get(address);
