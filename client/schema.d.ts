@@ -305,7 +305,7 @@ export interface paths {
         put?: never;
         /**
          * Rotate the account's webhook secret
-         * @description Live and test keys only. The previous secret keeps signing for 24 hours.
+         * @description Live keys only. The previous secret keeps signing for 24 hours.
          */
         post: operations["postV1WebhooksSecretRotate"];
         delete?: never;
@@ -641,7 +641,7 @@ export interface paths {
         put?: never;
         /**
          * Rotate the account's webhook secret
-         * @description Live and test keys only. The previous secret keeps signing for 24 hours.
+         * @description Live keys only. The previous secret keeps signing for 24 hours.
          */
         post: operations["postApiV1WebhooksSecretRotate"];
         delete?: never;
@@ -5643,6 +5643,8 @@ export interface operations {
                             active: boolean;
                             /** @enum {string} */
                             environment: "production" | "dev";
+                            /** @description Registered with a test key: receives only test-mode events, and test keys may change it. A live key's endpoint receives every event of its environment. */
+                            test_mode: boolean;
                             disabled_reason: "failing" | null;
                             disabled_at: string | null;
                             failure_counts: {
@@ -5807,6 +5809,8 @@ export interface operations {
                             active: boolean;
                             /** @enum {string} */
                             environment: "production" | "dev";
+                            /** @description Registered with a test key: receives only test-mode events, and test keys may change it. A live key's endpoint receives every event of its environment. */
+                            test_mode: boolean;
                             disabled_reason: "failing" | null;
                             disabled_at: string | null;
                             failure_counts: {
@@ -5994,6 +5998,8 @@ export interface operations {
                             active: boolean;
                             /** @enum {string} */
                             environment: "production" | "dev";
+                            /** @description Registered with a test key: receives only test-mode events, and test keys may change it. A live key's endpoint receives every event of its environment. */
+                            test_mode: boolean;
                             disabled_reason: "failing" | null;
                             disabled_at: string | null;
                             failure_counts: {
@@ -6210,7 +6216,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Conflicts with the resource's state: IDEMPOTENCY_KEY_IN_USE */
+            /** @description Conflicts with the resource's state: IDEMPOTENCY_KEY_IN_USE, INVALID_OPERATION */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6218,7 +6224,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: components["schemas"]["Error_IDEMPOTENCY_KEY_IN_USE"];
+                        error?: components["schemas"]["Error_IDEMPOTENCY_KEY_IN_USE"] | components["schemas"]["Error_INVALID_OPERATION"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -6329,6 +6335,8 @@ export interface operations {
                             active: boolean;
                             /** @enum {string} */
                             environment: "production" | "dev";
+                            /** @description Registered with a test key: receives only test-mode events, and test keys may change it. A live key's endpoint receives every event of its environment. */
+                            test_mode: boolean;
                             disabled_reason: "failing" | null;
                             disabled_at: string | null;
                             failure_counts: {
@@ -6410,7 +6418,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Conflicts with the resource's state: IDEMPOTENCY_KEY_IN_USE */
+            /** @description Conflicts with the resource's state: IDEMPOTENCY_KEY_IN_USE, INVALID_OPERATION */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6418,7 +6426,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: components["schemas"]["Error_IDEMPOTENCY_KEY_IN_USE"];
+                        error?: components["schemas"]["Error_IDEMPOTENCY_KEY_IN_USE"] | components["schemas"]["Error_INVALID_OPERATION"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -6624,7 +6632,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Conflicts with the resource's state: IDEMPOTENCY_KEY_IN_USE */
+            /** @description Conflicts with the resource's state: IDEMPOTENCY_KEY_IN_USE, INVALID_OPERATION */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6632,7 +6640,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: components["schemas"]["Error_IDEMPOTENCY_KEY_IN_USE"];
+                        error?: components["schemas"]["Error_IDEMPOTENCY_KEY_IN_USE"] | components["schemas"]["Error_INVALID_OPERATION"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -10768,6 +10776,8 @@ export interface operations {
                             active: boolean;
                             /** @enum {string} */
                             environment: "production" | "dev";
+                            /** @description Registered with a test key: receives only test-mode events, and test keys may change it. A live key's endpoint receives every event of its environment. */
+                            test_mode: boolean;
                             disabled_reason: "failing" | null;
                             disabled_at: string | null;
                             failure_counts: {
@@ -10932,6 +10942,8 @@ export interface operations {
                             active: boolean;
                             /** @enum {string} */
                             environment: "production" | "dev";
+                            /** @description Registered with a test key: receives only test-mode events, and test keys may change it. A live key's endpoint receives every event of its environment. */
+                            test_mode: boolean;
                             disabled_reason: "failing" | null;
                             disabled_at: string | null;
                             failure_counts: {
@@ -11119,6 +11131,8 @@ export interface operations {
                             active: boolean;
                             /** @enum {string} */
                             environment: "production" | "dev";
+                            /** @description Registered with a test key: receives only test-mode events, and test keys may change it. A live key's endpoint receives every event of its environment. */
+                            test_mode: boolean;
                             disabled_reason: "failing" | null;
                             disabled_at: string | null;
                             failure_counts: {
@@ -11335,7 +11349,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Conflicts with the resource's state: IDEMPOTENCY_KEY_IN_USE */
+            /** @description Conflicts with the resource's state: IDEMPOTENCY_KEY_IN_USE, INVALID_OPERATION */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11343,7 +11357,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: components["schemas"]["Error_IDEMPOTENCY_KEY_IN_USE"];
+                        error?: components["schemas"]["Error_IDEMPOTENCY_KEY_IN_USE"] | components["schemas"]["Error_INVALID_OPERATION"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -11454,6 +11468,8 @@ export interface operations {
                             active: boolean;
                             /** @enum {string} */
                             environment: "production" | "dev";
+                            /** @description Registered with a test key: receives only test-mode events, and test keys may change it. A live key's endpoint receives every event of its environment. */
+                            test_mode: boolean;
                             disabled_reason: "failing" | null;
                             disabled_at: string | null;
                             failure_counts: {
@@ -11535,7 +11551,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Conflicts with the resource's state: IDEMPOTENCY_KEY_IN_USE */
+            /** @description Conflicts with the resource's state: IDEMPOTENCY_KEY_IN_USE, INVALID_OPERATION */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11543,7 +11559,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: components["schemas"]["Error_IDEMPOTENCY_KEY_IN_USE"];
+                        error?: components["schemas"]["Error_IDEMPOTENCY_KEY_IN_USE"] | components["schemas"]["Error_INVALID_OPERATION"];
                     } & components["schemas"]["Error"];
                 };
             };
@@ -11749,7 +11765,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Conflicts with the resource's state: IDEMPOTENCY_KEY_IN_USE */
+            /** @description Conflicts with the resource's state: IDEMPOTENCY_KEY_IN_USE, INVALID_OPERATION */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11757,7 +11773,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error?: components["schemas"]["Error_IDEMPOTENCY_KEY_IN_USE"];
+                        error?: components["schemas"]["Error_IDEMPOTENCY_KEY_IN_USE"] | components["schemas"]["Error_INVALID_OPERATION"];
                     } & components["schemas"]["Error"];
                 };
             };

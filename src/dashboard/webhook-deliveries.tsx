@@ -15,7 +15,7 @@ import {
 	sendTestEvent,
 } from "../webhooks/service";
 import { type DashContext, describe, field, formIssues, formOf, notFoundPage, refusalStatus } from "./guard";
-import { Csrf, ErrorNotice, fmt, formFields, Page } from "./layout";
+import { Csrf, ErrorNotice, fmt, formFields, Page, TestBadge } from "./layout";
 import type { DashBindings, DashboardUser } from "./session";
 import { EventChoices, endpointInputs, eventsOf, HOOKS, type Problem } from "./webhook-common";
 
@@ -48,8 +48,11 @@ async function EndpointPage(props: {
 			<p>
 				<a href={HOOKS}>All endpoints</a>
 			</p>
-			<h1>Endpoint</h1>
+			<h1>{endpoint.testMode ? <TestBadge /> : null} Endpoint</h1>
 			<p class="secret">{endpoint.url}</p>
+			{endpoint.testMode ? (
+				<p class="muted">Registered with a test key: it receives only test-mode events.</p>
+			) : null}
 			{props.notice ? (
 				<p class="notice ok" role="status">
 					{props.notice}

@@ -9,7 +9,7 @@ import { rotateWebhookSecret } from "../webhooks/secrets";
 import { acceptedUrl, createEndpoint, ownerOf } from "../webhooks/service";
 import { firstSend, newFormId, sendOnce } from "./form-once";
 import { type DashContext, describe, field, formIssues, formOf, refusalStatus } from "./guard";
-import { Csrf, ErrorNotice, fmt, formFields, Page } from "./layout";
+import { Csrf, ErrorNotice, fmt, formFields, Page, TestBadge } from "./layout";
 import type { DashBindings } from "./session";
 import { EventChoices, endpointInputs, eventsOf, HOOKS, type Problem } from "./webhook-common";
 
@@ -68,7 +68,7 @@ async function ListPage(props: {
 						{rows.slice(0, 100).map((e) => (
 							<tr>
 								<td>
-									<a href={`${HOOKS}/${e.id}`}>{e.url}</a>
+									{e.testMode ? <TestBadge /> : null} <a href={`${HOOKS}/${e.id}`}>{e.url}</a>
 								</td>
 								<td>{e.events.join(", ")}</td>
 								<td>

@@ -144,7 +144,7 @@ export async function disableFailingEndpoint(
 		d1
 			.prepare(
 				`INSERT INTO events (id, account_id, environment, type, interview_id, test_mode, data, created_at)
-				 SELECT ?1, account_id, environment, 'webhook.endpoint.disabled', NULL, 0, ?2, ?3
+				 SELECT ?1, account_id, environment, 'webhook.endpoint.disabled', NULL, test_mode, ?2, ?3
 				 FROM webhook_endpoints WHERE id = ?4 AND disabled_event_id = ?1
 				 ON CONFLICT DO NOTHING`,
 			)

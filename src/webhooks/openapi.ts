@@ -9,6 +9,10 @@ export const endpointSchema = z.object({
 	events: z.array(z.string()).meta({ description: 'Event names, or ["*"]' }),
 	active: z.boolean(),
 	environment: z.enum(["production", "dev"]),
+	test_mode: z.boolean().meta({
+		description:
+			"Registered with a test key: receives only test-mode events, and test keys may change it. A live key's endpoint receives every event of its environment.",
+	}),
 	disabled_reason: z.enum(["failing"]).nullable(),
 	disabled_at: isoTimeOrNull,
 	failure_counts: z.object({

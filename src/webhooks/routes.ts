@@ -24,6 +24,7 @@ import {
 import { rotateWebhookSecret } from "./secrets";
 import {
 	acceptedUrl,
+	assertMayChange,
 	changeEndpoint,
 	createEndpoint,
 	loadDelivery,
@@ -60,28 +61,30 @@ function page<T extends { createdAt: number; id: string }>(list: CursorList, row
 }
 
 /**
- * The webhook secret is the account's and signs its production deliveries: a dev (sandbox) key
- * may not replace it (docs/webhooks.md). Checked with the scope, before validation.
+ * The webhook secret is the account's and signs its live deliveries: only a live key may replace
+ * it. A dev (sandbox) key is refused as before; a test key, which changes only test data
+ * (decisions.md, "Test keys and live data"), is refused the same way (docs/webhooks.md). Checked
+ * with the scope, before validation.
  */
-function productionKeyOnly(auth: AuthContext): void {
-	if (auth.keyEnvironment === "dev") {
-		throw new AppError(
-			"INSUFFICIENT_PERMISSIONS",
-			"Dev keys cannot rotate the webhook secret: it signs the account's production deliveries. Use a live or test key.",
-			{
-				required_permission: "webhooks:write",
-				current_permissions: auth.permissions,
-				key_environment: "dev",
-			},
-		);
-	}
+function liveKeyOnly(auth: AuthContext): void {
+	if (auth.keyEnvironment === "live") return;
+	const kind = auth.keyEnvironment === "dev" ? "Dev" : "Test";
+	throw new AppError(
+		"INSUFFICIENT_PERMISSIONS",
+		`${kind} keys cannot rotate the webhook secret: it signs the account's live deliveries. Use a live key.`,
+		{
+			required_permission: "webhooks:write",
+			current_permissions: auth.permissions,
+			key_environment: auth.keyEnvironment,
+		},
+	);
 }
 
 webhookRoutes.post(
 	"/secret/rotate",
 	apiOperation({
 		summary: "Rotate the account's webhook secret",
-		description: "Live and test keys only. The previous secret keeps signing for 24 hours.",
+		description: "Live keys only. The previous secret keeps signing for 24 hours.",
 		bodyOptional: true,
 		tags: ["Webhooks"],
 		scopes: ["webhooks:write"],
@@ -91,7 +94,7 @@ webhookRoutes.post(
 		errors: ["INVALID_OPERATION"],
 		idempotent: true,
 	}),
-	requireScope("webhooks:write", productionKeyOnly),
+	requireScope("webhooks:write", liveKeyOnly),
 	validate("query", noQuery),
 	validate("json", emptyBody),
 	idempotent,
@@ -195,7 +198,7 @@ webhookRoutes.patch(
 		query: noQuery,
 		body: updateWebhookBody,
 		success: { status: 200, description: "The endpoint", data: endpointSchema },
-		errors: ["WEBHOOK_NOT_FOUND"],
+		errors: ["WEBHOOK_NOT_FOUND", "INVALID_OPERATION"],
 		idempotent: true,
 	}),
 	requireScope("webhooks:write"),
@@ -206,6 +209,7 @@ webhookRoutes.patch(
 	idempotent,
 	async (c) => {
 		const endpoint = await loadOwnedEndpoint(c.env, c.get("auth"), c.req.param("id"));
+		assertMayChange(c.get("auth"), endpoint);
 		const updated = await changeEndpoint(c.env, endpoint, c.req.valid("json"), c.get("now"));
 		return ok(c, endpointView(updated));
 	},
@@ -219,7 +223,7 @@ webhookRoutes.delete(
 		scopes: ["webhooks:write"],
 		query: noQuery,
 		success: { status: 200, description: "Deleted", data: deletedSchema },
-		errors: ["WEBHOOK_NOT_FOUND"],
+		errors: ["WEBHOOK_NOT_FOUND", "INVALID_OPERATION"],
 		idempotent: true,
 	}),
 	requireScope("webhooks:write"),
@@ -227,6 +231,7 @@ webhookRoutes.delete(
 	idempotent,
 	async (c) => {
 		const endpoint = await loadOwnedEndpoint(c.env, c.get("auth"), c.req.param("id"));
+		assertMayChange(c.get("auth"), endpoint);
 		// Read before the deletion: a parallel DELETE may remove it in between, and then this
 		// call answers the 404 a later DELETE would.
 		if (!(await removeEndpoint(c.env, endpoint))) throw webhookNotFound(endpoint.id);
@@ -244,7 +249,7 @@ webhookRoutes.post(
 		query: noQuery,
 		body: emptyBody,
 		success: { status: 200, description: "The test delivery and its attempt", data: deliverySchema },
-		errors: ["WEBHOOK_NOT_FOUND"],
+		errors: ["WEBHOOK_NOT_FOUND", "INVALID_OPERATION"],
 		idempotent: true,
 	}),
 	requireScope("webhooks:write"),
@@ -253,6 +258,7 @@ webhookRoutes.post(
 	idempotent,
 	async (c) => {
 		const endpoint = await loadOwnedEndpoint(c.env, c.get("auth"), c.req.param("id"));
+		assertMayChange(c.get("auth"), endpoint);
 		const { row, attempts } = await sendTestEvent(c.env, endpoint, c.get("now"));
 		return ok(c, deliveryView(row, attempts));
 	},
@@ -333,6 +339,7 @@ webhookRoutes.post(
 	idempotent,
 	async (c) => {
 		const endpoint = await loadOwnedEndpoint(c.env, c.get("auth"), c.req.param("id"));
+		assertMayChange(c.get("auth"), endpoint);
 		const original = await loadDelivery(c.env, endpoint, c.req.param("deliveryId"));
 		const { row, attempts } = await redeliver(c.env, endpoint, original, c.get("now"));
 		return ok(c, deliveryView(row, attempts));

@@ -38,6 +38,21 @@ export function webhookNotFound(id: string): AppError {
 	return new AppError("WEBHOOK_NOT_FOUND", `No webhook endpoint with id '${id}' exists.`, { id });
 }
 
+/**
+ * A test key reads every endpoint of its environment but changes (and sends to) only those it may:
+ * endpoints registered with a test key. A live key's endpoint, and the deliveries of live events
+ * on it, are the account's live setup (decisions.md, "Test keys and live data": 409 with
+ * `details {test_mode: false}`, nothing changed).
+ */
+export function assertMayChange(auth: AuthContext, endpoint: EndpointRow): void {
+	if (auth.keyEnvironment !== "test" || endpoint.testMode) return;
+	throw new AppError(
+		"INVALID_OPERATION",
+		`Webhook endpoint '${endpoint.id}' was registered with a live key: a test key can read it but not change it or send to it. Use a live key, or register an endpoint with this test key (it receives test-mode events).`,
+		{ id: endpoint.id, test_mode: false },
+	);
+}
+
 /** The URL as it will be stored, or the contract's VALIDATION_ERROR naming `url`. */
 export function acceptedUrl(env: Env, raw: string): string {
 	const verdict = checkWebhookUrl(raw, env.ENVIRONMENT);
@@ -194,6 +209,7 @@ export async function createEndpoint(
 		url: body.url,
 		events: body.events,
 		active: body.active,
+		testMode: auth.keyEnvironment === "test",
 		consecutiveFailures: 0,
 		failingSince: null,
 		failedAttempts: 0,

@@ -10,6 +10,7 @@ export function endpointView(row: EndpointRow) {
 		events: row.events,
 		active: row.active,
 		environment: row.environment,
+		test_mode: row.testMode,
 		disabled_reason: row.disabledReason,
 		disabled_at: isoOrNull(row.disabledAt),
 		failure_counts: {

@@ -1130,6 +1130,35 @@ describe("team invitations", () => {
 });
 
 describe("webhooks pages", () => {
+	it("labels an endpoint registered with a test key, which the owner may still change", async () => {
+		const a = await dashboardAccount();
+		const owner = await signedIn(a.owner);
+		const made = await call("POST", "/v1/webhooks", {
+			key: a.test,
+			body: { url: "https://hooks.example.com/staging", events: ["*"] },
+		});
+		const live = await call("POST", "/v1/webhooks", {
+			key: a.live,
+			body: { url: "https://hooks.example.com/prod", events: ["*"] },
+		});
+		const list = await owner.get("/dashboard/settings/webhooks");
+		const row = (url: string) =>
+			new RegExp(`<tr>(?:(?!</tr>)[\\s\\S])*${url}(?:(?!</tr>)[\\s\\S])*</tr>`).exec(list.text)?.[0];
+		expect(row("https://hooks.example.com/staging")).toContain("data-test-label");
+		expect(row("https://hooks.example.com/prod")).not.toContain("data-test-label");
+		const page = await owner.get(`/dashboard/settings/webhooks/${made.body.data.id}`);
+		expect(page.text).toContain("Registered with a test key: it receives only test-mode events.");
+		const livePage = await owner.get(`/dashboard/settings/webhooks/${live.body.data.id}`);
+		expect(livePage.text).not.toContain("Registered with a test key");
+		const toggled = await owner.post(`/dashboard/settings/webhooks/${made.body.data.id}/toggle`, {
+			_csrf: await owner.csrf(),
+			active: "false",
+		});
+		expect(toggled.status, errorsOf(toggled.text)).toBe(303);
+		const after = await call("GET", `/v1/webhooks/${made.body.data.id}`, { key: a.live });
+		expect(after.body.data).toMatchObject({ active: false, test_mode: true });
+	});
+
 	it("rotates the signing secret once per page shown: the same form sent twice keeps the overlap", async () => {
 		const a = await dashboardAccount();
 		const owner = await signedIn(a.owner);

@@ -20,6 +20,7 @@ describe("webhook endpoints API", () => {
 			events: ["interview.scheduled", "interview.completed"],
 			active: true,
 			environment: "production",
+			test_mode: false,
 			disabled_reason: null,
 			disabled_at: null,
 			failure_counts: {

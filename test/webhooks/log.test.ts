@@ -256,7 +256,7 @@ describe("webhook delivery log", () => {
 		expect(listed.body.data).toHaveLength(2);
 	});
 
-	it("refuses to let a dev key rotate the account's secret, which signs production deliveries", async () => {
+	it("refuses to let a dev or test key rotate the account's secret, which signs live deliveries", async () => {
 		const account = await newAccount();
 		const refused = await call("POST", "/v1/webhooks/secret/rotate", { key: account.dev });
 		expect(refused.status).toBe(403);
@@ -276,8 +276,17 @@ describe("webhook delivery log", () => {
 		expect((await admin("GET", `/accounts/${account.id}`)).body.data.webhook_secret).toBe(
 			account.webhookSecret,
 		);
-		// A test key works on production data: it may rotate it.
-		const rotated = await call("POST", "/v1/webhooks/secret/rotate", { key: account.test });
+		// A test key changes only test data (decisions.md): refused the same way, nothing rotated.
+		const byTest = await call("POST", "/v1/webhooks/secret/rotate", { key: account.test });
+		expect(byTest.status).toBe(403);
+		expect(byTest.body.error).toMatchObject({
+			code: "INSUFFICIENT_PERMISSIONS",
+			details: { required_permission: "webhooks:write", key_environment: "test" },
+		});
+		expect((await admin("GET", `/accounts/${account.id}`)).body.data.webhook_secret).toBe(
+			account.webhookSecret,
+		);
+		const rotated = await call("POST", "/v1/webhooks/secret/rotate", { key: account.live });
 		expect(rotated.status).toBe(200);
 	});
 

@@ -15,6 +15,11 @@ export const webhookEndpoints = sqliteTable(
 		/** Event names, or `["*"]` for every event. */
 		events: text("events", { mode: "json" }).$type<string[]>().notNull(),
 		active: integer("active", { mode: "boolean" }).notNull(),
+		/**
+		 * Registered with a test key: it receives only test-mode events, and is the only kind of
+		 * endpoint a test key may change (docs/webhooks.md). A live key's receives every event.
+		 */
+		testMode: integer("test_mode", { mode: "boolean" }).notNull().default(false),
 		/** Failed attempts since the last successful one. */
 		consecutiveFailures: integer("consecutive_failures").notNull().default(0),
 		/** First failed attempt after the last success; null while the endpoint is healthy. */
