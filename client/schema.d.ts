@@ -3190,6 +3190,7 @@ export interface operations {
                                 refund_reason: string;
                             } | null;
                             notification_sent: boolean;
+                            test_mode: boolean;
                         };
                         meta: components["schemas"]["Meta"];
                     };
@@ -8323,6 +8324,7 @@ export interface operations {
                                 refund_reason: string;
                             } | null;
                             notification_sent: boolean;
+                            test_mode: boolean;
                         };
                         meta: components["schemas"]["Meta"];
                     };

@@ -186,6 +186,7 @@ export const cancelledInterviewSchema = z.object({
 	cancellation_reason: z.string().nullable(),
 	refund_details: z.object({ credits_refunded: z.int(), refund_reason: z.string() }).nullable(),
 	notification_sent: z.boolean(),
+	test_mode: z.boolean(),
 });
 
 /**

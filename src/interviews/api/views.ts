@@ -169,5 +169,7 @@ export function cancelledView(state: InterviewState, creditsRefunded: number, no
 		refund_details:
 			creditsRefunded > 0 ? { credits_refunded: creditsRefunded, refund_reason: REFUND_REASON } : null,
 		notification_sent: notificationSent,
+		// decisions.md: `test_mode` is on every interview form; the cancellation result is one too.
+		test_mode: state.testMode,
 	};
 }

@@ -186,6 +186,7 @@ describe("DELETE /v1/interviews/{id}", () => {
 			cancellation_reason: "Position filled",
 			refund_details: { credits_refunded: 1, refund_reason: expect.any(String) },
 			notification_sent: true,
+			test_mode: false,
 		});
 		expect((await ledgerOf(account.id)).map((e) => [e.kind, e.amount])).toEqual([
 			["grant", 5],

@@ -191,7 +191,10 @@ describe("test-mode helpers", () => {
 			body: { position: "Renamed" },
 		});
 		expect(patched.status).toBe(200);
-		expect((await call("DELETE", `/v1/interviews/${id}`, { key: account.test })).status).toBe(200);
+		const cancelled = await call("DELETE", `/v1/interviews/${id}`, { key: account.test });
+		expect(cancelled.status).toBe(200);
+		// The cancellation result says it was a test-mode interview, as every form of one does.
+		expect(cancelled.body.data).toMatchObject({ status: "cancelled", test_mode: true, refund_details: null });
 	});
 
 	it("refuses states the interview has passed with 409 INVALID_OPERATION", async () => {
