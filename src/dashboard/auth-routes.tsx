@@ -1,5 +1,4 @@
 import { Hono } from "hono";
-import { raw } from "hono/html";
 import { getDb } from "../platform/db/client";
 import { addressOf } from "../platform/http/client-address";
 import type { AppBindings } from "../platform/http/context";
@@ -103,16 +102,6 @@ authRoutes.post("/logout", async (c) => {
 	return c.redirect("/dashboard/login?signed_out=1", 303);
 });
 
-/**
- * Fills the code from the link's fragment (`#<token>`), which browsers never send: the token is in
- * no request line, so in no request log. The fragment is then dropped from the address bar.
- */
-const INVITATION_SCRIPT = `
-(function(){var f=document.getElementById("token"),h=location.hash.slice(1);
- if(h){history.replaceState(null,"",location.pathname+location.search);}
- if(f&&!f.value&&/^[0-9A-Za-z]{1,100}$/.test(h)){f.value=h;var w=document.getElementById("token-field");if(w)w.hidden=true;}
-})();`;
-
 function InvitationPage(props: { token?: string; email?: string; error?: string }) {
 	return (
 		<Page title="Set your password">
@@ -155,7 +144,6 @@ function InvitationPage(props: { token?: string; email?: string; error?: string 
 					<button type="submit">Set password</button>
 				</p>
 			</form>
-			<script>{raw(INVITATION_SCRIPT)}</script>
 		</Page>
 	);
 }

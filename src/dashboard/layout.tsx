@@ -1,6 +1,7 @@
 import { raw } from "hono/html";
 import type { Child } from "hono/jsx";
 import { iso } from "../platform/lib/time";
+import { DASHBOARD_JS_PATH } from "./script";
 import type { DashboardUser } from "./session";
 
 const CSS = `
@@ -61,29 +62,6 @@ svg text{font:13px system-ui,sans-serif}
  table{page-break-inside:auto}tr{break-inside:avoid}
  .card{border-color:#000}
 }
-`;
-
-/**
- * Copy buttons: `data-copy="#id"` copies that element's text. A form with `data-confirm` asks
- * first; one with `data-once` (a form that creates something) disables its buttons once sent, and
- * enables them again when the page is shown again (the back button); the server refuses a second
- * send of it anyway (form-once.ts). Its `form_id` is kept in the page's history entry when it is
- * sent, and put back when the browser returns to that entry: browsers load such a page again
- * (it is `no-store`) and refill the typed fields, not the hidden id, which would otherwise be new.
- * A UTC time input marked `data-utc` shows its time in the browser's own time zone, as it is
- * typed, in its `LocalTimeHint`.
- */
-const SCRIPT = `
-document.addEventListener("click",function(e){var b=e.target.closest("[data-copy]");if(!b)return;var t=document.querySelector(b.getAttribute("data-copy"));if(!t)return;var v=t.value!==undefined?t.value:t.textContent;navigator.clipboard&&navigator.clipboard.writeText(v).then(function(){b.textContent="Copied";setTimeout(function(){b.textContent="Copy"},2000)},function(){});});
-document.addEventListener("submit",function(e){var f=e.target;var m=f.getAttribute("data-confirm");if(m&&!window.confirm(m)){e.preventDefault();}});
-function onceIds(){return [].slice.call(document.querySelectorAll("form[data-once]")).map(function(f){return f.querySelector("[name=form_id]");});}
-document.addEventListener("submit",function(e){var f=e.target;if(e.defaultPrevented||!f.hasAttribute("data-once"))return;var k=[].indexOf.call(document.querySelectorAll("form[data-once]"),f),i=onceIds()[k];if(i){var s=Object.assign({},history.state);s["form_id "+k]=i.value;try{history.replaceState(s,"");}catch(x){}}setTimeout(function(){f.querySelectorAll("[type=submit]").forEach(function(b){b.disabled=true;});},0);});
-(function(){var s=history.state;if(!s)return;onceIds().forEach(function(i,k){var v=s["form_id "+k];if(i&&typeof v==="string")i.value=v;});})();
-window.addEventListener("pageshow",function(){document.querySelectorAll("form[data-once] [type=submit]").forEach(function(b){b.disabled=false;});});
-document.addEventListener("click",function(e){var b=e.target.closest("[data-print]");if(b)window.print();});
-function utcHint(i){var h=document.getElementById(i.id+"-local");if(!h)return;var d=i.value?new Date(i.value+"Z"):null;h.textContent=d&&!isNaN(d.getTime())?"In your time zone ("+Intl.DateTimeFormat().resolvedOptions().timeZone+"): "+d.toLocaleString([],{dateStyle:"medium",timeStyle:"short"}):"";}
-document.addEventListener("input",function(e){if(e.target.matches&&e.target.matches("[data-utc]"))utcHint(e.target);});
-document.querySelectorAll("[data-utc]").forEach(utcHint);
 `;
 
 /**
@@ -150,7 +128,7 @@ export function Page({ title, user, current, children }: PageProps) {
 					</header>
 				) : null}
 				<main id="main">{children}</main>
-				<script>{raw(SCRIPT)}</script>
+				<script src={DASHBOARD_JS_PATH} defer />
 			</body>
 		</html>
 	);

@@ -1,5 +1,6 @@
 import { type Context, Hono } from "hono";
 import type { AppBindings } from "../platform/http/context";
+import { appUrl, originOf, wsUrl } from "../platform/http/urls";
 import { accountPages } from "./account-pages";
 import { authRoutes } from "./auth-routes";
 import { csrf, ownerOnly } from "./guard";
@@ -8,19 +9,50 @@ import { interviewPages } from "./interview-pages";
 import { keyPages } from "./key-pages";
 import { Page } from "./layout";
 import { resultsPage } from "./results-page";
+import { DASHBOARD_JS } from "./script";
 import { type DashBindings, requireUser } from "./session";
 import { webhookPages } from "./webhook-pages";
 
 /** The dashboard under `/dashboard` (docs/dashboard.md). */
 export const dashboardRoutes = new Hono<DashBindings>({ strict: false });
 
+/**
+ * The dashboard's Content-Security-Policy: script only from the service's own files (the one
+ * script, script.ts; no inline script, no event-handler attributes), styles inline (the layout's
+ * stylesheet and a few `style` attributes), connections to the service's own origins (the live
+ * view's ticket and WebSocket), forms posting only to the service, and no framing.
+ */
+export function dashboardPolicy(connect: readonly string[]): string {
+	return [
+		"default-src 'none'",
+		"script-src 'self'",
+		"style-src 'unsafe-inline'",
+		"img-src 'self' data:",
+		`connect-src 'self' ${[...new Set(connect.filter(Boolean))].join(" ")}`.trim(),
+		"form-action 'self'",
+		"frame-ancestors 'none'",
+		"base-uri 'none'",
+	].join("; ");
+}
+
 dashboardRoutes.use("*", async (c, next) => {
 	await next();
+	c.header(
+		"Content-Security-Policy",
+		dashboardPolicy([originOf(appUrl(c as never)), originOf(wsUrl(c as never))]),
+	);
 	c.header("X-Frame-Options", "DENY");
 	c.header("Referrer-Policy", "same-origin");
 	c.header("X-Content-Type-Options", "nosniff");
 	if (!c.res.headers.has("Cache-Control")) c.header("Cache-Control", "no-store");
 });
+dashboardRoutes.get("/assets/dashboard.js", (c) =>
+	c.body(DASHBOARD_JS, 200, {
+		"Content-Type": "text/javascript; charset=utf-8",
+		// Its URL carries its digest (DASHBOARD_JS_PATH): a new script is a new URL.
+		"Cache-Control": "public, max-age=86400",
+	}),
+);
 dashboardRoutes.route("/", authRoutes);
 // The interviews list signs its visitor in itself, reading the session with its page.
 dashboardRoutes.route("/interviews", interviewListPages);

@@ -20,6 +20,18 @@ let page: Page;
 let rx: WebhookReceiver;
 /** The in-progress interview the live view follows (set by its test). */
 let liveId = "";
+/** What any dashboard tab reported breaking its Content-Security-Policy (checked by the last test). */
+const cspViolations: string[] = [];
+
+/** Records the tab's CSP violations (the console's reports of a blocked script, style or connection). */
+function watchCsp(tab: Page): Page {
+	tab.on("console", (message) => {
+		if (/Content Security Policy/i.test(message.text()))
+			cspViolations.push(`${tab.url()}: ${message.text()}`);
+	});
+	return tab;
+}
+
 /** The completed interview whose results page the results test opens. */
 let resultsId = "";
 
@@ -54,7 +66,7 @@ beforeAll(async () => {
 	service = await startService();
 	browser = await launchChromium();
 	const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
-	page = await context.newPage();
+	page = watchCsp(await context.newPage());
 	// Confirmations (revoke, delete) are accepted, as the user would.
 	page.on("dialog", (dialog) => void dialog.accept());
 });
@@ -547,7 +559,7 @@ describe("the dashboard in a real browser", () => {
 
 	it("shows the team page and signs out, which closes the session's open live view", async () => {
 		// A second tab of the same session follows the interview live.
-		const watcher = await page.context().newPage();
+		const watcher = watchCsp(await page.context().newPage());
 		await watcher.goto(`${service.baseUrl}/dashboard/interviews/${liveId}`);
 		await see(watcher.locator("#live-state"), "Connected");
 		await page.goto(`${service.baseUrl}/dashboard/team`);
@@ -574,7 +586,7 @@ describe("the dashboard in a real browser", () => {
 		// The token is in no log line of the service (the Worker's or wrangler's request lines).
 		expect(service.output()).not.toContain(new URL(shown).hash.slice(1));
 		const invitee = await browser.newContext();
-		const tab = await invitee.newPage();
+		const tab = watchCsp(await invitee.newPage());
 		await tab.goto(shown);
 		expect(new URL(tab.url()).hash).toBe("");
 		await tab.getByLabel("New password").fill("invitee long password");
@@ -591,5 +603,23 @@ describe("the dashboard in a real browser", () => {
 		await watcher.close();
 		await page.goto(`${service.baseUrl}/dashboard/interviews`);
 		expect(new URL(page.url()).pathname).toBe("/dashboard/login");
+	});
+	it("breaks no page's Content-Security-Policy, which allows no inline script", async () => {
+		// Every page the tests above opened ran the dashboard's script from its file: copying,
+		// confirming, the form ids, the time hints, the live view and the invitation all worked.
+		const response = await page.goto(`${service.baseUrl}/dashboard/interviews`);
+		const policy = response?.headers()["content-security-policy"] ?? "";
+		expect(policy).toContain("script-src 'self';");
+		expect(cspViolations).toEqual([]);
+		// A script written into a page by an escaping slip would not run.
+		const ran = await page.evaluate(() => {
+			const doc = (globalThis as any).document;
+			const s = doc.createElement("script");
+			s.textContent = "window.__injected = true";
+			doc.body.appendChild(s);
+			return (globalThis as any).__injected === true;
+		});
+		expect(ran).toBe(false);
+		expect(cspViolations.length).toBeGreaterThan(0);
 	});
 });

@@ -5,7 +5,7 @@ import { getDb } from "../../platform/db/client";
 import type { AppBindings } from "../../platform/http/context";
 import { errorBody, ok } from "../../platform/http/envelope";
 import { AppError } from "../../platform/http/errors";
-import { appUrl, wsUrl } from "../../platform/http/urls";
+import { appUrl, originOf, wsUrl } from "../../platform/http/urls";
 import { readCappedBytes } from "../../platform/http/validation";
 import { constantTimeEqual } from "../../platform/lib/crypto";
 import { verifySignedPath } from "../../platform/lib/signing";
@@ -16,15 +16,6 @@ import { CLIENT_JS } from "./client-bundle";
 import { OBSERVER_TICKET_PREFIX, redeemObserverTicket } from "./observer-tickets";
 import { joinPage, messagePage, newNonce, pagePolicy } from "./page";
 import { strangerLimit } from "./stranger-limit";
-
-/** A URL's origin (scheme, host and port), as a CSP source. */
-function originOf(url: string): string {
-	try {
-		return new URL(url).origin;
-	} catch {
-		return "";
-	}
-}
 
 /** Candidate traffic: the join page, its script, the WebSocket and recordings. No API key needed. */
 export const roomRoutes = new Hono<AppBindings>({ strict: false });

@@ -26,3 +26,12 @@ export function wsUrl(c: Context<AppBindings>): string {
 	if (c.env.WS_URL) return trimSlash(c.env.WS_URL);
 	return origin(c).replace(/^http/, "ws");
 }
+
+/** A URL's origin (scheme, host and port), as a Content-Security-Policy source; "" if it is none. */
+export function originOf(url: string): string {
+	try {
+		return new URL(url).origin;
+	} catch {
+		return "";
+	}
+}
