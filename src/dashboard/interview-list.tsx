@@ -59,8 +59,11 @@ interviewListPages.get("/", async (c) => {
 	const modeQuery = mode ? `?mode=${mode}` : "";
 	const query: Record<string, string> = {};
 	if (q.status) query.status = q.status;
-	if (q.candidate_email) query.candidate_email = q.candidate_email;
-	if (q.position) query.position = q.position;
+	// Typed filters lose the spaces around them, as the create form's fields do.
+	const email = q.candidate_email?.trim();
+	const position = q.position?.trim();
+	if (email) query.candidate_email = email;
+	if (position) query.position = position;
 	const after = dayBound(q.created_from, false);
 	const before = dayBound(q.created_to, true);
 	if (after) query.created_after = after;
@@ -212,7 +215,8 @@ interviewListPages.get("/", async (c) => {
 			</form>
 			<ErrorNotice error={error} targets={form.targets} />
 			<p class="muted">
-				{total} {devMode ? "dev sandbox" : testMode ? "test" : "live"} interviews match.
+				{total} {devMode ? "dev sandbox" : testMode ? "test" : "live"}{" "}
+				{total === 1 ? "interview matches." : "interviews match."}
 			</p>
 			<div class="table-wrap">
 				<table>

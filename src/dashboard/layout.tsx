@@ -93,6 +93,8 @@ export function Page({ title, user, current, children }: PageProps) {
 			<head>
 				<meta charset="utf-8" />
 				<meta name="viewport" content="width=device-width, initial-scale=1" />
+				{/* No icon: without this, every browser asks for /favicon.ico and logs its 404. */}
+				<link rel="icon" href="data:," />
 				<title>{`${title} · Interview dashboard`}</title>
 				<style>{raw(CSS)}</style>
 			</head>

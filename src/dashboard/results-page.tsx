@@ -249,7 +249,7 @@ resultsPage.get("/:id/results", async (c) => {
 						<h2 id="review-h">Before you decide</h2>
 						<p>
 							The recommendation is the interviewer's advice, not a decision: a person reads the answers and
-							decides (docs/interviewer.md).
+							decides.
 						</p>
 						<p>
 							Confidence:{" "}

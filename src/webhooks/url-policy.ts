@@ -22,6 +22,13 @@ const PRIVATE_NAME_SUFFIXES = [
 	".home.arpa",
 	".in-addr.arpa",
 	".ip6.arpa",
+	// Names private networks use by convention (Kubernetes services, home and office networks).
+	".svc",
+	".cluster.local",
+	".lan",
+	".intranet",
+	".corp",
+	".private",
 ];
 
 const refuse = (reason: string): UrlVerdict => ({ ok: false, reason });

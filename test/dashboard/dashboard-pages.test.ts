@@ -248,8 +248,11 @@ describe("interviews pages", () => {
 		// Made with the test key: test-mode interviews, listed in the test data view.
 		const all = await owner.get("/dashboard/interviews?mode=test&position=filter");
 		expect(all.text).toContain("2 test interviews match.");
+		// Spaces typed around a filter are not part of it.
+		const spaced = await owner.get("/dashboard/interviews?mode=test&position=%20%20filter%20b%20");
+		expect(spaced.text).toContain("1 test interview matches.");
 		const ahead = await owner.get(`/dashboard/interviews?mode=test&scheduled_from=${later.slice(0, 10)}`);
-		expect(ahead.text).toContain("1 test interviews match.");
+		expect(ahead.text).toContain("1 test interview matches.");
 		expect(ahead.text).toContain("Filter B");
 		expect(ahead.text).not.toContain("Filter A");
 		const first = await owner.get("/dashboard/interviews?mode=test&position=filter&limit=1");
@@ -285,7 +288,7 @@ describe("interviews pages", () => {
 			testIds.push(made.body.data.id);
 		}
 		const liveList = await owner.get("/dashboard/interviews?position=mode");
-		expect(liveList.text).toContain("1 live interviews match.");
+		expect(liveList.text).toContain("1 live interview matches.");
 		expect(liveList.text).toContain(live.body.data.id);
 		for (const id of testIds) expect(liveList.text).not.toContain(id);
 		expect(liveList.text).not.toContain('id="test-banner"');
@@ -749,7 +752,7 @@ describe("the dev sandbox", () => {
 		expect(page.text).not.toContain("data-test-label");
 		// Each view lists its own data only.
 		const sandbox = await owner.get("/dashboard/interviews?mode=dev&position=sandbox");
-		expect(sandbox.text).toContain("1 dev sandbox interviews match.");
+		expect(sandbox.text).toContain("1 dev sandbox interview matches.");
 		expect(sandbox.text).toContain(id);
 		expect(sandbox.text).not.toContain(liveId);
 		expect(sandbox.text).toContain('<input type="hidden" name="mode" value="dev"/>');

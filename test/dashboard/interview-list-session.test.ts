@@ -71,7 +71,7 @@ describe("the interviews list reads its session with its page", () => {
 		const pageOfB = await (await signedIn(b.owner)).get("/dashboard/interviews?mode=test");
 		expect(pageOfB.text).toContain("Kept to B");
 		expect(pageOfB.text).not.toContain("Kept to A");
-		expect(pageOfB.text).toContain("1 test interviews match.");
+		expect(pageOfB.text).toContain("1 test interview matches.");
 		const pageOfA = await (await signedIn(a.owner)).get("/dashboard/interviews?mode=test&position=kept");
 		expect(pageOfA.text).toContain("2 test interviews match.");
 		expect(pageOfA.text).not.toContain("Kept to B");

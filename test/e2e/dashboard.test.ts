@@ -365,7 +365,7 @@ describe("the dashboard in a real browser", () => {
 		await page.getByLabel("Position contains").fill("Sandbox");
 		await page.getByRole("button", { name: "Filter" }).click();
 		await page.waitForURL(/mode=dev/);
-		await see(page.locator("main"), "1 dev sandbox interviews match.");
+		await see(page.locator("main"), "1 dev sandbox interview matches.");
 		await shot("interviews-dev");
 		await page.getByRole("link", { name: "Sandy Box" }).click();
 		await see(page.locator("#dev-banner"), "A dev sandbox interview");

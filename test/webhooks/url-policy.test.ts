@@ -76,6 +76,31 @@ describe("webhook URL policy", () => {
 		});
 	});
 
+	it("refuses the names private networks use by convention, and not public names that share words", () => {
+		for (const host of [
+			"api.default.svc",
+			"db.cluster.local",
+			"printer.lan",
+			"wiki.intranet",
+			"hooks.corp",
+			"box.private",
+			"HOOKS.CORP.",
+		]) {
+			expect(checkWebhookUrl(`https://${host}/hook`, "production"), host).toEqual({
+				ok: false,
+				reason: expect.stringContaining("local or internal host name"),
+			});
+		}
+		for (const host of [
+			"svc.example.com",
+			"lan.example.com",
+			"corp.example.com",
+			"example.private.example.com",
+		]) {
+			expect(checkWebhookUrl(`https://${host}/hook`, "production").ok, host).toBe(true);
+		}
+	});
+
 	it("accepts the literal loopback hosts over http only in development", () => {
 		for (const url of ["http://localhost:1/", "http://127.0.0.1:1/", "http://[::1]:1/"]) {
 			expect(checkWebhookUrl(url, "development").ok).toBe(true);
