@@ -35,6 +35,7 @@ import {
 } from "./layout";
 import { LiveView } from "./live";
 import { authIn, type DashBindings } from "./session";
+import { timelineText } from "./timeline";
 
 export const interviewDetailPages = new Hono<DashBindings>();
 
@@ -351,7 +352,8 @@ async function InterviewPage(props: {
 				<ol class="timeline">
 					{[...events].reverse().map((e) => (
 						<li>
-							<time datetime={new Date(e.createdAt).toISOString()}>{fmt(e.createdAt)}</time>: {e.type}
+							<time datetime={new Date(e.createdAt).toISOString()}>{fmt(e.createdAt)}</time>:{" "}
+							{timelineText(e.type, e.data)} <code class="muted">{e.type}</code>
 						</li>
 					))}
 				</ol>

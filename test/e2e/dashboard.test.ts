@@ -152,6 +152,7 @@ describe("the dashboard in a real browser", () => {
 		await see(page.getByRole("status").first(), "Interview created.");
 		expect(await page.locator("#candidate-link").inputValue()).toMatch(/\/join\/int_/);
 		await see(page.locator(".timeline"), "interview.scheduled");
+		await see(page.locator(".timeline"), /Scheduled for \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC/);
 		await shot("interview");
 	});
 
