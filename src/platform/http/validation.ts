@@ -227,13 +227,46 @@ export function issueFields(
 
 /** `@hono/zod-validator`, wrapped once so every failure is the contract's VALIDATION_ERROR. */
 export function validate<T extends keyof ValidationTargets, S extends z.ZodType>(target: T, schema: S) {
-	return zValidator(target, schema, (result) => {
+	const validator = zValidator(target, schema, (result) => {
 		if (!result.success) {
 			throw validationError(
 				issueFields(result.error.issues, { input: result.data, schema, query: target === "query" }),
 			);
 		}
 	});
+	if (target !== "query") return validator;
+	// A parameter whose percent-encoding cannot be decoded would reach the schema as its raw text
+	// (hono keeps what it cannot decode), and a filter would then look for "%ZZ" literally.
+	const checked: typeof validator = async (c, next) => {
+		const bad = undecodableParameter(new URL(c.req.url).search);
+		if (bad !== null) throw validationError({ [bad]: MALFORMED_ENCODING });
+		return validator(c, next);
+	};
+	return checked;
+}
+
+const MALFORMED_ENCODING =
+	"Must be percent-encoded UTF-8: each % followed by two hexadecimal digits (write a literal % as %25)";
+
+/** The first query parameter (by its name as sent) whose name or value cannot be decoded, or null. */
+export function undecodableParameter(search: string): string | null {
+	for (const pair of search.replace(/^\?/, "").split("&")) {
+		if (!pair.includes("%")) continue;
+		const at = pair.indexOf("=");
+		const [name, value] = at === -1 ? [pair, ""] : [pair.slice(0, at), pair.slice(at + 1)];
+		const decoded = decodeOrNull(name);
+		if (decoded === null) return name;
+		if (decodeOrNull(value) === null) return decoded;
+	}
+	return null;
+}
+
+function decodeOrNull(text: string): string | null {
+	try {
+		return decodeURIComponent(text.replaceAll("+", " "));
+	} catch {
+		return null;
+	}
 }
 
 /**

@@ -152,6 +152,36 @@ describe("GET /v1/interviews", () => {
 		expect(cancelled.body.pagination).toEqual({ next_cursor: null, has_more: false, total_count: 2 });
 	});
 
+	it("refuses a parameter whose percent-encoding cannot be decoded, naming it, instead of matching its raw text", async () => {
+		const account = await newAccount();
+		await call("POST", "/v1/interviews", {
+			key: account.live,
+			body: validInterview({ position: "Take 100% ownership" }),
+		});
+		const message =
+			"Must be percent-encoded UTF-8: each % followed by two hexadecimal digits (write a literal % as %25)";
+		for (const [query, name] of [
+			["position=%ZZ", "position"],
+			["position=50%", "position"],
+			["position=%ED%A0%80", "position"],
+			["status=scheduled&position=a%2", "position"],
+			["%ZZ=1", "%ZZ"],
+		]) {
+			const res = await call("GET", `/v1/interviews?${query}`, { key: account.live });
+			expect(res.status, query).toBe(400);
+			expect(res.body.error, query).toMatchObject({
+				code: "VALIDATION_ERROR",
+				details: { [name as string]: message },
+			});
+		}
+		const literal = await call("GET", "/v1/interviews?position=100%25%20own", { key: account.live });
+		expect(literal.status).toBe(200);
+		expect(literal.body.pagination.total_count).toBe(1);
+		const webhooks = await call("GET", "/v1/webhooks?limit=%G1", { key: account.live });
+		expect(webhooks.status).toBe(400);
+		expect(webhooks.body.error.details).toEqual({ limit: message });
+	});
+
 	it("refuses limit 0 and 101 and a forged cursor", async () => {
 		const account = await newAccount();
 		for (const query of ["limit=0", "limit=101", "cursor=garbage", "status=done", "include_results=maybe"]) {
