@@ -165,7 +165,8 @@ export class RoomHub {
 				message: "session_id is not this interview.",
 			});
 		}
-		const result = await this.deps.answer(msg.question_id, msg.response, msg.timestamp, now);
+		// The transcript keeps the answer without the spaces and line breaks around it.
+		const result = await this.deps.answer(msg.question_id, msg.response.trim(), msg.timestamp, now);
 		if (result.status !== "ok") this.sendRefusal(ws, result);
 	}
 

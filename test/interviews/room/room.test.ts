@@ -107,7 +107,8 @@ describe("the live interview over the WebSocket", () => {
 			type: "candidate_response",
 			session_id: id,
 			question_id: q1.question.id,
-			response: "Goroutines and channels with select",
+			// The spaces and line break around it are not kept.
+			response: "  Goroutines and channels with select\n",
 			timestamp: new Date().toISOString(),
 		});
 		const q2 = await room!.next((m) => m.type === "question" && m.question.id !== q1.question.id);
