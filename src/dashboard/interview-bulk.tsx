@@ -175,6 +175,23 @@ function BulkPage(props: {
 
 interviewBulkPages.get("/bulk", (c) => c.html(<BulkPage me={c.var.dashboard} />));
 
+/**
+ * A file's text: UTF-8 (with or without its byte-order mark), or UTF-16 when it starts with that
+ * encoding's mark (what some spreadsheets save as "Unicode"); null for anything else, which would
+ * otherwise turn into garbled column names.
+ */
+export function csvText(bytes: Uint8Array): string | null {
+	const [a, b] = bytes;
+	const encoding = a === 0xff && b === 0xfe ? "utf-16le" : a === 0xfe && b === 0xff ? "utf-16be" : "utf-8";
+	try {
+		const text = new TextDecoder(encoding, { fatal: true, ignoreBOM: false }).decode(bytes);
+		// UTF-16 without its mark decodes as UTF-8 with a NUL beside every ASCII character.
+		return text.includes("\u0000") ? null : text;
+	} catch {
+		return null;
+	}
+}
+
 /** The CSV's rows as bulk items with the form's position and skills where a row has none. */
 function itemsOf(
 	csv: string,
@@ -210,14 +227,16 @@ interviewBulkPages.post("/bulk", async (c) => {
 	const form = await formOf(c);
 	const file = form.file;
 	const defaults = { position: field(form, "position"), skills: field(form, "skills") };
-	if (!(file instanceof File) || file.size === 0)
-		return c.html(<BulkPage me={me} defaults={defaults} error={{ message: "Choose a CSV file." }} />, 422);
-	if (file.size > MAX_CSV_BYTES)
-		return c.html(
-			<BulkPage me={me} defaults={defaults} error={{ message: "The file is over 256 KB." }} />,
-			422,
+	const refuse = (message: string) =>
+		c.html(<BulkPage me={me} defaults={defaults} error={{ message }} />, 422);
+	if (!(file instanceof File)) return refuse("Choose a CSV file.");
+	if (file.size === 0) return refuse(`The file ${withoutControls(file.name)} is empty.`);
+	if (file.size > MAX_CSV_BYTES) return refuse("The file is over 256 KB.");
+	const csv = csvText(new Uint8Array(await file.arrayBuffer()));
+	if (csv === null)
+		return refuse(
+			'The file is not UTF-8 text. In a spreadsheet, save it as "CSV UTF-8" (or "CSV" with UTF-8 encoding), then choose it again.',
 		);
-	const csv = await file.text();
 	const { items, error } = itemsOf(csv, defaults.position, defaults.skills);
 	if (error) return c.html(<BulkPage me={me} defaults={defaults} error={{ message: error }} />, 422);
 	const now = c.get("now");

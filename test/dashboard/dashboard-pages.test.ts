@@ -399,6 +399,66 @@ describe("interviews pages", () => {
 		expect((await stranger.get(outcomePage)).status).toBe(404);
 	});
 
+	it("reads a CSV saved as UTF-8 or UTF-16, and says what is wrong with an empty or otherwise encoded file", async () => {
+		const a = await dashboardAccount();
+		const owner = await signedIn(a.owner);
+		const token = await owner.csrf();
+		const { exports } = await import("cloudflare:workers");
+		const check = async (bytes: Uint8Array, name = "people.csv") => {
+			const form = new FormData();
+			form.append("_csrf", token);
+			form.append("position", "Encoded");
+			form.append("skills", "Go");
+			form.append("file", new File([bytes], name, { type: "text/csv" }));
+			const res = await exports.default.fetch("http://service.test/dashboard/interviews/bulk", {
+				method: "POST",
+				body: form,
+				headers: { Cookie: owner.cookie, Origin: "http://service.test" },
+			});
+			return { status: res.status, text: await res.text() };
+		};
+		const csv = "candidate_email,candidate_name\nzoe@example.com,Zoë Ångström\n";
+		const utf16le = (text: string, mark: boolean) => {
+			const bytes = new Uint8Array((text.length + (mark ? 1 : 0)) * 2);
+			const view = new DataView(bytes.buffer);
+			if (mark) view.setUint16(0, 0xfeff, true);
+			for (let i = 0; i < text.length; i++)
+				view.setUint16((i + (mark ? 1 : 0)) * 2, text.charCodeAt(i), true);
+			return bytes;
+		};
+		const utf16be = new Uint8Array([0xfe, 0xff, ...[...csv].flatMap((ch) => [0, ch.charCodeAt(0) & 0xff])]);
+		for (const [label, bytes] of [
+			["UTF-8", new TextEncoder().encode(csv)],
+			["UTF-8 with its mark", new Uint8Array([0xef, 0xbb, 0xbf, ...new TextEncoder().encode(csv)])],
+			["UTF-16LE with its mark", utf16le(csv, true)],
+			["UTF-16BE with its mark", utf16be],
+		] as const) {
+			const res = await check(bytes);
+			expect(res.status, label).toBe(200);
+			expect(res.text, label).toContain("1 of 1 rows are valid");
+			expect(res.text, label).toContain("zoe@example.com");
+			expect(res.text, label).toContain("Zoë Ångström");
+		}
+		const notText = "The file is not UTF-8 text. In a spreadsheet, save it as &quot;CSV UTF-8&quot;";
+		for (const [label, bytes] of [
+			["UTF-16 without its mark", utf16le(csv, false)],
+			[
+				"Latin-1",
+				new Uint8Array([
+					...new TextEncoder().encode("candidate_email,candidate_name\nzoe@example.com,Zo"),
+					0xeb,
+				]),
+			],
+		] as const) {
+			const res = await check(bytes);
+			expect(res.status, label).toBe(422);
+			expect(res.text, label).toContain(notText);
+		}
+		const empty = await check(new Uint8Array(0), "blank.csv");
+		expect(empty.status).toBe(422);
+		expect(empty.text).toContain("The file blank.csv is empty.");
+	});
+
 	it("changes only what the form changed: a time shown to the minute is no reschedule", async () => {
 		const a = await dashboardAccount();
 		const owner = await signedIn(a.owner);
