@@ -1,4 +1,4 @@
-import type { Analytics, InterviewState, Results } from "./model";
+import type { Analytics, InterviewState, Results, TranscriptEntry } from "./model";
 import { recommendationFor } from "./recommendation";
 
 /** FNV-1a: a small stable hash, so the same interview always gets the same mock results. */
@@ -63,4 +63,37 @@ export function mockResults(state: Pick<InterviewState, "id" | "skills" | "diffi
 			})),
 		},
 	};
+}
+
+/**
+ * The transcript of a test-mode interview the test helper completed before any answer: one
+ * question and answer per skill, matching the mock results (the same scores, and the ids
+ * `mock_<i>` of their difficulty progression), a minute apart and ending at `now`, so callers can
+ * exercise their handling of a transcript in test mode. Marked as samples in their text.
+ */
+export function mockTranscript(
+	state: Pick<InterviewState, "difficulty">,
+	results: Results,
+	now: number,
+): TranscriptEntry[] {
+	const total = results.skill_assessments.length;
+	return results.skill_assessments.map((a, index) => {
+		const askedAt = now - (total - index) * 60_000;
+		return {
+			question: {
+				id: `mock_${index}`,
+				text: `(Test mode) A sample question on ${a.skill}.`,
+				skill: a.skill,
+				difficulty: state.difficulty,
+				index,
+				total,
+			},
+			asked_at: askedAt,
+			answer: `(Test mode) A sample answer on ${a.skill}.`,
+			answered_at: askedAt + 45_000,
+			score: a.score,
+			planned: null,
+			assessment: null,
+		};
+	});
 }

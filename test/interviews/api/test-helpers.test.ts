@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { interviewStub } from "../../../src/interviews/stub";
 import { call, newAccount } from "../../support/helpers";
 import { createInterview, eventsOf, fireAlarmAt } from "../../support/lifecycle-helpers";
+import { connect } from "../../support/room-helpers";
 
 const inTwoDays = () => new Date(Date.now() + 48 * 3_600_000).toISOString();
 
@@ -115,6 +116,55 @@ describe("test-mode helpers", () => {
 			"results.analyzed",
 			"analysis.ready",
 		]);
+	});
+
+	it("gives a completion nobody answered a sample transcript matching its results, and keeps real answers", async () => {
+		const account = await newAccount();
+		const helped = await createInterview(account.test, { skills: ["Go", "SQL"], difficulty: "senior" });
+		await advance(account.test, helped.id, "completed");
+		const fetched = await call(
+			"GET",
+			`/v1/interviews/${helped.id}?include_results=true&include_transcript=true`,
+			{
+				key: account.test,
+			},
+		);
+		const { results, analytics, transcript } = fetched.body.data;
+		expect(transcript).toHaveLength(2);
+		transcript.forEach((entry: any, i: number) => {
+			const skill = results.skill_assessments[i].skill;
+			expect(entry).toMatchObject({
+				question: { id: `mock_${i}`, skill, difficulty: "senior", index: i },
+				answer: `(Test mode) A sample answer on ${skill}.`,
+				score: results.skill_assessments[i].score,
+			});
+			expect(entry.question.text).toContain(skill);
+			expect(Date.parse(entry.answered_at)).toBeGreaterThan(Date.parse(entry.asked_at));
+			expect(analytics.question_difficulty_progression[i].question_id).toBe(entry.question.id);
+		});
+		expect(Date.parse(transcript[1].asked_at)).toBeGreaterThan(Date.parse(transcript[0].asked_at));
+
+		// A candidate answered one question before the helper completed it: the real answer stays.
+		const made = await createInterview(account.test, { skills: ["Go"] });
+		const id = made.id;
+		const { room } = await connect(id, made.token);
+		const question = await room!.next((m) => m.type === "question");
+		room!.send({
+			type: "candidate_response",
+			session_id: id,
+			question_id: question.question.id,
+			response: "Goroutines and channels",
+			timestamp: new Date().toISOString(),
+		});
+		await room!.next((m) => m.type === "question" && m.question.id !== question.question.id);
+		room!.close();
+		await advance(account.test, id, "completed");
+		const real = await call("GET", `/v1/interviews/${id}?include_transcript=true`, { key: account.test });
+		expect(real.body.data.transcript[0]).toMatchObject({
+			question: { id: question.question.id },
+			answer: "Goroutines and channels",
+		});
+		expect(real.body.data.transcript.some((e: any) => e.answer?.startsWith("(Test mode)"))).toBe(false);
 	});
 
 	it("takes a test interview past its no-show time once; the interview stays scheduled", async () => {

@@ -11,6 +11,7 @@ import {
 	type Transition,
 	unchanged,
 } from "../commands";
+import { mockTranscript } from "../mock-results";
 import type { CompletionReason, InterviewState } from "../model";
 
 function closed(state: InterviewState): Transition {
@@ -156,6 +157,11 @@ export function finish(
 		currentQuestion: null,
 		results: cmd.results,
 		analytics: cmd.analytics,
+		// The test helper's completion of an interview nobody answered: a sample transcript that
+		// matches its mock results (docs/test-mode.md). Real answers are kept as they are.
+		...(cmd.reason === "test_helper" && !state.transcript.some((entry) => entry.answer !== null)
+			? { transcript: mockTranscript(state, cmd.results, now) }
+			: {}),
 	});
 	const minutes = Math.max(1, Math.round((now - (state.startedAt ?? now)) / 60_000));
 	return {
