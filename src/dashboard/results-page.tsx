@@ -227,15 +227,24 @@ resultsPage.get("/:id/results", async (c) => {
 						<div class="cards">
 							<div class="card">
 								<div>Overall</div>
-								<div class="big">{results.overall_score}</div>
+								<div class="big">
+									{results.overall_score}
+									<span class="muted"> / 100</span>
+								</div>
 							</div>
 							<div class="card">
 								<div>Technical</div>
-								<div class="big">{results.technical_score}</div>
+								<div class="big">
+									{results.technical_score}
+									<span class="muted"> / 100</span>
+								</div>
 							</div>
 							<div class="card">
 								<div>Communication</div>
-								<div class="big">{results.communication_score}</div>
+								<div class="big">
+									{results.communication_score}
+									<span class="muted"> / 100</span>
+								</div>
 							</div>
 							<div class="card">
 								<div>Recommendation</div>

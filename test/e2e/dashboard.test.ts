@@ -453,6 +453,8 @@ describe("the dashboard in a real browser", () => {
 		// A test-mode interview: its results page is labelled so.
 		expect(await page.locator("h1 [data-test-label]").textContent()).toBe("Test");
 		await see(page.locator("#recommendation"), /Hire|Maybe|No hire/);
+		// Each score says its scale.
+		await see(page.locator(".cards .card").first(), /Overall\s*\d+\s*\/ 100/);
 		expect(await page.getByRole("img", { name: "Score per skill, out of 100" }).isVisible()).toBe(true);
 		expect(await page.getByRole("heading", { name: "Transcript" }).isVisible()).toBe(true);
 		await shot("results");
