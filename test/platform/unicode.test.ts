@@ -125,13 +125,16 @@ describe("text that is not well-formed Unicode", () => {
 		expect(list.body.data[0].position).toBe("Engineer \u{1F680}");
 	});
 
-	it("cannot reach a query string: percent-encoded surrogate halves match nothing", async () => {
+	it("cannot reach a query string: percent-encoded surrogate halves are refused as not UTF-8", async () => {
 		const account = await newAccount();
-		// Over HTTP a query cannot carry a lone surrogate: percent-encoded halves are not UTF-8 and
-		// the URL parser writes a lone surrogate as U+FFFD. Either way: no 500, nothing matched.
+		// Over HTTP a query cannot carry a lone surrogate: percent-encoded halves are not UTF-8, so
+		// the parameter cannot be decoded and is refused under its name (docs/api.md).
 		const encoded = await call("GET", "/v1/interviews?position=x%ED%A0%80y", { key: account.live });
-		expect(encoded.status).toBe(200);
-		expect(encoded.body.data).toEqual([]);
+		expect(encoded.status).toBe(400);
+		expect(encoded.body.error).toMatchObject({
+			code: "VALIDATION_ERROR",
+			details: { position: expect.stringContaining("Must be percent-encoded UTF-8") },
+		});
 	});
 
 	it("is refused in the candidate's WebSocket frames", () => {
