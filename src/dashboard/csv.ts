@@ -1,11 +1,11 @@
 /**
  * RFC 4180 CSV: comma-separated, fields in double quotes may hold commas, quotes (doubled) and
  * line breaks; CRLF or LF line ends; a UTF-8 byte-order mark is ignored. The first line names
- * the columns. Blank lines are skipped. Bounded: at most 1,000 lines and 100 columns.
+ * the columns. Blank lines are skipped. Bounded: at most 1,000 lines and 100 columns. A row with
+ * more cells than the header names is kept with its `error`, for the page to show as that row's.
  */
-export type CsvTable =
-	| { header: string[]; rows: { line: number; cells: Record<string, string> }[] }
-	| { error: string };
+export type CsvRow = { line: number; cells: Record<string, string>; error?: string };
+export type CsvTable = { header: string[]; rows: CsvRow[] } | { error: string };
 
 export function parseCsv(text: string): CsvTable {
 	const records: { line: number; fields: string[] }[] = [];
@@ -54,15 +54,17 @@ export function parseCsv(text: string): CsvTable {
 	const [head, ...body] = records;
 	if (!head) return { error: "The file is empty." };
 	const header = head.fields.map((h) => h.trim().toLowerCase());
-	const rows = [];
+	const rows: CsvRow[] = [];
 	for (const r of body) {
-		if (r.fields.length > header.length)
-			return { error: `Line ${r.line} has ${r.fields.length} cells; the header names ${header.length}.` };
 		const cells: Record<string, string> = {};
 		header.forEach((name, i) => {
 			cells[name] = (r.fields[i] ?? "").trim();
 		});
-		rows.push({ line: r.line, cells });
+		rows.push(
+			r.fields.length > header.length
+				? { line: r.line, cells, error: `Has ${r.fields.length} cells; the header names ${header.length}.` }
+				: { line: r.line, cells },
+		);
 	}
 	return { header, rows };
 }

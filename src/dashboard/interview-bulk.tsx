@@ -197,7 +197,7 @@ function itemsOf(
 	csv: string,
 	position: string,
 	skills: string,
-): { items: { line: number; item: Record<string, unknown> }[]; error?: string } {
+): { items: { line: number; item: Record<string, unknown>; rowError?: string }[]; error?: string } {
 	const table = parseCsv(csv);
 	if ("error" in table) return { items: [], error: table.error };
 	const unknown = table.header.filter((h) => !CSV_FIELDS.includes(h));
@@ -217,7 +217,8 @@ function itemsOf(
 			const item = rowItem(r.cells);
 			if (item.position === undefined && position) item.position = position;
 			if (item.skills === undefined && skills) item.skills = splitList(skills);
-			return { line: r.line, item };
+			// A row the file itself got wrong is shown as refused and never sent.
+			return r.error ? { line: r.line, item, rowError: r.error } : { line: r.line, item };
 		}),
 	};
 }
@@ -240,7 +241,8 @@ interviewBulkPages.post("/bulk", async (c) => {
 	const { items, error } = itemsOf(csv, defaults.position, defaults.skills);
 	if (error) return c.html(<BulkPage me={me} defaults={defaults} error={{ message: error }} />, 422);
 	const now = c.get("now");
-	const preview = items.map(({ line, item }) => {
+	const preview = items.map(({ line, item, rowError }) => {
+		if (rowError) return { line, item, error: rowError };
 		const checked = prepareItem(item, {}, now);
 		return { line, item, error: checked.ok ? null : checked.error.message };
 	});
@@ -275,20 +277,31 @@ interviewBulkPages.post("/bulk/send", async (c) => {
 		await firstSend(
 			send,
 			async () => {
-				// Every row goes to the bulk service, which refuses the bad ones again by the same rules.
-				const outcomes = await bulkCreate(
-					c.env,
-					me.auth,
-					{ interviews: items.map((i) => i.item) },
-					{ now, appUrl: appUrl(c as never), requestId: c.get("requestId") },
-				);
-				return outcomes.map((o, i) => ({
-					line: items[i]?.line ?? i + 2,
+				// Every row the file got right goes to the bulk service, which refuses the bad ones again
+				// by the same rules; a row with too many cells is refused here, in its place.
+				const sendable = items.filter((i) => !i.rowError);
+				const outcomes =
+					sendable.length === 0
+						? []
+						: await bulkCreate(
+								c.env,
+								me.auth,
+								{ interviews: sendable.map((i) => i.item) },
+								{ now, appUrl: appUrl(c as never), requestId: c.get("requestId") },
+							);
+				const sent = outcomes.map((o, i) => ({
+					line: sendable[i]?.line ?? i + 2,
 					email: o.ok ? o.interview.candidateEmail : (o.candidateEmail ?? ""),
 					ok: o.ok,
 					text: o.ok ? "" : o.error.message,
 					...(o.ok ? { id: o.interview.id } : {}),
 				}));
+				const refused = items.flatMap((i) =>
+					i.rowError
+						? [{ line: i.line, email: String(i.item.candidate_email ?? ""), ok: false, text: i.rowError }]
+						: [],
+				);
+				return [...sent, ...refused].sort((a, b) => a.line - b.line);
 			},
 			(outcome: Outcome) => JSON.stringify({ outcome, defaults }),
 		);

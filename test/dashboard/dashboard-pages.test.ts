@@ -399,6 +399,48 @@ describe("interviews pages", () => {
 		expect((await stranger.get(outcomePage)).status).toBe(404);
 	});
 
+	it("shows a row with more cells than the header as that row's error, and sends the others", async () => {
+		const a = await dashboardAccount();
+		const owner = await signedIn(a.owner);
+		const token = await owner.csrf();
+		const csv =
+			"candidate_email,candidate_name,skills\nc1@example.com,One,Go\nc2@example.com,Two,Go,extra\nc3@example.com,Three,SQL\n";
+		const form = new FormData();
+		form.append("_csrf", token);
+		form.append("position", "Cells");
+		form.append("file", new File([csv], "cells.csv", { type: "text/csv" }));
+		const { exports } = await import("cloudflare:workers");
+		const preview = await exports.default.fetch("http://service.test/dashboard/interviews/bulk", {
+			method: "POST",
+			body: form,
+			headers: { Cookie: owner.cookie, Origin: "http://service.test" },
+		});
+		const html = await preview.text();
+		expect(preview.status).toBe(200);
+		expect(html).toContain("2 of 3 rows are valid");
+		expect(html).toContain("Has 4 cells; the header names 3.");
+		const sendId = /name="send_id" value="([0-9A-Za-z]{24})"/.exec(html)?.[1] as string;
+		const sent = await owner.post("/dashboard/interviews/bulk/send", {
+			_csrf: token,
+			send_id: sendId,
+			csv,
+			position: "Cells",
+			skills: "",
+		});
+		expect(sent.status).toBe(303);
+		const outcome = await owner.get(sent.headers.get("Location") as string);
+		expect(outcome.text).toContain("2 created, 1 refused");
+		expect(outcome.text).toContain("Has 4 cells; the header names 3.");
+		// In the file's order: line 3 (the second row) is the refused one.
+		const lines = [...outcome.text.matchAll(/<td>(\d+)<\/td>/g)].map((m) => Number(m[1]));
+		expect(lines).toEqual([2, 3, 4]);
+		const listed = await call("GET", "/v1/interviews?position=Cells", { key: a.live });
+		expect(listed.body.data.map((i: { candidate_email: string }) => i.candidate_email).sort()).toEqual([
+			"c1@example.com",
+			"c3@example.com",
+		]);
+	});
+
 	it("reads a CSV saved as UTF-8 or UTF-16, and says what is wrong with an empty or otherwise encoded file", async () => {
 		const a = await dashboardAccount();
 		const owner = await signedIn(a.owner);
