@@ -237,9 +237,14 @@ export function validate<T extends keyof ValidationTargets, S extends z.ZodType>
 	if (target !== "query") return validator;
 	// A parameter whose percent-encoding cannot be decoded would reach the schema as its raw text
 	// (hono keeps what it cannot decode), and a filter would then look for "%ZZ" literally.
+	// Most queries hold no "%" at all: those skip the check without parsing the URL again.
 	const checked: typeof validator = async (c, next) => {
-		const bad = undecodableParameter(new URL(c.req.url).search);
-		if (bad !== null) throw validationError({ [bad]: MALFORMED_ENCODING });
+		const url = c.req.url;
+		const query = url.indexOf("?");
+		if (query !== -1 && url.includes("%", query)) {
+			const bad = undecodableParameter(url.slice(query));
+			if (bad !== null) throw validationError({ [bad]: MALFORMED_ENCODING });
+		}
 		return validator(c, next);
 	};
 	return checked;
