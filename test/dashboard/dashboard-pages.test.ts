@@ -37,6 +37,26 @@ function errorsOf(html: string): string {
 	return /<div[^>]*role="alert"[\s\S]*?<\/div>/.exec(html)?.[0] ?? html.slice(0, 200);
 }
 
+/** The bulk form's first step as a browser posts it (the defaults, then the file): its preview page. */
+async function previewBulk(
+	owner: { cookie: string },
+	token: string,
+	file: string | Uint8Array,
+	fields: Record<string, string>,
+	name = "people.csv",
+) {
+	const form = new FormData();
+	form.append("_csrf", token);
+	for (const [field, value] of Object.entries(fields)) form.append(field, value);
+	form.append("file", new File([file], name, { type: "text/csv" }));
+	const res = await exports.default.fetch("http://service.test/dashboard/interviews/bulk", {
+		method: "POST",
+		body: form,
+		headers: { Cookie: owner.cookie, Origin: "http://service.test" },
+	});
+	return { status: res.status, text: await res.text() };
+}
+
 describe("isolation between accounts", () => {
 	it("answers 404 pages for another account's interview, results, key, endpoint and delivery", async () => {
 		const a = await dashboardAccount();
@@ -349,17 +369,8 @@ describe("interviews pages", () => {
 		const token = await owner.csrf();
 		const csv =
 			'candidate_email,candidate_name,skills\nx1@example.com,"Doe, Jane",SQL\nbroken,Bad Row,SQL\nx3@example.com,C,Go;SQL\n';
-		const form = new FormData();
-		form.append("_csrf", token);
-		form.append("position", "Analyst");
-		form.append("file", new File([csv], "people.csv", { type: "text/csv" }));
-		const { exports } = await import("cloudflare:workers");
-		const preview = await exports.default.fetch("http://service.test/dashboard/interviews/bulk", {
-			method: "POST",
-			body: form,
-			headers: { Cookie: owner.cookie, Origin: "http://service.test" },
-		});
-		const html = await preview.text();
+		const preview = await previewBulk(owner, token, csv, { position: "Analyst" });
+		const html = preview.text;
 		expect(preview.status).toBe(200);
 		expect(html).toContain("2 of 3 rows are valid");
 		expect(html).toMatch(/Error: Invalid e-mail address/);
@@ -405,17 +416,8 @@ describe("interviews pages", () => {
 		const token = await owner.csrf();
 		const csv =
 			"candidate_email,candidate_name,skills\nc1@example.com,One,Go\nc2@example.com,Two,Go,extra\nc3@example.com,Three,SQL\n";
-		const form = new FormData();
-		form.append("_csrf", token);
-		form.append("position", "Cells");
-		form.append("file", new File([csv], "cells.csv", { type: "text/csv" }));
-		const { exports } = await import("cloudflare:workers");
-		const preview = await exports.default.fetch("http://service.test/dashboard/interviews/bulk", {
-			method: "POST",
-			body: form,
-			headers: { Cookie: owner.cookie, Origin: "http://service.test" },
-		});
-		const html = await preview.text();
+		const preview = await previewBulk(owner, token, csv, { position: "Cells" }, "cells.csv");
+		const html = preview.text;
 		expect(preview.status).toBe(200);
 		expect(html).toContain("2 of 3 rows are valid");
 		expect(html).toContain("Has 4 cells; the header names 3.");
@@ -445,20 +447,8 @@ describe("interviews pages", () => {
 		const a = await dashboardAccount();
 		const owner = await signedIn(a.owner);
 		const token = await owner.csrf();
-		const { exports } = await import("cloudflare:workers");
-		const check = async (bytes: Uint8Array, name = "people.csv") => {
-			const form = new FormData();
-			form.append("_csrf", token);
-			form.append("position", "Encoded");
-			form.append("skills", "Go");
-			form.append("file", new File([bytes], name, { type: "text/csv" }));
-			const res = await exports.default.fetch("http://service.test/dashboard/interviews/bulk", {
-				method: "POST",
-				body: form,
-				headers: { Cookie: owner.cookie, Origin: "http://service.test" },
-			});
-			return { status: res.status, text: await res.text() };
-		};
+		const check = (bytes: Uint8Array, name = "people.csv") =>
+			previewBulk(owner, token, bytes, { position: "Encoded", skills: "Go" }, name);
 		const csv = "candidate_email,candidate_name\nzoe@example.com,Zoë Ångström\n";
 		const utf16le = (text: string, mark: boolean) => {
 			const bytes = new Uint8Array((text.length + (mark ? 1 : 0)) * 2);
