@@ -159,6 +159,8 @@ function BulkPage(props: {
 			<h2>Upload</h2>
 			<form method="post" action={`${LIST}/bulk`} enctype="multipart/form-data">
 				<Csrf user={props.me} />
+				{/* The send's id, made with the upload form: the preview a resubmission shows has it too. */}
+				<input type="hidden" name="form_id" value={newFormId()} />
 				<label for="file">CSV file</label>
 				<input id="file" name="file" type="file" accept=".csv,text/csv" required />
 				<label for="b-position">Position for rows without one</label>
@@ -246,7 +248,11 @@ interviewBulkPages.post("/bulk", async (c) => {
 		const checked = prepareItem(item, {}, now);
 		return { line, item, error: checked.ok ? null : checked.error.message };
 	});
-	return c.html(<BulkPage me={me} csv={csv} preview={preview} defaults={defaults} sendId={newFormId()} />);
+	// The upload form's id becomes the send's: after sending, Back to the preview and its
+	// resubmission show the same send, which sends nothing more. A form without one gets a new id.
+	const uploadId = field(form, "form_id");
+	const sendId = isFormId(uploadId) ? uploadId : newFormId();
+	return c.html(<BulkPage me={me} csv={csv} preview={preview} defaults={defaults} sendId={sendId} />);
 });
 
 const SENT = `${LIST}/bulk/sent`;

@@ -410,6 +410,48 @@ describe("interviews pages", () => {
 		expect((await stranger.get(outcomePage)).status).toBe(404);
 	});
 
+	it("gives the preview the upload form's id, so that a resubmitted preview sent again makes nothing more", async () => {
+		const a = await dashboardAccount();
+		const owner = await signedIn(a.owner);
+		const token = await owner.csrf();
+		const uploadIdOf = (html: string) =>
+			/action="\/dashboard\/interviews\/bulk" enctype="multipart\/form-data">[\s\S]*?name="form_id" value="([0-9A-Za-z]{24})"/.exec(
+				html,
+			)?.[1];
+		const sendIdOf = (html: string) => /name="send_id" value="([0-9A-Za-z]{24})"/.exec(html)?.[1];
+		const page = await owner.get("/dashboard/interviews/bulk");
+		const uploadId = uploadIdOf(page.text) as string;
+		expect(uploadId).toMatch(/^[0-9A-Za-z]{24}$/);
+		// Each showing of the upload form has an id of its own.
+		expect(uploadIdOf((await owner.get("/dashboard/interviews/bulk")).text)).not.toBe(uploadId);
+		const csv = "candidate_email\nback1@example.com\nback2@example.com\n";
+		const fields = { position: "Resubmitted", skills: "Go", form_id: uploadId };
+		const preview = await previewBulk(owner, token, csv, fields);
+		expect(preview.status).toBe(200);
+		expect(sendIdOf(preview.text)).toBe(uploadId);
+		// The preview page's own upload form, for another file, has a new id.
+		expect(uploadIdOf(preview.text)).not.toBe(uploadId);
+		const send = { _csrf: token, send_id: uploadId, csv, position: "Resubmitted", skills: "Go" };
+		const sent = await owner.post("/dashboard/interviews/bulk/send", send);
+		expect(sent.status).toBe(303);
+		const total = async () =>
+			(await call("GET", "/v1/interviews?position=Resubmitted", { key: a.live })).body.pagination
+				?.total_count;
+		expect(await total()).toBe(2);
+		// Back from the outcome to the preview, whose post the browser sends again: the same send.
+		const again = await previewBulk(owner, token, csv, fields);
+		expect(sendIdOf(again.text)).toBe(uploadId);
+		const resent = await owner.post("/dashboard/interviews/bulk/send", send);
+		expect(resent.status).toBe(303);
+		expect(resent.headers.get("Location")).toBe(sent.headers.get("Location"));
+		expect(await total()).toBe(2);
+		// A post without the id (a page from before it) still gets a send of its own.
+		const { form_id: _, ...withoutId } = fields;
+		const older = sendIdOf((await previewBulk(owner, token, csv, withoutId)).text);
+		expect(older).toMatch(/^[0-9A-Za-z]{24}$/);
+		expect(older).not.toBe(uploadId);
+	});
+
 	it("shows a row with more cells than the header as that row's error, and sends the others", async () => {
 		const a = await dashboardAccount();
 		const owner = await signedIn(a.owner);
