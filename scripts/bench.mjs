@@ -351,11 +351,19 @@ async function dashboardSession(service, accountId) {
 		key: service.adminToken,
 		body: { email: `bench-owner-${Date.now()}@example.com`, role: "owner" },
 	});
+	// The form first, as a browser shows it: its token, and the cookie that holds the same.
+	const form = await fetch(`${service.baseUrl}/dashboard/login`);
+	const token = /name="_csrf" value="([^"]+)"/.exec(await form.text())?.[1] ?? "";
+	const formCookie = form.headers.getSetCookie().map((c) => c.split(";")[0]);
 	const response = await fetch(`${service.baseUrl}/dashboard/login`, {
 		method: "POST",
 		redirect: "manual",
-		headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: service.baseUrl },
-		body: new URLSearchParams({ email: user.data.email, password: user.data.password }),
+		headers: {
+			"Content-Type": "application/x-www-form-urlencoded",
+			Origin: service.baseUrl,
+			Cookie: formCookie.join("; "),
+		},
+		body: new URLSearchParams({ _csrf: token, email: user.data.email, password: user.data.password }),
 	});
 	const cookies = response.headers.getSetCookie().map((c) => c.split(";")[0]);
 	if (response.status !== 303 || cookies.length === 0)

@@ -5,6 +5,7 @@ import type { AppBindings } from "../platform/http/context";
 import { carriesFormToken, field, formOf, sameOrigin } from "./guard";
 import { ErrorNotice, Page } from "./layout";
 import { dummyHash, hashPassword, needsRehash, verifyPassword } from "./passwords";
+import { carriesPreSessionToken, preSessionToken } from "./pre-session";
 import { currentUser, type DashBindings, endSession, hashToken, safeNext, startSession } from "./session";
 import { passwordProblem } from "./users";
 import {
@@ -23,10 +24,11 @@ export const MAX_FAILURES_PER_EMAIL = 5;
 export const MAX_FAILURES_PER_ADDRESS = 20;
 export const WRONG_CREDENTIALS = "Wrong email or password.";
 export const LOCKED_OUT = "Too many failed sign-ins. Wait 15 minutes, then try again.";
+export const FORM_EXPIRED = "This form has expired. Enter your details again.";
 
 export const authRoutes = new Hono<DashBindings>();
 
-function LoginPage(props: { next: string; email?: string; error?: string; status?: string }) {
+function LoginPage(props: { token: string; next: string; email?: string; error?: string; status?: string }) {
 	return (
 		<Page title="Sign in">
 			<h1>Sign in to the interview dashboard</h1>
@@ -37,6 +39,7 @@ function LoginPage(props: { next: string; email?: string; error?: string; status
 			) : null}
 			<ErrorNotice error={props.error ? { message: props.error } : null} />
 			<form method="post" action={`/dashboard/login?next=${encodeURIComponent(props.next)}`}>
+				<input type="hidden" name="_csrf" value={props.token} />
 				<label for="email">Email</label>
 				<input
 					id="email"
@@ -58,12 +61,18 @@ function LoginPage(props: { next: string; email?: string; error?: string; status
 
 authRoutes.get("/login", (c) => {
 	const status = c.req.query("signed_out") ? "You are signed out." : undefined;
-	return c.html(<LoginPage next={safeNext(c.req.query("next"))} status={status} />);
+	return c.html(
+		<LoginPage token={preSessionToken(c)} next={safeNext(c.req.query("next"))} status={status} />,
+	);
 });
 
 authRoutes.post("/login", async (c) => {
 	const next = safeNext(c.req.query("next"));
-	if (!sameOrigin(c)) return c.html(<LoginPage next={next} error="This form came from another site." />, 403);
+	// Every answer that shows the form again gives it the visitor's form token.
+	const page = (props: { email?: string; error: string }, status: 401 | 403 | 429) =>
+		c.html(<LoginPage token={preSessionToken(c)} next={next} {...props} />, status);
+	if (!sameOrigin(c)) return page({ error: "This form came from another site." }, 403);
+	if (!(await carriesPreSessionToken(c))) return page({ error: FORM_EXPIRED }, 403);
 	const form = await formOf(c);
 	const email = field(form, "email").toLowerCase().slice(0, 254);
 	const password = field(form, "password").slice(0, 200);
@@ -77,14 +86,13 @@ authRoutes.post("/login", async (c) => {
 	const [byEmail = 0, byAddress = 0] = attempt.earlier;
 	if (byEmail >= MAX_FAILURES_PER_EMAIL || byAddress >= MAX_FAILURES_PER_ADDRESS) {
 		await forgetAttempt(db, attempt.ids);
-		return c.html(<LoginPage next={next} email={email} error={LOCKED_OUT} />, 429);
+		return page({ email, error: LOCKED_OUT }, 429);
 	}
 	const user = email ? await findUserByEmail(db, email) : undefined;
 	// An unknown e-mail costs a hash as well: the answer's time does not tell whether it exists.
 	const stored = user?.passwordHash ?? (await dummyHash());
 	const matches = (await verifyPassword(password, stored)) && user?.passwordHash != null;
-	if (!user || !matches)
-		return c.html(<LoginPage next={next} email={email} error={WRONG_CREDENTIALS} />, 401);
+	if (!user || !matches) return page({ email, error: WRONG_CREDENTIALS }, 401);
 	await forgetAttempt(db, attempt.ids);
 	await clearFailures(db, `email:${email}`);
 	if (needsRehash(stored)) await setPassword(db, user.id, await hashPassword(password), now);
@@ -102,7 +110,7 @@ authRoutes.post("/logout", async (c) => {
 	return c.redirect("/dashboard/login?signed_out=1", 303);
 });
 
-function InvitationPage(props: { token?: string; email?: string; error?: string }) {
+function InvitationPage(props: { formToken: string; token?: string; email?: string; error?: string }) {
 	return (
 		<Page title="Set your password">
 			<h1>Set your password</h1>
@@ -118,6 +126,7 @@ function InvitationPage(props: { token?: string; email?: string; error?: string 
 			</p>
 			<ErrorNotice error={props.error ? { message: props.error } : null} />
 			<form method="post" action="/dashboard/invitation">
+				<input type="hidden" name="_csrf" value={props.formToken} />
 				<div id="token-field" hidden={props.token ? true : undefined}>
 					<label for="token">Invitation code (the part of your link after #)</label>
 					<input id="token" name="token" type="text" autocomplete="off" required value={props.token ?? ""} />
@@ -168,22 +177,24 @@ function invalidInvitation() {
 }
 
 /** The invitation link, `/dashboard/invitation#<token>`: the page; the token stays in the browser. */
-authRoutes.get("/invitation", (c) => c.html(<InvitationPage />));
+authRoutes.get("/invitation", (c) => c.html(<InvitationPage formToken={preSessionToken(c)} />));
 
 authRoutes.post("/invitation", async (c) => {
 	const form = await formOf(c);
 	const token = field(form, "token").trim();
 	const found = await openInvitation(c as never, token);
 	if (!found) return c.html(invalidInvitation(), 404);
-	if (!sameOrigin(c))
-		return c.html(
-			<InvitationPage token={token} email={found.user.email} error="This form came from another site." />,
-			403,
+	const page = (error: string, status: 403 | 422) =>
+		c.html(
+			<InvitationPage formToken={preSessionToken(c)} token={token} email={found.user.email} error={error} />,
+			status,
 		);
+	if (!sameOrigin(c)) return page("This form came from another site.", 403);
+	if (!(await carriesPreSessionToken(c))) return page(FORM_EXPIRED, 403);
 	const password = field(form, "password");
 	const problem =
 		passwordProblem(password) ?? (password !== field(form, "confirm") ? "The two passwords differ" : null);
-	if (problem) return c.html(<InvitationPage token={token} email={found.user.email} error={problem} />, 422);
+	if (problem) return page(problem, 422);
 	const db = getDb(c.env.DB);
 	const now = c.get("now");
 	const hash = await hashPassword(password);

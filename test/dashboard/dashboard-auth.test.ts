@@ -138,7 +138,8 @@ describe("sign-in and sessions", () => {
 		expect(unknown.status).toBe(401);
 		expect(wrong.text).toContain("Wrong email or password.");
 		expect(unknown.text).toContain("Wrong email or password.");
-		expect(wrong.headers.get("Set-Cookie")).toBeNull();
+		// No session: the only cookie set is the form's token, for the form shown again.
+		expect(wrong.headers.getSetCookie().map((c) => c.split("=")[0])).toEqual(["dash_form"]);
 	});
 
 	it("locks an e-mail out after 5 failures, even with the right password then", async () => {
@@ -149,7 +150,7 @@ describe("sign-in and sessions", () => {
 		const locked = await new Browser().signIn(account.owner.email, account.owner.password);
 		expect(locked.status).toBe(429);
 		expect(locked.text).toContain("Too many failed sign-ins");
-		expect(locked.headers.get("Set-Cookie")).toBeNull();
+		expect(locked.headers.getSetCookie().map((c) => c.split("=")[0])).toEqual(["dash_form"]);
 		// Another user from elsewhere is not locked out by it.
 		const other = await dashboardAccount();
 		expect((await new Browser().signIn(other.owner.email, other.owner.password)).status).toBe(303);
@@ -251,7 +252,7 @@ describe("sign-in and sessions", () => {
 	it("keeps only hashes of passwords and session tokens in D1", async () => {
 		const account = await dashboardAccount();
 		const browser = await signedIn(account.owner);
-		const token = browser.cookie.split("=")[1] as string;
+		const token = browser.cookieValue("dash_session") as string;
 		expect(token.length).toBeGreaterThan(30);
 		const dump: string[] = [];
 		for (const table of ["users", "sessions", "invitations", "sign_in_failures"]) {
@@ -315,6 +316,64 @@ describe("CSRF", () => {
 		expect((await browser.get("/dashboard/interviews")).status).toBe(200);
 	});
 
+	it("refuses a sign-in or invitation without the visitor's form token, and signs nobody in", async () => {
+		const account = await dashboardAccount();
+		const { email, password } = account.owner;
+		const victim = new Browser();
+		const shown = await victim.get("/dashboard/login");
+		const cookie = shown.headers.getSetCookie().find((c) => c.startsWith("dash_form=")) as string;
+		expect(cookie).toMatch(/HttpOnly/);
+		expect(cookie).toMatch(/SameSite=Strict/);
+		expect(cookie).toMatch(/Path=\//);
+		expect(cookie).toMatch(/Max-Age=86400/);
+		const token = /name="_csrf" value="([0-9A-Za-z]{32})"/.exec(shown.text)?.[1] as string;
+		expect(victim.cookieValue("dash_form")).toBe(token);
+		// Shown again (another tab), the form keeps the token the browser holds.
+		expect((await victim.get("/dashboard/login")).text).toContain(`value="${token}"`);
+		// Another site's form cannot know the visitor's token: its own, another or none is refused.
+		const attacker = new Browser();
+		const attackerToken = /name="_csrf" value="([^"]+)"/.exec(
+			(await attacker.get("/dashboard/login")).text,
+		)?.[1];
+		for (const forged of [attackerToken as string, "", "A".repeat(32)]) {
+			const res = await victim.post("/dashboard/login", { _csrf: forged, email, password });
+			expect(res.status, forged).toBe(403);
+			expect(res.text).toContain("This form has expired. Enter your details again.");
+			expect(victim.cookieValue("dash_session")).toBeUndefined();
+		}
+		// A post from a browser that never showed the form (no cookie) is refused too.
+		const bare = new Browser();
+		expect((await bare.post("/dashboard/login", { _csrf: token, email, password })).status).toBe(403);
+		expect(bare.cookieValue("dash_session")).toBeUndefined();
+		// Nothing was counted against the e-mail: the refusal came before the password.
+		const failures = await env.DB.prepare("SELECT count(*) AS n FROM sign_in_failures WHERE subject = ?")
+			.bind(`email:${email.toLowerCase()}`)
+			.first<{ n: number }>();
+		expect(failures?.n).toBe(0);
+		// The refusal's page carries the token: sending it again signs in.
+		const retry = await victim.post("/dashboard/login", { _csrf: token, email, password });
+		expect(retry.status).toBe(303);
+		expect(victim.cookieValue("dash_session")).toBeDefined();
+
+		// The invitation form: refused without the token, the invitation still unused.
+		const owner = await signedIn(account.owner);
+		const made = await owner.post("/dashboard/team", {
+			_csrf: await owner.csrf("/dashboard/team"),
+			email: uniqueEmail("invited"),
+			role: "member",
+		});
+		const invite = /\/dashboard\/invitation#([0-9A-Za-z]+)/.exec(made.text)?.[1] as string;
+		const invited = new Browser();
+		const form = { token: invite, password: "a long enough secret", confirm: "a long enough secret" };
+		const forged = await invited.post("/dashboard/invitation", { _csrf: "A".repeat(32), ...form });
+		expect(forged.status).toBe(403);
+		expect(forged.text).toContain("This form has expired. Enter your details again.");
+		expect(invited.cookieValue("dash_session")).toBeUndefined();
+		const accepted = await invited.post("/dashboard/invitation", form);
+		expect(accepted.status).toBe(303);
+		expect(invited.cookieValue("dash_session")).toBeDefined();
+	});
+
 	it("refuses a form body that cannot be read as a form like a missing token, not with a 500", async () => {
 		const account = await dashboardAccount();
 		const browser = await signedIn(account.owner);
@@ -330,7 +389,7 @@ describe("CSRF", () => {
 		};
 		for (const type of ["multipart/form-data; boundary=zzz", "multipart/form-data"]) {
 			expect(await broken("/dashboard/interviews/new", type)).toBe(403);
-			expect(await broken("/dashboard/login", type, "")).toBe(401);
+			expect(await broken("/dashboard/login", type, "")).toBe(403);
 		}
 		const list = await call("GET", "/v1/interviews?limit=1", { key: account.live });
 		expect(list.body.pagination?.total_count).toBe(0);

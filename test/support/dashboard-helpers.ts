@@ -1,18 +1,49 @@
 import { exports } from "cloudflare:workers";
 import { admin, BASE, newAccount, type TestAccount } from "./helpers";
 
-/** A browser's cookie jar for one user, and page/form helpers against the real app. */
+/**
+ * A browser's cookie jar for one user, and page/form helpers against the real app. Like a
+ * browser, a post of the sign-in or invitation form without a `_csrf` field first shows that
+ * form (which sets the visitor's form-token cookie) and sends the token the form holds; a test of
+ * the token itself passes its own `_csrf`.
+ */
+/** The forms of visitors without a session, which carry the form-token cookie's token instead. */
+const PRE_SESSION_FORM = /^\/dashboard\/(login|invitation)(\?|$)/;
+
 export class Browser {
-	cookie = "";
+	private readonly jar = new Map<string, string>();
 	constructor(readonly origin = BASE) {}
+
+	/** The Cookie header the browser sends. */
+	get cookie(): string {
+		return [...this.jar].map(([name, value]) => `${name}=${value}`).join("; ");
+	}
+
+	set cookie(header: string) {
+		this.jar.clear();
+		for (const pair of header.split(/;\s*/)) {
+			const at = pair.indexOf("=");
+			if (at > 0) this.jar.set(pair.slice(0, at), pair.slice(at + 1));
+		}
+	}
+
+	cookieValue(name: string): string | undefined {
+		return this.jar.get(name);
+	}
 
 	async request(
 		method: string,
 		path: string,
 		init: { form?: Record<string, string | string[]>; headers?: Record<string, string> } = {},
 	) {
+		if (method === "POST" && init.form && !("_csrf" in init.form) && PRE_SESSION_FORM.test(path)) {
+			const page = await this.get(path);
+			const token = /name="_csrf" value="([^"]+)"/.exec(page.text)?.[1];
+			if (!token) throw new Error(`no form token on ${path}: ${page.status}`);
+			init = { ...init, form: { _csrf: token, ...init.form } };
+		}
 		const headers: Record<string, string> = { ...init.headers };
-		if (this.cookie) headers.Cookie = this.cookie;
+		if (this.jar.size > 0) headers.Cookie = this.cookie;
 		let body: string | undefined;
 		if (init.form) {
 			const params = new URLSearchParams();
@@ -27,10 +58,13 @@ export class Browser {
 			body,
 			redirect: "manual",
 		});
-		const set = response.headers.get("Set-Cookie");
-		if (set) {
-			const [pair] = set.split(";");
-			this.cookie = pair?.endsWith("=") ? "" : (pair ?? "");
+		for (const set of response.headers.getSetCookie()) {
+			const [pair = ""] = set.split(";");
+			const at = pair.indexOf("=");
+			if (at <= 0) continue;
+			const [name, value] = [pair.slice(0, at), pair.slice(at + 1)];
+			if (value === "" || /;\s*max-age=0\b/i.test(set)) this.jar.delete(name);
+			else this.jar.set(name, value);
 		}
 		return { status: response.status, headers: response.headers, text: await response.text() };
 	}
