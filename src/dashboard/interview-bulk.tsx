@@ -48,6 +48,9 @@ function rowItem(row: Record<string, string>): Record<string, unknown> {
 /** The largest CSV file a bulk invite takes. */
 const MAX_CSV_BYTES = 256 * 1024;
 
+/** How often the outcome's page reloads itself while its send is still running. */
+export const SENDING_REFRESH_S = 2;
+
 type Outcome = { line: number; email: string; ok: boolean; text: string; id?: string }[];
 
 interface PreviewRow {
@@ -70,7 +73,12 @@ function BulkPage(props: {
 }) {
 	const valid = props.preview?.filter((r) => r.error === null).length ?? 0;
 	return (
-		<Page title="Bulk invite" user={props.me} current={LIST}>
+		<Page
+			title="Bulk invite"
+			user={props.me}
+			current={LIST}
+			refreshSeconds={props.sending ? SENDING_REFRESH_S : undefined}
+		>
 			<h1>Bulk invite from a CSV file</h1>
 			<p>
 				One interview per row, at most {MAX_BULK_INTERVIEWS}. The first line names the columns:{" "}
@@ -83,7 +91,8 @@ function BulkPage(props: {
 			<ErrorNotice error={props.error} />
 			{props.sending ? (
 				<p role="status">
-					These invitations are being sent. Reload this page in a moment to see the outcome.
+					These invitations are being sent. This page shows the outcome when they are: it reloads itself every{" "}
+					{SENDING_REFRESH_S} seconds until then.
 				</p>
 			) : null}
 			{props.outcome ? (

@@ -76,6 +76,8 @@ export interface PageProps {
 	title: string;
 	user?: DashboardUser | null;
 	current?: string;
+	/** Seconds after which the browser loads the page again (a page waiting on work in progress). */
+	refreshSeconds?: number;
 	children?: Child;
 }
 
@@ -87,7 +89,7 @@ const NAV: { href: string; label: string; owner?: boolean }[] = [
 	{ href: "/dashboard/team", label: "Team", owner: true },
 ];
 
-export function Page({ title, user, current, children }: PageProps) {
+export function Page({ title, user, current, refreshSeconds, children }: PageProps) {
 	return (
 		<html lang="en">
 			<head>
@@ -96,6 +98,7 @@ export function Page({ title, user, current, children }: PageProps) {
 				{/* No icon: without this, every browser asks for /favicon.ico and logs its 404. */}
 				<link rel="icon" href="data:," />
 				<title>{`${title} · Interview dashboard`}</title>
+				{refreshSeconds ? <meta http-equiv="refresh" content={String(refreshSeconds)} /> : null}
 				<style>{raw(CSS)}</style>
 			</head>
 			<body>

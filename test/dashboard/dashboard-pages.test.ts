@@ -452,6 +452,50 @@ describe("interviews pages", () => {
 		expect(older).not.toBe(uploadId);
 	});
 
+	it("reloads the outcome's page by itself while its send is still running, and not once it is done", async () => {
+		const a = await dashboardAccount();
+		const owner = await signedIn(a.owner);
+		const token = await owner.csrf();
+		const csv = "candidate_email\nwaiting@example.com\n";
+		const preview = await previewBulk(owner, token, csv, { position: "Waiting", skills: "Go" });
+		const sendId = /name="send_id" value="([0-9A-Za-z]{24})"/.exec(preview.text)?.[1] as string;
+		const sent = await owner.post("/dashboard/interviews/bulk/send", {
+			_csrf: token,
+			send_id: sendId,
+			csv,
+			position: "Waiting",
+			skills: "Go",
+		});
+		const outcomePage = sent.headers.get("Location") as string;
+		const refresh = /<meta http-equiv="refresh" content="(\d+)"\/?>/;
+		const done = await owner.get(outcomePage);
+		expect(done.text).toContain("1 created, 0 refused");
+		expect(done.text).not.toMatch(refresh);
+		// The same send as another post still running sees it: its record without its outcome yet.
+		const row = env.DB.prepare(
+			"SELECT state, response_body AS body FROM idempotency_keys WHERE account_id = ? AND key = ?",
+		).bind(a.id, `dashboard form:bulk-send:${sendId}`);
+		const kept = (await row.first<{ state: string; body: string }>()) as { state: string; body: string };
+		expect(kept.state).toBe("done");
+		await env.DB.prepare(
+			"UPDATE idempotency_keys SET state = 'in_flight', response_body = NULL WHERE account_id = ? AND key = ?",
+		)
+			.bind(a.id, `dashboard form:bulk-send:${sendId}`)
+			.run();
+		const running = await owner.get(outcomePage);
+		expect(running.status).toBe(200);
+		expect(running.text).toContain("These invitations are being sent.");
+		expect(refresh.exec(running.text)?.[1]).toBe("2");
+		await env.DB.prepare(
+			"UPDATE idempotency_keys SET state = 'done', response_body = ? WHERE account_id = ? AND key = ?",
+		)
+			.bind(kept.body, a.id, `dashboard form:bulk-send:${sendId}`)
+			.run();
+		const after = await owner.get(outcomePage);
+		expect(after.text).toContain("1 created, 0 refused");
+		expect(after.text).not.toMatch(refresh);
+	});
+
 	it("shows a row with more cells than the header as that row's error, and sends the others", async () => {
 		const a = await dashboardAccount();
 		const owner = await signedIn(a.owner);
