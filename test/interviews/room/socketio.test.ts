@@ -252,7 +252,9 @@ describe("the Socket.IO session object", () => {
 	});
 
 	it("pings from its alarm and ends the session when the pong is overdue", async () => {
-		const sid = await handshake();
+		const account = await newAccount();
+		const { id, token } = await createInterview(account.test);
+		const sid = await joined(`/interview/${id}/`, token);
 		const stub = stubOf(sid);
 		// The first alarm is the first ping (a pong would clear it).
 		await runInDurableObject(stub, (instance: SocketIoSession) => {
@@ -278,5 +280,40 @@ describe("the Socket.IO session object", () => {
 		await runInDurableObject(stub, async (_instance, ctx) => {
 			expect(await ctx.storage.list()).toEqual(new Map());
 		});
+	});
+
+	it("ends a session that connects no namespace within 45 seconds, as Socket.IO's connectTimeout does", async () => {
+		const sid = await handshake();
+		const stub = stubOf(sid);
+		// Its first alarm is the first ping; it then wakes no later than the connect deadline.
+		await runInDurableObject(stub, async (instance: SocketIoSession, ctx) => {
+			expect(await ctx.storage.get("session")).toBeDefined();
+			instance.clock = () => Date.now() + 25_000;
+		});
+		expect(await runDurableObjectAlarm(stub)).toBe(true);
+		expect(await poll(sid, 1)).toEqual(["2"]);
+		await post(sid, "3");
+		await runInDurableObject(stub, async (instance: SocketIoSession, ctx) => {
+			expect(await ctx.storage.getAlarm()).toBeLessThanOrEqual(Date.now() + 45_000);
+			instance.clock = () => Date.now() + 45_000;
+		});
+		// Pongs do not keep it: at the deadline the session ends and nothing it stored is left.
+		expect(await runDurableObjectAlarm(stub)).toBe(true);
+		expect((await exports.default.fetch(`${ENGINE}&sid=${sid}`)).status).toBe(400);
+		await runInDurableObject(stub, async (_instance, ctx) => {
+			expect(await ctx.storage.list()).toEqual(new Map());
+			expect(await ctx.storage.getAlarm()).toBeNull();
+		});
+
+		// A session whose namespace connected is kept past the deadline: the heartbeat goes on.
+		const account = await newAccount();
+		const { id, token } = await createInterview(account.test);
+		const kept = await joined(`/interview/${id}/`, token);
+		const keptStub = stubOf(kept);
+		await runInDurableObject(keptStub, (instance: SocketIoSession) => {
+			instance.clock = () => Date.now() + 60_000;
+		});
+		expect(await runDurableObjectAlarm(keptStub)).toBe(true);
+		expect(await poll(kept, 1)).toEqual(["2"]);
 	});
 });

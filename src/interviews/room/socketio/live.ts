@@ -20,6 +20,9 @@ export interface Live {
 	probe: WebSocket | null;
 	awaitingPong: boolean;
 	pingSentAt: number;
+	/** When the handshake opened the session, and whether a namespace has connected since. */
+	openedAt: number;
+	joined: boolean;
 	decoder: Decoder;
 	links: Map<string, RoomLink>;
 	/** Namespaces whose room connection is being opened. */
@@ -28,3 +31,10 @@ export interface Live {
 }
 
 export const SESSION_KEY = "session";
+
+/**
+ * A session that has connected no namespace this long after its handshake ends, as Socket.IO's
+ * own server ends it (its `connectTimeout`, 45 s by default): a client that never authenticates
+ * cannot keep a session object, and the record it stored, alive by answering pings.
+ */
+export const CONNECT_TIMEOUT_MS = 45_000;

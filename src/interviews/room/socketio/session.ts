@@ -1,7 +1,7 @@
 import { DurableObject } from "cloudflare:workers";
 import { Decoder } from "socket.io-parser";
 import { errorText } from "../../../platform/lib/error-text";
-import { type Live, SESSION_KEY } from "./live";
+import { CONNECT_TIMEOUT_MS, type Live, SESSION_KEY } from "./live";
 import { FINAL_ROOM_CLOSES, MAX_NAMESPACES, RoomLink } from "./room-link";
 import {
 	acceptProbe,
@@ -85,6 +85,8 @@ export abstract class SocketIoSessionObject extends DurableObject<Env> {
 			probe: null,
 			awaitingPong: false,
 			pingSentAt: this.clock(),
+			openedAt: this.clock(),
+			joined: false,
 			decoder: new Decoder(),
 			links: new Map(),
 			connecting: new Set(),
@@ -93,7 +95,7 @@ export abstract class SocketIoSessionObject extends DurableObject<Env> {
 		live.decoder.on("decoded", (packet: SocketPacket) => this.onSocketPacket(live, packet));
 		this.live = live;
 		await this.ctx.storage.put(SESSION_KEY, { sid, opened_at: this.clock() });
-		await this.ctx.storage.setAlarm(this.clock() + settings.pingInterval);
+		await this.ctx.storage.setAlarm(wakeAt(live, this.clock() + settings.pingInterval));
 		const open = openPacket(sid, settings, websocket ? [] : ["websocket"]);
 		if (!websocket) return pollingResponse([open]);
 		const pair = new WebSocketPair();
@@ -191,6 +193,7 @@ export abstract class SocketIoSessionObject extends DurableObject<Env> {
 		}
 		const link = new RoomLink(nsp, relay, (packet) => this.send(live, packet));
 		live.links.set(nsp, link);
+		live.joined = true;
 		relay.addEventListener("message", (event) => {
 			const message = parsePlain(event.data as string | ArrayBuffer);
 			if (message && live.links.get(nsp) === link) link.fromRoom(message);
@@ -223,22 +226,23 @@ export abstract class SocketIoSessionObject extends DurableObject<Env> {
 			return;
 		}
 		const now = this.clock();
+		if (!live.joined && now >= live.openedAt + CONNECT_TIMEOUT_MS) return this.close(live, "connect timeout");
 		const { pingInterval, pingTimeout } = live.settings;
 		if (live.awaitingPong) {
 			if (now >= live.pingSentAt + pingTimeout) return this.close(live, "ping timeout");
-			await this.ctx.storage.setAlarm(live.pingSentAt + pingTimeout);
+			await this.ctx.storage.setAlarm(wakeAt(live, live.pingSentAt + pingTimeout));
 			return;
 		}
 		const due = live.pingSentAt + pingInterval;
 		if (now < due) {
-			await this.ctx.storage.setAlarm(due);
+			await this.ctx.storage.setAlarm(wakeAt(live, due));
 			return;
 		}
 		live.awaitingPong = true;
 		live.pingSentAt = now;
 		sendEngine(live, { type: "ping" }, this.closeSession);
 		// Fires at the pong's deadline: closes the session without one, else schedules the next ping.
-		await this.ctx.storage.setAlarm(now + pingTimeout);
+		await this.ctx.storage.setAlarm(wakeAt(live, now + pingTimeout));
 	}
 
 	/** Ends the session: its room connections, its transport, and everything it stored. */
@@ -260,4 +264,9 @@ export abstract class SocketIoSessionObject extends DurableObject<Env> {
 		await this.ctx.storage.deleteAlarm();
 		await this.ctx.storage.deleteAll();
 	}
+}
+
+/** The alarm's next time: the heartbeat's `at`, or sooner the connect timeout of a session with no namespace. */
+function wakeAt(live: Live, at: number): number {
+	return live.joined ? at : Math.min(at, live.openedAt + CONNECT_TIMEOUT_MS);
 }
