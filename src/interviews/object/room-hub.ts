@@ -230,7 +230,14 @@ export class RoomHub {
 
 	private sendRefusal(ws: WebSocket, result: Rejected): void {
 		const e = result.error;
-		const message = "message" in e ? e.message : `Not possible now (${e.code}).`;
+		const message =
+			"message" in e
+				? e.message
+				: e.code === "INVALID_OPERATION"
+					? `The interview is ${e.status}.`
+					: e.code === "INTERVIEW_NOT_OPEN"
+						? `The interview opens at ${new Date(e.opensAt).toISOString()}.`
+						: `Not possible now (${e.code}).`;
 		this.send(ws, { type: "error", code: e.code, message });
 	}
 

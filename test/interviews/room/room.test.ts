@@ -480,7 +480,10 @@ describe("the room around its time and its slot", () => {
 			response: "Too late.",
 			timestamp: new Date().toISOString(),
 		});
-		expect((await room!.next((m) => m.type === "error", { from })).code).toBe("INVALID_OPERATION");
+		const late = await room!.next((m) => m.type === "error", { from });
+		expect(late.code).toBe("INVALID_OPERATION");
+		// The refusal says why, as the refusal before the upgrade does.
+		expect(late.message).toBe("The interview is completed.");
 		const state = await interviewStub(env, id).get();
 		expect(state?.transcript.map((e) => e.answer)).toEqual([null]);
 		expect((await eventsOf(id)).find((e) => e.type === "interview.completed")?.data.completion_reason).toBe(
