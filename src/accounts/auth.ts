@@ -44,11 +44,16 @@ function invalidKey(token: string): AppError {
  * rate-limit middleware's call to the account object confirms its version (see auth-cache.ts).
  */
 export const authenticate: MiddlewareHandler<AppBindings> = async (c, next) => {
-	const token = bearerToken(c.req.header("Authorization"));
+	const header = c.req.header("Authorization");
+	const token = bearerToken(header);
 	if (!token) {
-		throw new AppError("AUTHENTICATION_REQUIRED", "Send your API key as 'Authorization: Bearer <API_KEY>'.", {
-			header_missing: "Authorization",
-		});
+		// A header that is not `Bearer <token>` counts as missing (decisions.md); the message says
+		// which of the two it was.
+		const message =
+			header === undefined
+				? "Send your API key as 'Authorization: Bearer <API_KEY>'."
+				: "The Authorization header is not 'Bearer <API_KEY>': send your API key as 'Authorization: Bearer <API_KEY>'.";
+		throw new AppError("AUTHENTICATION_REQUIRED", message, { header_missing: "Authorization" });
 	}
 	if (!parseApiKey(token)) throw invalidKey(token);
 	const hash = await hashApiKey(token);

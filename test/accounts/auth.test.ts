@@ -8,12 +8,18 @@ describe("authentication", () => {
 			{},
 			{ Authorization: "Basic dXNlcjpwYXNz" },
 			{ Authorization: "Bearer" },
+			{ Authorization: "svc_live_xxxxxxxxxxxx" },
+			{ Authorization: "Bearer Bearer svc_live_xxxxxxxxxxxx" },
 		] as Record<string, string>[]) {
 			const res = await call("GET", "/v1/interviews", { headers });
 			expect(res.status).toBe(401);
+			// A header that is there but is not a bearer token counts as missing; the message tells the two apart.
 			expect(res.body.error).toEqual({
 				code: "AUTHENTICATION_REQUIRED",
-				message: expect.any(String),
+				message:
+					headers.Authorization === undefined
+						? "Send your API key as 'Authorization: Bearer <API_KEY>'."
+						: "The Authorization header is not 'Bearer <API_KEY>': send your API key as 'Authorization: Bearer <API_KEY>'.",
 				details: { header_missing: "Authorization" },
 			});
 		}
