@@ -1141,8 +1141,10 @@ export interface components {
             details: {
                 required_permission: string;
                 current_permissions: string[];
-                /** @description `dev` when a dev key may not do this whatever its scopes */
+                /** @description The key's environment (`dev` or `test`) when a key of it may not do this whatever its scopes */
                 key_environment?: string;
+                /** @description With `key_environment`: the environment of the keys that may (`live`) */
+                required_key_environment?: string;
             } & {
                 [key: string]: unknown;
             };

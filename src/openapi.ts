@@ -67,7 +67,15 @@ const ERROR_DETAILS: Record<ErrorCode, { schema: JsonSchema; always: boolean }> 
 			{
 				required_permission: text,
 				current_permissions: texts,
-				key_environment: { ...text, description: "`dev` when a dev key may not do this whatever its scopes" },
+				key_environment: {
+					...text,
+					description:
+						"The key's environment (`dev` or `test`) when a key of it may not do this whatever its scopes",
+				},
+				required_key_environment: {
+					...text,
+					description: "With `key_environment`: the environment of the keys that may (`live`)",
+				},
 			},
 			["required_permission", "current_permissions"],
 		),

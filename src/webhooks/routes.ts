@@ -76,6 +76,7 @@ function liveKeyOnly(auth: AuthContext): void {
 			required_permission: "webhooks:write",
 			current_permissions: auth.permissions,
 			key_environment: auth.keyEnvironment,
+			required_key_environment: "live",
 		},
 	);
 }

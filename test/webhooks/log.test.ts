@@ -262,7 +262,11 @@ describe("webhook delivery log", () => {
 		expect(refused.status).toBe(403);
 		expect(refused.body.error).toMatchObject({
 			code: "INSUFFICIENT_PERMISSIONS",
-			details: { required_permission: "webhooks:write", key_environment: "dev" },
+			details: {
+				required_permission: "webhooks:write",
+				key_environment: "dev",
+				required_key_environment: "live",
+			},
 		});
 		// Refused with the scope, before the body is looked at (decisions.md: scope, then validation).
 		for (const body of [
@@ -281,7 +285,11 @@ describe("webhook delivery log", () => {
 		expect(byTest.status).toBe(403);
 		expect(byTest.body.error).toMatchObject({
 			code: "INSUFFICIENT_PERMISSIONS",
-			details: { required_permission: "webhooks:write", key_environment: "test" },
+			details: {
+				required_permission: "webhooks:write",
+				key_environment: "test",
+				required_key_environment: "live",
+			},
 		});
 		expect((await admin("GET", `/accounts/${account.id}`)).body.data.webhook_secret).toBe(
 			account.webhookSecret,
