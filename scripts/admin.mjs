@@ -21,7 +21,7 @@ Commands:
 
 Numbers are whole numbers; --credits-delta may be negative (--credits-delta -5).
 --rpm, --concurrent and --monthly override the plan's limit; null clears the override (--rpm null).
-Options: --url URL (default http://localhost:$PORT or 8787).
+Options: --url URL (default: $SERVICE_URL, else http://localhost:$PORT, else http://localhost:8787).
 Output is the JSON of the API's \`data\`; list-accounts prints {"data", "pagination"}: pass
 pagination.next_cursor as --cursor for the next page (null on the last page).`;
 

@@ -60,15 +60,24 @@ export async function adminRequestEnvelope(method, path, body, { baseUrl = servi
 	const adminToken = token ?? process.env.ADMIN_TOKEN ?? readDevVars().ADMIN_TOKEN;
 	if (!adminToken)
 		throw new Error("No ADMIN_TOKEN: set it in the environment or run `npm start` once to create .dev.vars");
-	const response = await fetch(`${baseUrl}/admin${path}`, {
-		method,
-		headers: {
-			Authorization: `Bearer ${adminToken}`,
-			...(body === undefined ? {} : { "Content-Type": "application/json" }),
-		},
-		body: body === undefined ? undefined : JSON.stringify(body),
-		signal: AbortSignal.timeout(15_000),
-	});
+	let response;
+	try {
+		response = await fetch(`${baseUrl}/admin${path}`, {
+			method,
+			headers: {
+				Authorization: `Bearer ${adminToken}`,
+				...(body === undefined ? {} : { "Content-Type": "application/json" }),
+			},
+			body: body === undefined ? undefined : JSON.stringify(body),
+			signal: AbortSignal.timeout(15_000),
+		});
+	} catch (error) {
+		// "fetch failed" alone does not say where: name the address and how to choose another.
+		const cause = error?.cause?.code ?? error?.cause?.message ?? error?.message ?? String(error);
+		throw new Error(
+			`Could not reach the service at ${baseUrl} (${cause}). Is it running (npm start)? On another address, pass --url URL or set SERVICE_URL (or PORT for http://localhost:PORT).`,
+		);
+	}
 	const json = await response.json().catch(() => null);
 	if (!response.ok) {
 		const error = json?.error;

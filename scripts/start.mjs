@@ -124,6 +124,8 @@ async function ensurePortFree(port) {
 
 /** A start on existing state: the demo keys were shown once, on the first start. */
 function printReturningStart() {
+	// The admin CLI finds a service on another port by PORT, as npm start does.
+	const admin = port === 8787 ? "npm run admin --" : `PORT=${port} npm run admin --`;
 	let accountId = "acc_...";
 	try {
 		accountId = JSON.parse(readFileSync(demoMarker, "utf8")).account_id ?? accountId;
@@ -135,10 +137,10 @@ Using the existing local state in ${persistTo} (delete that folder to start from
 The demo account ${accountId} was created on the first start, and its keys were shown then only.
 To make another key:
 
-  npm run admin -- create-key --account ${accountId} --env test --permissions interviews:read,interviews:write
+  ${admin} create-key --account ${accountId} --env test --permissions interviews:read,interviews:write
 
 The dashboard: ${baseUrl}/dashboard (sign in as the demo owner printed on the first start, or make
-another user: npm run admin -- create-user --account ${accountId} --email you@example.com --role owner)
+another user: ${admin} create-user --account ${accountId} --email you@example.com --role owner)
 `);
 }
 

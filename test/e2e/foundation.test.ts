@@ -149,6 +149,34 @@ describe("the local service from a blank state", () => {
 		expect(String(refusal.stderr)).toContain("--concurrent must be a whole number or null");
 	});
 
+	it("names the address it could not reach, and how to choose another", async () => {
+		// A port nothing listens on: taken, then let go.
+		const { createServer } = await import("node:net");
+		const server = createServer();
+		await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+		const { port } = server.address() as { port: number };
+		await new Promise((resolve) => server.close(resolve));
+		const url = `http://127.0.0.1:${port}`;
+		let failure: { status?: number; stderr?: string } = {};
+		try {
+			execFileSync(
+				process.execPath,
+				[join(import.meta.dirname, "../../scripts/admin.mjs"), "list-accounts", "--url", url],
+				{
+					env: { ...process.env, ADMIN_TOKEN: "any" },
+					encoding: "utf8",
+					timeout: 30_000,
+					stdio: "pipe",
+				},
+			);
+		} catch (error) {
+			failure = error as { status?: number; stderr?: string };
+		}
+		expect(failure.status).toBe(1);
+		expect(String(failure.stderr)).toContain(`Could not reach the service at ${url} (ECONNREFUSED)`);
+		expect(String(failure.stderr)).toContain("pass --url URL or set SERVICE_URL");
+	});
+
 	it("refuses options the CLI does not have, such as --json", () => {
 		const refusal = cliFailure("list-accounts", "--json");
 		expect(refusal.status).toBe(2);

@@ -89,7 +89,10 @@ describe("npm start", () => {
 		const second = await start(port, /is running on/);
 		await second.stop();
 		expect(second.output).not.toMatch(/svc_(live|test|dev)_\w+/);
-		expect(second.output).toMatch(/npm run admin -- create-key --account acc_\w+ --env test/);
+		// On a port other than 8787 the printed command reaches it (the CLI reads PORT).
+		expect(second.output).toMatch(
+			new RegExp(`PORT=${port} npm run admin -- create-key --account acc_\\w+ --env test`),
+		);
 		expect(second.output).toContain(`The dashboard: http://localhost:${port}/dashboard`);
 	});
 
