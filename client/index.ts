@@ -8,9 +8,9 @@
 //     headers: { "Idempotency-Key": crypto.randomUUID() },
 //   });
 import createClient, { type Client, type ClientOptions } from "openapi-fetch";
-import type { paths } from "./schema";
+import type { paths } from "./schema.js";
 
-export type { components, operations, paths, webhooks } from "./schema";
+export type { components, operations, paths, webhooks } from "./schema.js";
 
 export type ServiceClient = Client<paths>;
 

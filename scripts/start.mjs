@@ -202,6 +202,11 @@ These keys are shown once; keep them somewhere safe:
   test: ${keys.test}
   dev:  ${keys.dev}
 
+The webhook signing secret (verify deliveries with it; the dashboard's Webhooks page or
+\`${port === 8787 ? "" : `PORT=${port} `}npm run admin -- get-account --account ${account.id}\` shows it again):
+
+  ${account.webhook_secret}
+
 The dashboard: ${baseUrl}/dashboard
   email:    ${owner.email}
   password: ${owner.password}

@@ -85,6 +85,9 @@ describe("npm start", () => {
 		expect(first.output).toContain("The scheduled work is off (CRON_INTERVAL_S=0)");
 		expect(first.output).not.toContain("\u001b[");
 		expect(first.output).toMatch(/test: svc_test_\w+/);
+		// The demo account's webhook secret too, and where to find it again.
+		expect(first.output).toMatch(/\n {2}whsec_[A-Za-z0-9+/=_-]{20,}\n/);
+		expect(first.output).toContain(`PORT=${port} npm run admin -- get-account --account acc_`);
 
 		const second = await start(port, /is running on/);
 		await second.stop();
