@@ -78,7 +78,16 @@ export class RoomHub {
 		const now = this.deps.clock();
 		const requestId = request.headers.get("X-Request-Id") ?? "unknown";
 		const state = this.deps.state();
-		if (!state) return upgradeRefusal("INTERVIEW_NOT_FOUND", "No such interview.", requestId, now);
+		// The id asked for, as the Worker's own refusal gives it (`/interview/{id}/`).
+		const asked = { id: decodeURIComponent(new URL(request.url).pathname.split("/")[2] ?? "") };
+		if (!state)
+			return upgradeRefusal(
+				"INTERVIEW_NOT_FOUND",
+				`No interview with id '${asked.id}' exists.`,
+				requestId,
+				now,
+				asked,
+			);
 		const role: Role = request.headers.get("X-Room-Role") === "observer" ? "observer" : "candidate";
 		if (role === "observer") {
 			// The Worker checked the key; this object checks that its account owns the interview.
@@ -86,7 +95,13 @@ export class RoomHub {
 				request.headers.get("X-Room-Account") !== state.accountId ||
 				request.headers.get("X-Room-Environment") !== state.environment
 			) {
-				return upgradeRefusal("INTERVIEW_NOT_FOUND", "No such interview.", requestId, now);
+				return upgradeRefusal(
+					"INTERVIEW_NOT_FOUND",
+					`No interview with id '${asked.id}' exists.`,
+					requestId,
+					now,
+					asked,
+				);
 			}
 		} else {
 			const token = new URL(request.url).searchParams.get("token");
@@ -98,7 +113,7 @@ export class RoomHub {
 			if (!constantTimeEqual(token, (this.deps.state() as InterviewState).joinToken)) {
 				return upgradeRefusal("INVALID_TOKEN", "The join link's token is missing or wrong.", requestId, now);
 			}
-			if (joined.status !== "ok") return joinRefusal(joined.error, requestId, now);
+			if (joined.status !== "ok") return joinRefusal(joined.error, requestId, now, asked.id);
 		}
 		const pair = new WebSocketPair();
 		const [client, server] = [pair[0], pair[1]];

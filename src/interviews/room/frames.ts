@@ -58,7 +58,7 @@ export function upgradeRefusal(
 }
 
 /** Why a candidate's connection cannot join, as the contract's refusal. */
-export function joinRefusal(error: TransitionError, requestId: string, now: number): Response {
+export function joinRefusal(error: TransitionError, requestId: string, now: number, id: string): Response {
 	switch (error.code) {
 		case "INTERVIEW_NOT_OPEN": {
 			const opensAt = new Date(error.opensAt).toISOString();
@@ -75,6 +75,8 @@ export function joinRefusal(error: TransitionError, requestId: string, now: numb
 				error.details,
 			);
 		default:
-			return upgradeRefusal("INTERVIEW_NOT_FOUND", "No such interview.", requestId, now);
+			return upgradeRefusal("INTERVIEW_NOT_FOUND", `No interview with id '${id}' exists.`, requestId, now, {
+				id,
+			});
 	}
 }

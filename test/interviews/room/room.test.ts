@@ -254,6 +254,19 @@ describe("the live interview over the WebSocket", () => {
 				code,
 			]);
 		}
+		// Another account's key is told exactly what an unknown id is: the interview is not there.
+		const foreign = await connect(a.id, other.live);
+		const unknown = await connect("int_AAAAAAAAAAAAAAAAAAAAAAAA", other.live);
+		expect(foreign.body.error).toEqual({
+			code: "INTERVIEW_NOT_FOUND",
+			message: `No interview with id '${a.id}' exists.`,
+			details: { id: a.id },
+		});
+		expect(unknown.body.error).toEqual({
+			code: "INTERVIEW_NOT_FOUND",
+			message: "No interview with id 'int_AAAAAAAAAAAAAAAAAAAAAAAA' exists.",
+			details: { id: "int_AAAAAAAAAAAAAAAAAAAAAAAA" },
+		});
 		const reader = await account.key("live", { permissions: ["interviews:write"] });
 		expect((await connect(a.id, reader)).status).toBe(403);
 		const observerOfCancelled = await connect(cancelled.id, account.live);
