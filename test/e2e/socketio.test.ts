@@ -180,6 +180,48 @@ describe("the real-time channel for socket.io-client 4", () => {
 		expect(data.transcript[0]?.answer).toBe("Partition by day and cluster by customer.");
 	});
 
+	it("refuses answers named for questions a resync replays, so each answer stays with its own question", async () => {
+		const { id, token } = await createInterview();
+		const socket = io(`${WS_URL}/interview/${id}/`, { auth: { token }, transports: ["websocket"] });
+		sockets.push(socket);
+		const shown: { id: string; index: number }[] = [];
+		socket.on("question", (m) => shown.push(m.question));
+		const answer = (question: { id: string }) =>
+			socket.emitWithAck("candidate_response", {
+				session_id: id,
+				question_id: question.id,
+				response: `My answer to ${question.id}: measure, then index the hot path.`,
+				timestamp: new Date().toISOString(),
+			});
+		// Two questions answered, each by its id.
+		for (let i = 0; i < 2; i++) {
+			const question = await until(() => shown.find((q) => q.index === i));
+			expect(await answer(question)).toEqual({ ok: true });
+		}
+		const open = await until(() => shown.find((q) => q.index === 2));
+		// The whole history again: every question shown so far arrives once more.
+		const before = shown.length;
+		expect(await socket.emitWithAck("resync", { after_seq: 0 })).toEqual({ ok: true });
+		const replayed = await until(() => (shown.length >= before + 3 ? shown.slice(before) : null));
+		expect(replayed.map((q) => q.index)).toEqual([0, 1, 2]);
+		// A handler answering each replayed question by its id: the answered two are refused.
+		const outcomes = [];
+		for (const question of replayed) outcomes.push(await answer(question));
+		expect(outcomes).toEqual([
+			{ ok: false, error: { code: "STALE_QUESTION", message: "That question has already been answered." } },
+			{ ok: false, error: { code: "STALE_QUESTION", message: "That question has already been answered." } },
+			{ ok: true },
+		]);
+		const data = await transcriptOf(id);
+		expect(data.transcript.slice(0, 3).map((e) => [e.question.id, e.answer])).toEqual(
+			[shown[0], shown[1], open].map((q) => [
+				q?.id,
+				`My answer to ${q?.id}: measure, then index the hot path.`,
+			]),
+		);
+		socket.close();
+	});
+
 	for (const transports of [["websocket"], ["polling"]]) {
 		it(`refuses bytes where the contract wants text, and keeps the session (${transports[0]})`, async () => {
 			const { id, token } = await createInterview();
