@@ -1,6 +1,7 @@
 import { errorBody } from "../../platform/http/envelope";
 import { AppError, type ErrorCode } from "../../platform/http/errors";
 import { ILL_FORMED_MESSAGE, illFormedPath, issueFields } from "../../platform/http/validation";
+import { parseIsoDateTime } from "../../platform/lib/time";
 import type { TransitionError } from "../core/state-machine";
 import { type ClientMessage, clientMessage, type OutgoingMessage } from "./protocol";
 
@@ -32,7 +33,24 @@ export function parseClientFrame(
 		};
 	}
 	const result = clientMessage.safeParse(parsed);
-	if (result.success) return { ok: true, message: result.data };
+	if (result.success) {
+		// ISO 8601 with its zone, as the contract names it: the duplicate check compares it, so a
+		// value that is no time at all is refused rather than compared. Checked here, not in the
+		// schema the candidate page shares, which stays free of the API's date parsing.
+		const message = result.data;
+		if (message.type === "candidate_response" && parseIsoDateTime(message.timestamp) === null) {
+			return {
+				ok: false,
+				error: {
+					type: "error",
+					code: "BAD_MESSAGE",
+					message:
+						"Not a valid message: timestamp: Must be an ISO 8601 date-time with a time zone, e.g. 2030-01-15T14:00:00Z.",
+				},
+			};
+		}
+		return { ok: true, message };
+	}
 	// The first field at fault, in the API's words ("after_seq: Must be at least 0").
 	const [field] = Object.entries(issueFields(result.error.issues, { input: parsed }));
 	return {

@@ -52,6 +52,11 @@ describe("a client frame the room cannot take", () => {
 		expect(refusal(answer({ response: "x".repeat(MAX_RESPONSE_CHARS + 1) }))).toBe(
 			`Not a valid message: response: Must be at most ${MAX_RESPONSE_CHARS} characters.`,
 		);
+		for (const timestamp of ["yesterday", "2030-01-15", "2030-01-15T14:00:00", "2030-02-30T14:00:00Z", ""]) {
+			expect(refusal(answer({ timestamp })), timestamp).toBe(
+				"Not a valid message: timestamp: Must be an ISO 8601 date-time with a time zone, e.g. 2030-01-15T14:00:00Z.",
+			);
+		}
 		expect(refusal(answer({ response: "\ud800" }))).toBe(
 			"Not a valid message: response: Must be well-formed Unicode text (no unpaired surrogate code points).",
 		);
@@ -59,6 +64,8 @@ describe("a client frame the room cannot take", () => {
 
 	it("takes every kind of message the contract names", () => {
 		expect(refusal(answer({}))).toBeNull();
+		expect(refusal(answer({ timestamp: new Date().toISOString() }))).toBeNull();
+		expect(refusal(answer({ timestamp: "2030-01-15T16:00:00+02:00" }))).toBeNull();
 		expect(refusal(answer({ response: "x".repeat(MAX_RESPONSE_CHARS) }))).toBeNull();
 		expect(refusal('{"type":"end_interview"}')).toBeNull();
 		expect(refusal('{"type":"resync","after_seq":0}')).toBeNull();
