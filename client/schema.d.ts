@@ -1530,7 +1530,7 @@ export interface operations {
         parameters: {
             query?: {
                 cursor?: string;
-                limit?: string;
+                limit?: number;
             };
             header?: never;
             path?: never;
@@ -2491,7 +2491,7 @@ export interface operations {
         parameters: {
             query?: {
                 cursor?: string;
-                limit?: string;
+                limit?: number;
                 status?: "scheduled" | "in_progress" | "completed" | "cancelled";
                 candidate_email?: string;
                 position?: string;
@@ -2499,7 +2499,7 @@ export interface operations {
                 created_before?: string;
                 scheduled_after?: string;
                 scheduled_before?: string;
-                include_results?: "true" | "false";
+                include_results?: boolean;
             };
             header?: never;
             path?: never;
@@ -2886,9 +2886,9 @@ export interface operations {
     getV1InterviewsById: {
         parameters: {
             query?: {
-                include_results?: "true" | "false";
-                include_transcript?: "true" | "false";
-                include_recordings?: "true" | "false";
+                include_results?: boolean;
+                include_transcript?: boolean;
+                include_recordings?: boolean;
             };
             header?: never;
             path: {
@@ -3145,8 +3145,8 @@ export interface operations {
         parameters: {
             query?: {
                 reason?: string;
-                send_notification?: "true" | "false";
-                refund_credits?: "true" | "false";
+                send_notification?: boolean;
+                refund_credits?: boolean;
             };
             header?: {
                 /** @description Makes a retry safe: the same key with the same request within 24 hours answers the first answer again (Idempotent-Replayed: true); with a different request, 422 IDEMPOTENCY_KEY_REUSED. */
@@ -4503,7 +4503,7 @@ export interface operations {
         parameters: {
             query?: {
                 cursor?: string;
-                limit?: string;
+                limit?: number;
                 type?: "interview.scheduled" | "interview.started" | "interview.completed" | "interview.cancelled" | "interview.updated" | "interview.rescheduled" | "results.analyzed" | "analysis.ready" | "candidate.no_show" | "candidate.joined" | "candidate.notified" | "credits.refunded" | "webhook.endpoint.disabled";
                 interview_id?: string;
             };
@@ -5613,7 +5613,7 @@ export interface operations {
         parameters: {
             query?: {
                 cursor?: string;
-                limit?: string;
+                limit?: number;
             };
             header?: never;
             path?: never;
@@ -6721,7 +6721,7 @@ export interface operations {
         parameters: {
             query?: {
                 cursor?: string;
-                limit?: string;
+                limit?: number;
                 outcome?: "pending" | "succeeded" | "failed" | "cancelled";
             };
             header?: never;
@@ -7625,7 +7625,7 @@ export interface operations {
         parameters: {
             query?: {
                 cursor?: string;
-                limit?: string;
+                limit?: number;
                 status?: "scheduled" | "in_progress" | "completed" | "cancelled";
                 candidate_email?: string;
                 position?: string;
@@ -7633,7 +7633,7 @@ export interface operations {
                 created_before?: string;
                 scheduled_after?: string;
                 scheduled_before?: string;
-                include_results?: "true" | "false";
+                include_results?: boolean;
             };
             header?: never;
             path?: never;
@@ -8020,9 +8020,9 @@ export interface operations {
     getApiV1InterviewsById: {
         parameters: {
             query?: {
-                include_results?: "true" | "false";
-                include_transcript?: "true" | "false";
-                include_recordings?: "true" | "false";
+                include_results?: boolean;
+                include_transcript?: boolean;
+                include_recordings?: boolean;
             };
             header?: never;
             path: {
@@ -8279,8 +8279,8 @@ export interface operations {
         parameters: {
             query?: {
                 reason?: string;
-                send_notification?: "true" | "false";
-                refund_credits?: "true" | "false";
+                send_notification?: boolean;
+                refund_credits?: boolean;
             };
             header?: {
                 /** @description Makes a retry safe: the same key with the same request within 24 hours answers the first answer again (Idempotent-Replayed: true); with a different request, 422 IDEMPOTENCY_KEY_REUSED. */
@@ -9637,7 +9637,7 @@ export interface operations {
         parameters: {
             query?: {
                 cursor?: string;
-                limit?: string;
+                limit?: number;
                 type?: "interview.scheduled" | "interview.started" | "interview.completed" | "interview.cancelled" | "interview.updated" | "interview.rescheduled" | "results.analyzed" | "analysis.ready" | "candidate.no_show" | "candidate.joined" | "candidate.notified" | "credits.refunded" | "webhook.endpoint.disabled";
                 interview_id?: string;
             };
@@ -10747,7 +10747,7 @@ export interface operations {
         parameters: {
             query?: {
                 cursor?: string;
-                limit?: string;
+                limit?: number;
             };
             header?: never;
             path?: never;
@@ -11855,7 +11855,7 @@ export interface operations {
         parameters: {
             query?: {
                 cursor?: string;
-                limit?: string;
+                limit?: number;
                 outcome?: "pending" | "succeeded" | "failed" | "cancelled";
             };
             header?: never;

@@ -5,7 +5,7 @@ import type { AppBindings } from "../platform/http/context";
 import { ok, okList } from "../platform/http/envelope";
 import { AppError, validationError } from "../platform/http/errors";
 import { whenRouted } from "../platform/http/middleware";
-import { jsonBodyGuard, noQuery, validate } from "../platform/http/validation";
+import { jsonBodyGuard, noQuery, pageLimit, validate } from "../platform/http/validation";
 import { constantTimeEqual } from "../platform/lib/crypto";
 import { decodeCursor, encodeCursor } from "../platform/lib/cursor";
 import { newId, randomBase62 } from "../platform/lib/random";
@@ -101,12 +101,7 @@ const createKeyBody = z.strictObject({
 
 const listQuery = z.strictObject({
 	cursor: z.string().optional(),
-	limit: z
-		.string()
-		.regex(/^\d{1,3}$/)
-		.transform(Number)
-		.pipe(z.number().min(1).max(100))
-		.default(25),
+	limit: pageLimit,
 });
 
 function accountView(row: AccountRow, credits: number) {

@@ -6,7 +6,7 @@ import type { AppBindings } from "../platform/http/context";
 import { ok } from "../platform/http/envelope";
 import { AppError, validationError } from "../platform/http/errors";
 import { apiOperation } from "../platform/http/openapi";
-import { noQuery, validate } from "../platform/http/validation";
+import { noQuery, pageLimit, validate } from "../platform/http/validation";
 import { decodeCursor, encodeCursor } from "../platform/lib/cursor";
 import { iso } from "../platform/lib/time";
 import { EVENT_TYPES } from "./catalog";
@@ -18,17 +18,7 @@ export const eventRoutes = new Hono<AppBindings>();
 
 const listQuery = z.strictObject({
 	cursor: z.string().optional(),
-	limit: z
-		.string()
-		.regex(/^\d{1,3}$/, { error: "Must be an integer from 1 to 100" })
-		.transform(Number)
-		.pipe(
-			z
-				.number()
-				.min(1, { error: "Must be an integer from 1 to 100" })
-				.max(100, { error: "Must be an integer from 1 to 100" }),
-		)
-		.default(25),
+	limit: pageLimit,
 	type: z.enum(EVENT_TYPES, { error: "Must be a known event type" }).optional(),
 	interview_id: z
 		.string()

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { requiredOr } from "../platform/http/validation";
+import { pageLimit, requiredOr } from "../platform/http/validation";
 import { ALL_EVENTS, isKnownEventName, WEBHOOK_EVENT_NAMES } from "./event-names";
 import { MAX_URL_LENGTH } from "./url-policy";
 
@@ -50,22 +50,10 @@ export const updateWebhookBody = z
 
 export const emptyBody = z.strictObject({}, { error: "Must be a JSON object" });
 
-const limit = z
-	.string()
-	.regex(/^\d{1,3}$/, { error: "Must be an integer from 1 to 100" })
-	.transform(Number)
-	.pipe(
-		z
-			.number()
-			.min(1, { error: "Must be an integer from 1 to 100" })
-			.max(100, { error: "Must be an integer from 1 to 100" }),
-	)
-	.default(25);
-
-export const listWebhooksQuery = z.strictObject({ cursor: z.string().optional(), limit });
+export const listWebhooksQuery = z.strictObject({ cursor: z.string().optional(), limit: pageLimit });
 
 export const listDeliveriesQuery = z.strictObject({
 	cursor: z.string().optional(),
-	limit,
+	limit: pageLimit,
 	outcome: z.enum(DELIVERY_OUTCOMES, { error: `Must be one of ${DELIVERY_OUTCOMES.join(", ")}` }).optional(),
 });

@@ -29,12 +29,12 @@ describe("the typed client", () => {
 			estimated_duration: 30,
 		});
 
-		const list = await api.GET("/v1/interviews", { params: { query: { limit: "5", status: "scheduled" } } });
+		const list = await api.GET("/v1/interviews", { params: { query: { limit: 5, status: "scheduled" } } });
 		expect(list.data!.data.map((i) => i.id)).toContain(id);
 		expect(list.data!.pagination.total_count).toBeGreaterThanOrEqual(1);
 
 		const fetched = await api.GET("/v1/interviews/{id}", {
-			params: { path: { id }, query: { include_results: "true" } },
+			params: { path: { id }, query: { include_results: true } },
 		});
 		expect(fetched.data!.data).toMatchObject({
 			id,
@@ -58,7 +58,7 @@ describe("the typed client", () => {
 			body: { candidate_email: "typed2@example.com", position: "QA", skills: ["Testing"] },
 		});
 		const cancelled = await api.DELETE("/v1/interviews/{id}", {
-			params: { path: { id: other.data!.data.id }, query: { reason: "Filled", send_notification: "false" } },
+			params: { path: { id: other.data!.data.id }, query: { reason: "Filled", send_notification: false } },
 		});
 		expect(cancelled.data!.data).toMatchObject({ status: "cancelled", cancellation_reason: "Filled" });
 	});
@@ -93,7 +93,7 @@ describe("the typed client", () => {
 		const api = client(service, service.keys.live);
 		const profile = await api.GET("/v1/account/profile");
 		expect(profile.data!.data.account_id).toBe(service.accountId);
-		const events = await api.GET("/v1/events", { params: { query: { limit: "3" } } });
+		const events = await api.GET("/v1/events", { params: { query: { limit: 3 } } });
 		expect(Array.isArray(events.data!.data)).toBe(true);
 		const endpoint = await api.POST("/v1/webhooks", {
 			body: { url: "https://hooks.example.com/typed", events: ["interview.completed"] },

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { requiredOr } from "../../platform/http/validation";
+import { pageLimit, queryBoolean, requiredOr } from "../../platform/http/validation";
 import { parseIsoDateTime } from "../../platform/lib/time";
 import { DIFFICULTIES, STATUSES } from "../core/model";
 
@@ -95,23 +95,9 @@ export const createInterviewBody = z.strictObject(
 );
 export type CreateInterviewBody = z.infer<typeof createInterviewBody>;
 
-const queryFlag = z
-	.enum(["true", "false"], { error: message("Must be true or false") })
-	.transform((v) => v === "true");
-
 export const listQuery = z.strictObject({
 	cursor: z.string().optional(),
-	limit: z
-		.string()
-		.regex(/^\d{1,3}$/, { error: message("Must be an integer from 1 to 100") })
-		.transform(Number)
-		.pipe(
-			z
-				.number()
-				.min(1, { error: message("Must be an integer from 1 to 100") })
-				.max(100, { error: message("Must be an integer from 1 to 100") }),
-		)
-		.default(25),
+	limit: pageLimit,
 	status: z.enum(STATUSES, { error: message(`Must be one of ${STATUSES.join(", ")}`) }).optional(),
 	// Trimmed as the create trims the address it stores.
 	candidate_email: z.string().trim().min(1).max(254).optional(),
@@ -120,13 +106,13 @@ export const listQuery = z.strictObject({
 	created_before: isoDateTime.optional(),
 	scheduled_after: isoDateTime.optional(),
 	scheduled_before: isoDateTime.optional(),
-	include_results: queryFlag.default(false),
+	include_results: queryBoolean.default(false),
 });
 
 export const fetchQuery = z.strictObject({
-	include_results: queryFlag.default(false),
-	include_transcript: queryFlag.default(false),
-	include_recordings: queryFlag.default(false),
+	include_results: queryBoolean.default(false),
+	include_transcript: queryBoolean.default(false),
+	include_recordings: queryBoolean.default(false),
 });
 
 export const updateInterviewBody = z
@@ -168,6 +154,6 @@ export const cancelQuery = z.strictObject({
 		.min(1)
 		.max(1000, { error: message("Must be at most 1000 characters") })
 		.optional(),
-	send_notification: queryFlag.default(true),
-	refund_credits: queryFlag.default(true),
+	send_notification: queryBoolean.default(true),
+	refund_credits: queryBoolean.default(true),
 });

@@ -533,7 +533,25 @@ function tooLarge(): AppError {
 	});
 }
 
-/** Query booleans: exactly `true` or `false`. */
+/**
+ * Query booleans: exactly `true` or `false`. Described to OpenAPI as a boolean, which is what
+ * typed clients then send (`include_results: true`, written as the text `true` in the query).
+ */
 export const queryBoolean = z
-	.enum(["true", "false"], { error: "Must be true or false" })
-	.transform((v) => v === "true");
+	.enum(["true", "false"], { error: requiredOr("Must be true or false") })
+	.transform((v) => v === "true")
+	.meta({ type: "boolean", enum: undefined });
+
+/** A list's `limit`: a whole number from 1 to 100, 25 when absent; an integer to OpenAPI. */
+export const pageLimit = z
+	.string()
+	.regex(/^\d{1,3}$/, { error: requiredOr("Must be an integer from 1 to 100") })
+	.transform(Number)
+	.pipe(
+		z
+			.number()
+			.min(1, { error: requiredOr("Must be an integer from 1 to 100") })
+			.max(100, { error: requiredOr("Must be an integer from 1 to 100") }),
+	)
+	.meta({ type: "integer", minimum: 1, maximum: 100, pattern: undefined })
+	.default(25);
