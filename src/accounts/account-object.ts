@@ -326,6 +326,29 @@ export class AccountObject extends DurableObject<Env> {
 	}
 
 	/**
+	 * The account's limit may have been raised (an admin's change of plan or override): free slots
+	 * go to the longest-waiting interviews now, which are started, rather than at the next join or
+	 * release. Answers how many were given a slot; never rejects (a limit D1 cannot give re-arms
+	 * the check, which fills them then).
+	 */
+	async fillSlots(): Promise<{ granted: number }> {
+		const sql = this.ctx.storage.sql;
+		const accountId = storedAccountId(sql);
+		if (!accountId) return { granted: 0 };
+		try {
+			const limit = await this.concurrentLimitOrRetry(accountId);
+			if (limit === null) return { granted: 0 };
+			const granted = this.ctx.storage.transactionSync(() => grantSlots(sql, limit, this.clock()));
+			await this.startGranted(accountId, granted);
+			return { granted: granted.length };
+		} catch (error) {
+			console.error(JSON.stringify({ message: "slot fill failed", error: errorText(error) }));
+			await this.armCheck(RETRY_AFTER_MS);
+			return { granted: 0 };
+		}
+	}
+
+	/**
 	 * Starts interviews that were just given a slot. One that is no longer waiting (cancelled
 	 * meanwhile) gives its slot to the next in line; one that cannot be reached is retried by
 	 * the alarm.

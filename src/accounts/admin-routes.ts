@@ -8,8 +8,10 @@ import { whenRouted } from "../platform/http/middleware";
 import { jsonBodyGuard, noQuery, pageLimit, validate } from "../platform/http/validation";
 import { constantTimeEqual } from "../platform/lib/crypto";
 import { decodeCursor, encodeCursor } from "../platform/lib/cursor";
+import { errorText } from "../platform/lib/error-text";
 import { newId, randomBase62 } from "../platform/lib/random";
 import { iso, isoOrNull, parseIsoDateTime } from "../platform/lib/time";
+import { accountStub } from "./account-stub";
 import {
 	type AccountRow,
 	type ApiKeyRow,
@@ -256,6 +258,17 @@ adminRoutes.patch(
 			body.plan !== undefined || body.company_name !== undefined || body.limits !== undefined;
 		const written = changesAuth ? await changingAuth(c.env, row.id, change) : await change();
 		if (!written) throw validationError({ credits_delta: "Would make the credit balance negative" });
+		// A raised concurrent limit starts candidates already waiting now, not at the next join or
+		// release. The change stands whatever this answers (the account's check retries it).
+		if (body.plan !== undefined || body.limits?.concurrent_interviews !== undefined) {
+			try {
+				await accountStub(c.env, row.id).fillSlots();
+			} catch (error) {
+				console.error(
+					JSON.stringify({ message: "slot fill failed", account_id: row.id, error: errorText(error) }),
+				);
+			}
+		}
 		const updated = await requireAccount(c, row.id);
 		return ok(c, accountView(updated, await creditBalance(db, row.id)));
 	},

@@ -73,7 +73,7 @@ function refusalOf(limit: number | null, outcome: { used: number; balance: numbe
 		const retryAfter = String(Math.max(1, Math.ceil((resetsAt - now) / 1000)));
 		return new AppError(
 			"QUOTA_EXCEEDED",
-			`The plan's limit of ${limit} live interviews this month is reached; it resets at ${iso(resetsAt)}.`,
+			`The account's limit of ${limit} live interviews this month is reached; it resets at ${iso(resetsAt)}.`,
 			{ resource: "monthly_interviews", limit, used: outcome.used, resets_at: iso(resetsAt) },
 			{
 				// As GitHub does, the limit headers of this refusal describe the resource that refused it.

@@ -187,18 +187,26 @@ describe("concurrent-interview slots and the waiting room", () => {
 		expect(await slots.slotUsage()).toEqual({ active: 0, waiting: 0 });
 	});
 
-	it("fills slots freed by a raised limit at the account's next check, in joining order", async () => {
+	it("fills slots freed by a raised limit when the limit is raised, in joining order", async () => {
 		const account = await newAccount();
 		await setLimits(account.id, { concurrent_interviews: 1 });
 		await startInterview(account.live);
 		const b = await createInterview(account.live);
 		const c = await createInterview(account.live);
+		const d = await createInterview(account.live);
 		await joinNow(b);
 		await joinNow(c);
+		await joinNow(d);
+		// No check is due: the grants of the joins were confirmed, so only the change can start them.
+		await runInDurableObject(accountObject(account.id), (_instance, state) => state.storage.deleteAlarm());
 		await setLimits(account.id, { concurrent_interviews: 2 });
-		expect(await runDurableObjectAlarm(accountObject(account.id))).toBe(true);
 		expect(await statusOf(b.id)).toBe("in_progress");
 		expect(await statusOf(c.id)).toBe("scheduled");
+		// Back to the plan's limit with null (the account's plan has room for all): the rest start too.
+		await setLimits(account.id, { concurrent_interviews: null });
+		expect(await statusOf(c.id)).toBe("in_progress");
+		expect(await statusOf(d.id)).toBe("in_progress");
+		expect((await profile(account.live)).usage.concurrent_interviews_in_progress).toBe(4);
 	});
 
 	it("keeps its check alarm when D1 cannot give the limit, and when it hands a freed slot on", async () => {
