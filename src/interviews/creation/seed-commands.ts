@@ -31,8 +31,16 @@ declare module "../../accounts/account-stub" {
  */
 export type SeedCommand = CancelCommand | UpdateCommand;
 
-/** The wake time of a seed with no timer left (a cancelled interview): never. */
+/** The wake time of a seed with no timer left and nothing more to do: never. */
 export const NEVER = 8_640_000_000_000_000;
+/**
+ * A seed whose interview is over (cancelled before its object was ever opened) is woken this long
+ * after the change, once its settling is long done: its object adopts it (a replay that finds
+ * everything recorded), the seed row goes, and its events and e-mails then age out like every
+ * other interview's (docs/retention.md). Without it nothing would ever open it, and they would be
+ * kept for good.
+ */
+export const FINAL_SEED_WAKE_MS = 60 * 60_000;
 /**
  * A change that owes more than D1 (a notice) leaves its seed due this long after it, so that if
  * the Worker stops before settling, the housekeeping sweep opens the object, which replays the
@@ -318,7 +326,11 @@ export function changedSeed(
 		if (item) items.push(item);
 	}
 	const timerList = [...timers].map(([name, dueAt]) => ({ name, dueAt }));
-	const settledWakeAt = timerList.reduce((earliest, t) => Math.min(earliest, t.dueAt), NEVER);
+	const final = next.status === "cancelled" || next.status === "completed";
+	const settledWakeAt = timerList.reduce(
+		(earliest, t) => Math.min(earliest, t.dueAt),
+		final ? now + FINAL_SEED_WAKE_MS : NEVER,
+	);
 	return {
 		seed: {
 			state: next,
@@ -352,7 +364,9 @@ export async function settleSeedChange(env: Env, settlement: SeedSettlement): Pr
 		if (change.seed.wakeAt !== change.settledWakeAt) {
 			await runOne(setSeedWake(getDb(env.DB), state.id, state.version, change.settledWakeAt));
 		}
-		if (change.timersMoved && change.settledWakeAt !== NEVER) {
+		// An interview that is over is woken by the overdue sweep, not by a message of its own.
+		const over = state.status === "cancelled" || state.status === "completed";
+		if (change.timersMoved && change.settledWakeAt !== NEVER && !over) {
 			await sendWakeMessages(env, [{ id: state.id, wakeAt: change.settledWakeAt }], now);
 		}
 	} catch (error) {

@@ -383,4 +383,34 @@ describe("deferred creation: an interview is a seed in D1 until its object is fi
 		expect(after.usage.monthly_interviews_used).toBe(0);
 		expect(after.credits_balance).toBe(5);
 	});
+
+	it("wakes an interview cancelled before its object was opened an hour later, so that its events and e-mails can age out", async () => {
+		const account = await newAccount();
+		const created = await create(account.live, { send_invitation: true });
+		expect((await call("DELETE", `/v1/interviews/${created.id}`, { key: account.live })).status).toBe(200);
+		const events = () => countRows("SELECT count(*) AS n FROM events WHERE interview_id = ?", created.id);
+		const emails = () =>
+			countRows("SELECT count(*) AS n FROM candidate_emails WHERE interview_id = ?", created.id);
+		const before = [await events(), await emails()];
+		// Scheduled and cancelled among the events; the invitation and the cancellation e-mailed.
+		expect(before[0]).toBeGreaterThanOrEqual(2);
+		expect(before[1]).toBe(2);
+		// Within the hour the sweep leaves it a seed, whose events and e-mails no sweep may delete.
+		await sweepOverdueSeeds(env, Date.now() + 30 * 60_000);
+		expect(await seedOf(created.id)).not.toBeNull();
+		expect((await objectHolds(created.id)).adopted).toBe(false);
+		// After it, its object adopts it: the replay doubles nothing and leaves no alarm.
+		await sweepOverdueSeeds(env, Date.now() + 61 * 60_000);
+		expect(await seedOf(created.id)).toBeNull();
+		expect(await objectHolds(created.id)).toEqual({ adopted: true, alarm: null });
+		expect([await events(), await emails()]).toEqual(before);
+		const fetched = await call("GET", `/v1/interviews/${created.id}`, { key: account.live });
+		expect(fetched.body.data.status).toBe("cancelled");
+		// Its events now age out as every other interview's do.
+		await env.DB.prepare("UPDATE events SET created_at = ? WHERE interview_id = ?")
+			.bind(Date.now() - 100 * 24 * HOUR, created.id)
+			.run();
+		await purgeOldEvents(env, Date.now());
+		expect(await events()).toBe(0);
+	});
 });

@@ -1,7 +1,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { NEVER, SEED_SETTLE_MS } from "../../../src/interviews/creation/seed-commands";
+import { FINAL_SEED_WAKE_MS, NEVER, SEED_SETTLE_MS } from "../../../src/interviews/creation/seed-commands";
 import { claimSeed, readSeed, seedChangeStatements } from "../../../src/interviews/db/seeds-repo";
 import { interviewStub } from "../../../src/interviews/stub";
 import { sweepOverdueSeeds } from "../../../src/interviews/sweeps";
@@ -88,8 +88,11 @@ describe("cancel and update of an interview whose object was never opened", () =
 			// The seed decided it: its object was never opened, and the seed holds the cancelled state.
 			expect(await adopted(seeded.id)).toBe(false);
 			expect((await readSeed(getDb(env.DB), seeded.id))?.state.status).toBe("cancelled");
-			// Nothing is owed any more: the seed sleeps for ever (no timer is left).
-			expect((await seedRow(seeded.id))?.wake_at).toBe(NEVER);
+			// Nothing is owed any more and no timer is left: the seed wakes an hour after the cancel,
+			// for its object to adopt it (then its events and e-mails can age out, docs/retention.md).
+			const wakeAt = (await seedRow(seeded.id))?.wake_at as number;
+			expect(wakeAt).toBeGreaterThan(Date.now() + FINAL_SEED_WAKE_MS - 60_000);
+			expect(wakeAt).toBeLessThanOrEqual(Date.now() + FINAL_SEED_WAKE_MS);
 
 			// A later fetch adopts the cancelled seed and replays its outbox without doubling anything.
 			const fetched = await call("GET", `/v1/interviews/${seeded.id}`, { key: account.live });
@@ -436,8 +439,11 @@ describe("cancel and update of an interview whose object was never opened", () =
 		// A live cancel owes its notice: the e-mail is recorded, and the seed's wake put back after.
 		expect(await send("DELETE", live.id, account.live)).toBeGreaterThan(2);
 		expect((await seedRow(patched.id))?.wake_at).toBeLessThan(NEVER);
-		expect((await seedRow(cancelled.id))?.wake_at).toBe(NEVER);
-		expect((await seedRow(live.id))?.wake_at).toBe(NEVER);
+		// Both cancelled ones wake an hour later, for their objects to adopt them; no wake message.
+		for (const id of [cancelled.id, live.id]) {
+			expect((await seedRow(id))?.wake_at).toBeLessThanOrEqual(Date.now() + FINAL_SEED_WAKE_MS);
+			expect((await seedRow(id))?.wake_at).toBeGreaterThan(Date.now() + FINAL_SEED_WAKE_MS - 60_000);
+		}
 		expect(await adopted(cancelled.id)).toBe(false);
 	});
 });
