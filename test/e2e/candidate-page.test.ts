@@ -130,6 +130,8 @@ describe("the candidate's page in a real browser", () => {
 		mkdirSync(OUTPUT, { recursive: true });
 		await page.screenshot({ path: join(OUTPUT, "question-screen.png"), fullPage: true });
 		expect(await page.locator("#progress").textContent()).toMatch(/^Question 1 of \d+$/);
+		// The question's skill, not its difficulty, which adapts to the answers and is not the candidate's to read.
+		expect(await page.locator("#question-meta").textContent()).toBe("SQL");
 
 		await answerCurrent(
 			page,
@@ -265,8 +267,17 @@ describe("the candidate's page in a real browser", () => {
 		expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Interview not found");
 		const later = await createInterview({ scheduled_at: new Date(Date.now() + 86_400_000).toISOString() });
 		await page.goto(later.interview_url);
-		expect(await page.textContent("body")).toContain("The interview opens 15 minutes before");
+		expect(await page.textContent("body")).toContain("It opens 15 minutes before");
 		expect(await page.getByRole("button", { name: "Start the interview" }).count()).toBe(0);
+		// A page opened just before the opening reloads itself then and offers the start.
+		const soon = await createInterview({
+			scheduled_at: new Date(Date.now() + 15 * 60_000 + 3_000).toISOString(),
+		});
+		await page.goto(soon.interview_url);
+		expect(await page.getByRole("button", { name: "Start the interview" }).count()).toBe(0);
+		await page
+			.getByRole("button", { name: "Start the interview" })
+			.waitFor({ state: "visible", timeout: 20_000 });
 		await page.close();
 	});
 });

@@ -95,7 +95,8 @@ function renderInterview(next: RoomInterview) {
 function renderQuestion(q: WireQuestion) {
 	if (question?.id === q.id) return;
 	question = q;
-	$("question-meta").textContent = `${q.skill} · ${q.difficulty}`;
+	// The skill only: how hard the question is (it adapts to the answers) is the interviewer's.
+	$("question-meta").textContent = q.skill;
 	$("question-text").textContent = q.text;
 	const answer = $<HTMLTextAreaElement>("answer");
 	answer.value = "";

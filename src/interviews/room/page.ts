@@ -1,4 +1,5 @@
 import { html, raw } from "hono/html";
+import { formatUtc } from "../../email/format";
 import type { InterviewState } from "../core/model";
 
 /** The candidate's pages: server-rendered, accessible, usable on a phone, no third-party assets. */
@@ -40,13 +41,14 @@ export function newNonce(): string {
 	return btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(16))));
 }
 
-function layout(title: string, body: ReturnType<typeof html>, nonce: string) {
+function layout(title: string, body: ReturnType<typeof html>, nonce: string, refreshSeconds?: number) {
 	return html`<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
+${refreshSeconds ? html`<meta http-equiv="refresh" content="${String(refreshSeconds)}">` : ""}
 <title>${title}</title>
 <style nonce="${nonce}">${raw(STYLE)}</style>
 </head>
@@ -62,6 +64,9 @@ export function messagePage(title: string, text: string, nonce: string) {
 		nonce,
 	);
 }
+
+/** The longest a not-yet-open page waits before it reloads (and, still early, waits again). */
+const MAX_WAIT_REFRESH_S = 3600;
 
 export interface JoinPageOptions {
 	token: string;
@@ -84,6 +89,11 @@ export function joinPage(state: InterviewState, options: JoinPageOptions) {
 	// Only the first join waits for the window: a candidate who joined comes back at any time.
 	const notOpen = state.joinedAt === null && options.now < options.opensAt;
 	const opens = new Date(options.opensAt).toISOString();
+	// A page opened early reloads itself when the interview opens (at most an hour ahead; it then
+	// waits again), so the candidate never has to guess when to reload.
+	const refresh = notOpen
+		? Math.min(MAX_WAIT_REFRESH_S, Math.ceil((options.opensAt - options.now) / 1000) + 1)
+		: 0;
 	return layout(
 		`Interview: ${state.position}`,
 		html`<header>
@@ -99,7 +109,7 @@ export function joinPage(state: InterviewState, options: JoinPageOptions) {
 </div>
 <h2>How it works</h2>
 <ol>
-<li>Press <strong>Start the interview</strong> when you are ready. The clock starts then.</li>
+<li>${notOpen ? "Once the interview opens, press" : "Press"} <strong>Start the interview</strong> when you are ready. The clock starts then.</li>
 <li>You get one question at a time. Write your answer in the box and send it.</li>
 <li>Explain your reasoning and give examples: depth matters more than length.</li>
 <li>If your connection drops or you reload the page, you continue where you left off.</li>
@@ -107,7 +117,7 @@ export function joinPage(state: InterviewState, options: JoinPageOptions) {
 </ol>
 ${
 	notOpen
-		? html`<p class="panel">The interview opens 15 minutes before its scheduled time, at <time datetime="${opens}">${opens}</time> (UTC).</p>`
+		? html`<p class="panel">The interview is scheduled for ${formatUtc(state.scheduledAt)}. It opens 15 minutes before, at <time datetime="${opens}">${formatUtc(options.opensAt)}</time>; keep this page open and it shows the start button then by itself.</p>`
 		: html`<button id="start" type="button">Start the interview</button>`
 }
 </section>
@@ -139,5 +149,6 @@ ${
 <script id="room-config" type="application/json">${raw(config)}</script>
 ${notOpen ? "" : html`<script src="/room.js" nonce="${options.nonce}" defer></script>`}`,
 		options.nonce,
+		refresh,
 	);
 }

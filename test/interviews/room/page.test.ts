@@ -1,6 +1,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { formatUtc } from "../../../src/email/format";
 import { migrateInterviewStorage } from "../../../src/interviews/object/storage";
 import { RECORDING_LIMITS, recordingFile } from "../../../src/interviews/recordings/recordings";
 import { interviewStub } from "../../../src/interviews/stub";
@@ -58,8 +59,22 @@ describe("the candidate's page", () => {
 			scheduled_at: new Date(Date.now() + 86_400_000).toISOString(),
 		});
 		const early = await page(`/join/${later.id}?token=${later.token}`);
-		expect(early.html).toContain("The interview opens 15 minutes before");
+		// The times spelled out as the e-mail spells them, and the page reloads itself by the opening.
+		const scheduled = Date.parse(later.data.scheduled_at);
+		expect(early.html).toContain(
+			`The interview is scheduled for ${formatUtc(scheduled)}. It opens 15 minutes before`,
+		);
+		expect(early.html).toContain(formatUtc(scheduled - 15 * 60_000));
 		expect(early.html).not.toContain('id="start"');
+		const refresh = Number(/<meta http-equiv="refresh" content="(\d+)">/.exec(early.html)?.[1]);
+		expect(refresh).toBe(3600);
+		const soon = await createInterview(account.live, {
+			scheduled_at: new Date(Date.now() + 16 * 60_000).toISOString(),
+		});
+		const soonPage = await page(`/join/${soon.id}?token=${soon.token}`);
+		const wait = Number(/<meta http-equiv="refresh" content="(\d+)">/.exec(soonPage.html)?.[1]);
+		expect(wait).toBeGreaterThan(30);
+		expect(wait).toBeLessThanOrEqual(62);
 	});
 
 	it("opens the page to a candidate who has joined, whatever the time: a test interview started early", async () => {
@@ -75,7 +90,8 @@ describe("the candidate's page", () => {
 		const res = await page(`/join/${later.id}?token=${later.token}`);
 		expect(res.html).toContain('id="start"');
 		expect(res.html).toContain("/room.js");
-		expect(res.html).not.toContain("The interview opens 15 minutes before");
+		expect(res.html).not.toContain("It opens 15 minutes before");
+		expect(res.html).not.toContain('http-equiv="refresh"');
 	});
 
 	it("sends the page with headers that keep its token to itself", async () => {
