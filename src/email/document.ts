@@ -72,7 +72,7 @@ function blockHtml(block: Block): string {
 			return `<table role="presentation" style="border-collapse:collapse;margin:0 0 16px;">${block.rows
 				.map(
 					(row) =>
-						`<tr><th scope="row" style="text-align:left;vertical-align:top;padding:4px 16px 4px 0;font-weight:600;white-space:nowrap;">${escapeHtml(row.label)}</th><td style="padding:4px 0;">${inlineHtml(row.value)}</td></tr>`,
+						`<tr><th scope="row" style="text-align:left;vertical-align:top;padding:4px 16px 4px 0;font-weight:600;white-space:nowrap;">${escapeHtml(row.label)}</th><td style="padding:4px 0;overflow-wrap:anywhere;word-break:break-word;">${inlineHtml(row.value)}</td></tr>`,
 				)
 				.join("")}</table>`;
 		case "list":
@@ -92,7 +92,8 @@ export function renderHtml(title: string, blocks: Block[]): string {
 		'<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">',
 		`<title>${escapeHtml(title)}</title></head>`,
 		'<body style="margin:0;padding:0;background:#ffffff;color:#1f2937;">',
-		'<div style="max-width:600px;margin:0 auto;padding:24px;font-family:Arial,Helvetica,sans-serif;font-size:15px;line-height:1.5;">',
+		// A long unbroken value (the written-out join link) wraps rather than widen the message.
+		'<div style="max-width:600px;margin:0 auto;padding:24px;font-family:Arial,Helvetica,sans-serif;font-size:15px;line-height:1.5;overflow-wrap:anywhere;word-break:break-word;">',
 		...blocks.map(blockHtml),
 		"</div>",
 		"</body>",
