@@ -184,6 +184,48 @@ describe("the candidate's page in a real browser", () => {
 		await page.close();
 	});
 
+	it("keeps a typed answer and the recording across a reload", async () => {
+		const interview = await createInterview();
+		const page = await browser.newPage();
+		try {
+			await page.goto(interview.interview_url);
+			await page.getByRole("button", { name: "Start the interview" }).click();
+			await page.locator("#question-text").waitFor({ state: "visible", timeout: 15_000 });
+			await page.locator("#recording").waitFor({ state: "visible", timeout: 15_000 });
+			const draft = "Draft: I would start by partitioning the table by day";
+			await page.locator("#answer").fill(draft);
+			// Longer than one recording slice (5 s), so that the first segment has sent a chunk.
+			await poll(
+				() =>
+					api(service, "GET", `/v1/interviews/${interview.id}?include_recordings=true`, {
+						key: service.keys.live,
+					}),
+				(r) => r.body.data.recordings.length > 0,
+			);
+			await page.reload();
+			await page.locator("#question-text").waitFor({ state: "visible", timeout: 15_000 });
+			await page.waitForFunction(
+				(text) => (globalThis as any).document.querySelector("#answer")?.value === text,
+				draft,
+				{ timeout: 10_000 },
+			);
+			// The microphone was allowed before: the page records again, as a new segment, unasked.
+			await page.locator("#recording").waitFor({ state: "visible", timeout: 15_000 });
+			const recorded = await poll(
+				() =>
+					api(service, "GET", `/v1/interviews/${interview.id}?include_recordings=true`, {
+						key: service.keys.live,
+					}),
+				(r) => new Set(r.body.data.recordings.map((x: { segment: string }) => x.segment)).size >= 2,
+				30_000,
+			);
+			const segments = new Set(recorded.body.data.recordings.map((x: { segment: string }) => x.segment));
+			expect(segments.size).toBe(2);
+		} finally {
+			await page.close();
+		}
+	});
+
 	it("keeps an answer typed while reconnecting, and shows the cancelled page when the interview ends meanwhile", async () => {
 		const interview = await createInterview();
 		const page = await browser.newPage();

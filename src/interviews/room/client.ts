@@ -13,6 +13,8 @@ const config = JSON.parse(document.getElementById("room-config")?.textContent ??
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 const seqKey = `room:${config.interviewId}:seq`;
 const startedKey = `room:${config.interviewId}:started`;
+/** The answer being written to a question, kept in this tab so that a reload does not lose it. */
+const draftKey = (questionId: string) => `room:${config.interviewId}:draft:${questionId}`;
 
 let socket: WebSocket | null = null;
 let lastSeq = Number(sessionStorage.getItem(seqKey) ?? "0");
@@ -94,12 +96,13 @@ function renderInterview(next: RoomInterview) {
 
 function renderQuestion(q: WireQuestion) {
 	if (question?.id === q.id) return;
+	if (question) sessionStorage.removeItem(draftKey(question.id));
 	question = q;
 	// The skill only: how hard the question is (it adapts to the answers) is the interviewer's.
 	$("question-meta").textContent = q.skill;
 	$("question-text").textContent = q.text;
 	const answer = $<HTMLTextAreaElement>("answer");
-	answer.value = "";
+	answer.value = sessionStorage.getItem(draftKey(q.id)) ?? "";
 	answer.disabled = false;
 	$<HTMLButtonElement>("submit").disabled = false;
 	answer.focus();
@@ -120,6 +123,7 @@ function finish(section: "thanks" | "cancelled") {
 	finished = true;
 	window.clearInterval(countdown);
 	sessionStorage.removeItem(startedKey);
+	if (question) sessionStorage.removeItem(draftKey(question.id));
 	if (recorder && recorder.state !== "inactive") recorder.stop();
 	show(section);
 	socket?.close(1000, "done");
@@ -186,6 +190,19 @@ async function startRecording() {
 }
 
 /**
+ * After a reload: records again (a new segment) if the candidate allowed the microphone before,
+ * without asking again; a candidate who did not is not asked on every reload.
+ */
+async function resumeRecording() {
+	try {
+		const status = await navigator.permissions?.query({ name: "microphone" as PermissionName });
+		if (status?.state === "granted") await startRecording();
+	} catch {
+		// The browser cannot say: no recording rather than a prompt.
+	}
+}
+
+/**
  * The recorder runs only while the interview is in progress: the server refuses chunks before
  * (a candidate waiting for a slot), and the first chunk carries the file's header.
  */
@@ -201,6 +218,10 @@ $("start").addEventListener("click", () => {
 	announce("Connecting…");
 	connect();
 	void startRecording();
+});
+
+$("answer").addEventListener("input", () => {
+	if (question) sessionStorage.setItem(draftKey(question.id), $<HTMLTextAreaElement>("answer").value);
 });
 
 $("answer-form").addEventListener("submit", (event) => {
@@ -235,4 +256,5 @@ $("end").addEventListener("click", () => {
 if (sessionStorage.getItem(startedKey)) {
 	$<HTMLButtonElement>("start").disabled = true;
 	connect();
+	void resumeRecording();
 }
