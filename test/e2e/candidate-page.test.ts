@@ -298,6 +298,25 @@ describe("the candidate's page in a real browser", () => {
 		await page.close();
 	});
 
+	it("shows the new time when the interview was moved while its page was open, instead of reconnecting", async () => {
+		const interview = await createInterview();
+		const page = await browser.newPage();
+		try {
+			await page.goto(interview.interview_url);
+			const moved = await api(service, "PATCH", `/v1/interviews/${interview.id}`, {
+				key: service.keys.live,
+				body: { scheduled_at: new Date(Date.now() + 2 * 86_400_000).toISOString() },
+			});
+			expect(moved.status).toBe(200);
+			await page.getByRole("button", { name: "Start the interview" }).click();
+			// The join is refused before the upgrade (not open yet): the page reloads into the new time.
+			await page.getByText("It opens 15 minutes before").waitFor({ state: "visible", timeout: 15_000 });
+			expect(await page.getByRole("button", { name: "Start the interview" }).count()).toBe(0);
+		} finally {
+			await page.close();
+		}
+	});
+
 	it("shows a clear page for cancelled, unknown and not-yet-open links", async () => {
 		const interview = await createInterview();
 		await api(service, "DELETE", `/v1/interviews/${interview.id}`, { key: service.keys.live });

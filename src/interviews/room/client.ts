@@ -58,14 +58,16 @@ function unlockAnswer() {
 }
 
 /**
- * A connection refused before it opened may mean the interview ended or was cancelled meanwhile
- * (the server refuses those before the upgrade): the page's own address then serves the final
- * page instead of the room, so the page reloads to show it.
+ * A connection refused before it opened may mean the interview ended, was cancelled or was moved
+ * to a later time meanwhile (the server refuses those before the upgrade): the page's own address
+ * then serves the final page, or the not-yet-open page with the new time and no start button,
+ * instead of this one, so the page reloads to show it.
  */
 async function showFinalPageIfEnded() {
 	try {
 		const page = await fetch(window.location.href, { cache: "no-store" });
-		if (!(await page.text()).includes('id="room-config"')) window.location.reload();
+		const text = await page.text();
+		if (!text.includes('id="room-config"') || !text.includes('id="start"')) window.location.reload();
 	} catch {
 		// Offline: the next attempt looks again.
 	}
