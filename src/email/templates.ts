@@ -148,6 +148,9 @@ function guidance(d: NoticeDetails, company: string): Block[] {
 				],
 				[`It takes about ${duration}. You do not need an account or any software besides a web browser.`],
 				[`Your answers and the resulting assessment are shared with ${company}.`],
+				[
+					`The page may ask to use your microphone: if you allow it, the audio of the interview is recorded and shared with ${company} too. It is optional: you can answer in writing only.`,
+				],
 			],
 		},
 		{ kind: "heading", text: "How to prepare" },

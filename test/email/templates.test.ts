@@ -19,6 +19,10 @@ describe("candidate notice templates", () => {
 			expect(part).toContain("Need another time?");
 			expect(part).toContain("from 15 minutes before the start time");
 			expect(part).toContain("Hello Ada Lovelace,");
+			// The recording is said before the page asks for the microphone.
+			expect(part).toContain(
+				"the audio of the interview is recorded and shared with Acme Corp too. It is optional",
+			);
 		}
 		expect(notice.text).toContain(`Join link: ${JOIN_URL}`);
 		expect(notice.html).toContain(`href="${JOIN_URL.replace("&", "&amp;")}"`);
