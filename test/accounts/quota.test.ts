@@ -30,6 +30,10 @@ describe("the monthly interview limit", () => {
 			code: "QUOTA_EXCEEDED",
 			details: { resource: "monthly_interviews", limit: 10, used: 10, resets_at: nextMonthStart(Date.now()) },
 		});
+		// The account's limit (a plan's, or an admin's override of it), not necessarily the plan's.
+		expect(refused.body.error.message).toBe(
+			`The account's limit of 10 live interviews this month is reached; it resets at ${nextMonthStart(Date.now())}.`,
+		);
 		expect(refused.headers.get("X-RateLimit-Resource")).toBe("monthly_interviews");
 		expect(refused.headers.get("X-RateLimit-Limit")).toBe("10");
 		expect(refused.headers.get("X-RateLimit-Remaining")).toBe("0");
