@@ -3,7 +3,7 @@ import { getDb } from "../../platform/db/client";
 import { constantTimeEqual } from "../../platform/lib/crypto";
 import { errorText } from "../../platform/lib/error-text";
 import type { InterviewState } from "../core/model";
-import { joinRefusal, parseClientFrame, upgradeRefusal } from "../room/frames";
+import { joinRefusal, notFoundRefusal, parseClientFrame, upgradeRefusal } from "../room/frames";
 import { liveSessionHashes } from "../room/observer-tickets";
 import type { OutgoingMessage } from "../room/protocol";
 import { roomView } from "../room/view";
@@ -79,15 +79,8 @@ export class RoomHub {
 		const requestId = request.headers.get("X-Request-Id") ?? "unknown";
 		const state = this.deps.state();
 		// The id asked for, as the Worker's own refusal gives it (`/interview/{id}/`).
-		const asked = { id: decodeURIComponent(new URL(request.url).pathname.split("/")[2] ?? "") };
-		if (!state)
-			return upgradeRefusal(
-				"INTERVIEW_NOT_FOUND",
-				`No interview with id '${asked.id}' exists.`,
-				requestId,
-				now,
-				asked,
-			);
+		const asked = decodeURIComponent(new URL(request.url).pathname.split("/")[2] ?? "");
+		if (!state) return notFoundRefusal(asked, requestId, now);
 		const role: Role = request.headers.get("X-Room-Role") === "observer" ? "observer" : "candidate";
 		if (role === "observer") {
 			// The Worker checked the key; this object checks that its account owns the interview.
@@ -95,13 +88,7 @@ export class RoomHub {
 				request.headers.get("X-Room-Account") !== state.accountId ||
 				request.headers.get("X-Room-Environment") !== state.environment
 			) {
-				return upgradeRefusal(
-					"INTERVIEW_NOT_FOUND",
-					`No interview with id '${asked.id}' exists.`,
-					requestId,
-					now,
-					asked,
-				);
+				return notFoundRefusal(asked, requestId, now);
 			}
 		} else {
 			const token = new URL(request.url).searchParams.get("token");
@@ -113,7 +100,7 @@ export class RoomHub {
 			if (!constantTimeEqual(token, (this.deps.state() as InterviewState).joinToken)) {
 				return upgradeRefusal("INVALID_TOKEN", "The join link's token is missing or wrong.", requestId, now);
 			}
-			if (joined.status !== "ok") return joinRefusal(joined.error, requestId, now, asked.id);
+			if (joined.status !== "ok") return joinRefusal(joined.error, requestId, now, asked);
 		}
 		const pair = new WebSocketPair();
 		const [client, server] = [pair[0], pair[1]];

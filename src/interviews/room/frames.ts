@@ -93,8 +93,13 @@ export function joinRefusal(error: TransitionError, requestId: string, now: numb
 				error.details,
 			);
 		default:
-			return upgradeRefusal("INTERVIEW_NOT_FOUND", `No interview with id '${id}' exists.`, requestId, now, {
-				id,
-			});
+			return notFoundRefusal(id, requestId, now);
 	}
+}
+
+/** An interview that is not there (or not the caller's), refused as the Worker's own 404 is. */
+export function notFoundRefusal(id: string, requestId: string, now: number): Response {
+	return upgradeRefusal("INTERVIEW_NOT_FOUND", `No interview with id '${id}' exists.`, requestId, now, {
+		id,
+	});
 }
