@@ -3009,7 +3009,7 @@ export interface operations {
                                 answered_at: string | null;
                                 score: number | null;
                             }[] | null;
-                            /** @description With include_recordings */
+                            /** @description With include_recordings: every stored chunk; only a segment's first plays alone */
                             recordings?: {
                                 /** @description The page that recorded it (null: sent without one) */
                                 segment: string | null;
@@ -3021,6 +3021,25 @@ export interface operations {
                                  * @description ISO 8601, UTC
                                  */
                                 uploaded_at: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC
+                                 */
+                                expires_at: string;
+                            }[];
+                            /** @description With include_recordings: each segment as one playable file */
+                            recording_segments?: {
+                                /** @description The page that recorded it (null: chunks sent without one) */
+                                segment: string | null;
+                                /** @description The segment's chunks joined into one file, signed like a chunk's link */
+                                url: string;
+                                chunks: number;
+                                size_bytes: number;
+                                /**
+                                 * Format: date-time
+                                 * @description When its first chunk was stored
+                                 */
+                                started_at: string;
                                 /**
                                  * Format: date-time
                                  * @description ISO 8601, UTC
@@ -3888,7 +3907,7 @@ export interface operations {
                                 answered_at: string | null;
                                 score: number | null;
                             }[] | null;
-                            /** @description With include_recordings */
+                            /** @description With include_recordings: every stored chunk; only a segment's first plays alone */
                             recordings?: {
                                 /** @description The page that recorded it (null: sent without one) */
                                 segment: string | null;
@@ -3900,6 +3919,25 @@ export interface operations {
                                  * @description ISO 8601, UTC
                                  */
                                 uploaded_at: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC
+                                 */
+                                expires_at: string;
+                            }[];
+                            /** @description With include_recordings: each segment as one playable file */
+                            recording_segments?: {
+                                /** @description The page that recorded it (null: chunks sent without one) */
+                                segment: string | null;
+                                /** @description The segment's chunks joined into one file, signed like a chunk's link */
+                                url: string;
+                                chunks: number;
+                                size_bytes: number;
+                                /**
+                                 * Format: date-time
+                                 * @description When its first chunk was stored
+                                 */
+                                started_at: string;
                                 /**
                                  * Format: date-time
                                  * @description ISO 8601, UTC
@@ -4330,7 +4368,7 @@ export interface operations {
                                 answered_at: string | null;
                                 score: number | null;
                             }[] | null;
-                            /** @description With include_recordings */
+                            /** @description With include_recordings: every stored chunk; only a segment's first plays alone */
                             recordings?: {
                                 /** @description The page that recorded it (null: sent without one) */
                                 segment: string | null;
@@ -4342,6 +4380,25 @@ export interface operations {
                                  * @description ISO 8601, UTC
                                  */
                                 uploaded_at: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC
+                                 */
+                                expires_at: string;
+                            }[];
+                            /** @description With include_recordings: each segment as one playable file */
+                            recording_segments?: {
+                                /** @description The page that recorded it (null: chunks sent without one) */
+                                segment: string | null;
+                                /** @description The segment's chunks joined into one file, signed like a chunk's link */
+                                url: string;
+                                chunks: number;
+                                size_bytes: number;
+                                /**
+                                 * Format: date-time
+                                 * @description When its first chunk was stored
+                                 */
+                                started_at: string;
                                 /**
                                  * Format: date-time
                                  * @description ISO 8601, UTC
@@ -8143,7 +8200,7 @@ export interface operations {
                                 answered_at: string | null;
                                 score: number | null;
                             }[] | null;
-                            /** @description With include_recordings */
+                            /** @description With include_recordings: every stored chunk; only a segment's first plays alone */
                             recordings?: {
                                 /** @description The page that recorded it (null: sent without one) */
                                 segment: string | null;
@@ -8155,6 +8212,25 @@ export interface operations {
                                  * @description ISO 8601, UTC
                                  */
                                 uploaded_at: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC
+                                 */
+                                expires_at: string;
+                            }[];
+                            /** @description With include_recordings: each segment as one playable file */
+                            recording_segments?: {
+                                /** @description The page that recorded it (null: chunks sent without one) */
+                                segment: string | null;
+                                /** @description The segment's chunks joined into one file, signed like a chunk's link */
+                                url: string;
+                                chunks: number;
+                                size_bytes: number;
+                                /**
+                                 * Format: date-time
+                                 * @description When its first chunk was stored
+                                 */
+                                started_at: string;
                                 /**
                                  * Format: date-time
                                  * @description ISO 8601, UTC
@@ -9022,7 +9098,7 @@ export interface operations {
                                 answered_at: string | null;
                                 score: number | null;
                             }[] | null;
-                            /** @description With include_recordings */
+                            /** @description With include_recordings: every stored chunk; only a segment's first plays alone */
                             recordings?: {
                                 /** @description The page that recorded it (null: sent without one) */
                                 segment: string | null;
@@ -9034,6 +9110,25 @@ export interface operations {
                                  * @description ISO 8601, UTC
                                  */
                                 uploaded_at: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC
+                                 */
+                                expires_at: string;
+                            }[];
+                            /** @description With include_recordings: each segment as one playable file */
+                            recording_segments?: {
+                                /** @description The page that recorded it (null: chunks sent without one) */
+                                segment: string | null;
+                                /** @description The segment's chunks joined into one file, signed like a chunk's link */
+                                url: string;
+                                chunks: number;
+                                size_bytes: number;
+                                /**
+                                 * Format: date-time
+                                 * @description When its first chunk was stored
+                                 */
+                                started_at: string;
                                 /**
                                  * Format: date-time
                                  * @description ISO 8601, UTC
@@ -9464,7 +9559,7 @@ export interface operations {
                                 answered_at: string | null;
                                 score: number | null;
                             }[] | null;
-                            /** @description With include_recordings */
+                            /** @description With include_recordings: every stored chunk; only a segment's first plays alone */
                             recordings?: {
                                 /** @description The page that recorded it (null: sent without one) */
                                 segment: string | null;
@@ -9476,6 +9571,25 @@ export interface operations {
                                  * @description ISO 8601, UTC
                                  */
                                 uploaded_at: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC
+                                 */
+                                expires_at: string;
+                            }[];
+                            /** @description With include_recordings: each segment as one playable file */
+                            recording_segments?: {
+                                /** @description The page that recorded it (null: chunks sent without one) */
+                                segment: string | null;
+                                /** @description The segment's chunks joined into one file, signed like a chunk's link */
+                                url: string;
+                                chunks: number;
+                                size_bytes: number;
+                                /**
+                                 * Format: date-time
+                                 * @description When its first chunk was stored
+                                 */
+                                started_at: string;
                                 /**
                                  * Format: date-time
                                  * @description ISO 8601, UTC

@@ -175,7 +175,7 @@ resultsPage.get("/:id/results", async (c) => {
 	const analytics = state.analyzedAt !== null ? state.analytics : null;
 	// R2 is listed only when the interview's object counted a chunk (or predates the count).
 	const recordings = read?.recordings
-		? await recordingLinks(c.env, state.id, appUrl(c as never), c.get("now"))
+		? (await recordingLinks(c.env, state.id, appUrl(c as never), c.get("now"))).segments
 		: [];
 	const name = state.candidateName ?? state.candidateEmail;
 	const sandbox = state.environment === "dev";
@@ -384,19 +384,30 @@ resultsPage.get("/:id/results", async (c) => {
 				{recordings.length === 0 ? (
 					<p>No recordings were made.</p>
 				) : (
-					<ul>
-						{recordings.map((r) => (
-							<li>
-								<a href={r.url}>
-									Part {r.chunk + 1}
-									{r.segment ? ` (${r.segment})` : ""}
-								</a>{" "}
-								<span class="muted">
-									{Math.round(r.size_bytes / 1024)} KB, link valid until {r.expires_at}
-								</span>
-							</li>
-						))}
-					</ul>
+					<>
+						<p class="muted">
+							One recording for each time the candidate's page recorded (a reload or a second device starts a
+							new one). Links are valid until {fmt(Date.parse(recordings[0]?.expires_at ?? ""))}.
+						</p>
+						<ol>
+							{recordings.map((r, i) => (
+								<li>
+									<p>
+										Recording {i + 1}, started {fmt(Date.parse(r.started_at))} (
+										{r.chunks === 1 ? "1 part" : `${r.chunks} parts`},{" "}
+										{Math.max(1, Math.round(r.size_bytes / 1024))} KB)
+									</p>
+									{/* biome-ignore lint/a11y/useMediaCaption: no caption file exists; the transcript above is the interview's text */}
+									<audio controls preload="none" src={r.url} aria-label={`Recording ${i + 1}`} />
+									<p>
+										<a href={r.url} download>
+											Download recording {i + 1}
+										</a>
+									</p>
+								</li>
+							))}
+						</ol>
+					</>
 				)}
 			</section>
 		</Page>,

@@ -20,14 +20,17 @@ export const dashboardRoutes = new Hono<DashBindings>({ strict: false });
  * The dashboard's Content-Security-Policy: script only from the service's own files (the one
  * script, script.ts; no inline script, no event-handler attributes), styles inline (the layout's
  * stylesheet and a few `style` attributes), connections to the service's own origins (the live
- * view's ticket and WebSocket), forms posting only to the service, and no framing.
+ * view's ticket and WebSocket), audio from the app's origin (the results page's recordings), forms
+ * posting only to the service, and no framing.
  */
-export function dashboardPolicy(connect: readonly string[]): string {
+export function dashboardPolicy(connect: readonly string[], media: readonly string[] = []): string {
 	return [
 		"default-src 'none'",
 		"script-src 'self'",
 		"style-src 'unsafe-inline'",
 		"img-src 'self' data:",
+		// The results page's players: recordings are served from the app's origin.
+		`media-src 'self' ${[...new Set(media.filter(Boolean))].join(" ")}`.trim(),
 		`connect-src 'self' ${[...new Set(connect.filter(Boolean))].join(" ")}`.trim(),
 		"form-action 'self'",
 		"frame-ancestors 'none'",
@@ -39,7 +42,10 @@ dashboardRoutes.use("*", async (c, next) => {
 	await next();
 	c.header(
 		"Content-Security-Policy",
-		dashboardPolicy([originOf(appUrl(c as never)), originOf(wsUrl(c as never))]),
+		dashboardPolicy(
+			[originOf(appUrl(c as never)), originOf(wsUrl(c as never))],
+			[originOf(appUrl(c as never))],
+		),
 	);
 	c.header("X-Frame-Options", "DENY");
 	c.header("Referrer-Policy", "same-origin");

@@ -37,6 +37,8 @@ describe("the dashboard's Content-Security-Policy", () => {
 			expect(policy, path).toContain("script-src 'self';");
 			expect(policy, path).toContain("frame-ancestors 'none'");
 			expect(policy, path).toContain("form-action 'self'");
+			// Audio (the results page's recordings) only from the service itself.
+			expect(policy, path).toMatch(/media-src 'self'( http:\/\/[^;\s]+)?;/);
 			expect(scripts(page.text), path).toEqual([`<script src="${DASHBOARD_JS_PATH}" defer=""></script>`]);
 			expect(page.text, path).not.toMatch(/\son[a-z]+=/i);
 		}

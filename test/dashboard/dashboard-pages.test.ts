@@ -148,14 +148,23 @@ describe("the results page's recordings", () => {
 		expect(upload.status).toBe(201);
 		await interviewStub(env, recorded.id).finish("candidate_ended", Date.now());
 		const withChunk = await recordingsSection(recorded.id);
-		expect(withChunk).toContain("Part 1");
+		// One player per recording, its parts joined into one file.
+		expect(withChunk).toMatch(
+			/<audio controls="" preload="none" src="[^"]*\/recordings\/[^"]*\/segment\.webm\?expires=/,
+		);
+		expect(withChunk).toContain("Recording 1, started");
+		expect(withChunk).toContain("1 part,");
 		expect(withChunk).not.toContain("No recordings were made.");
+		const src = /<audio[^>]* src="([^"]+)"/.exec(withChunk)?.[1]?.replaceAll("&amp;", "&") as string;
+		const played = await exports.default.fetch(src);
+		expect(played.status).toBe(200);
+		expect([...new Uint8Array(await played.arrayBuffer())]).toEqual([1, 2]);
 
 		const silent = await completeInterview(a.live);
 		await uncounted(silent.id);
 		const none = await recordingsSection(silent.id);
 		expect(none).toContain("No recordings were made.");
-		expect(none).not.toContain("Part 4");
+		expect(none).not.toContain("<audio");
 
 		const older = await completeInterview(a.live);
 		await runInDurableObject(interviewStub(env, older.id), (_instance, state) => {
@@ -163,7 +172,7 @@ describe("the results page's recordings", () => {
 			migrateInterviewStorage(state.storage.sql);
 		});
 		await uncounted(older.id);
-		expect(await recordingsSection(older.id)).toContain("Part 4");
+		expect(await recordingsSection(older.id)).toContain("Recording 1, started");
 	});
 });
 

@@ -226,6 +226,89 @@ describe("the candidate's page in a real browser", () => {
 		}
 	});
 
+	it("serves each recording as one file, which the results page plays past its first part", async () => {
+		const interview = await createInterview();
+		const page = await browser.newPage();
+		const recruiter = await browser.newContext();
+		try {
+			await page.goto(interview.interview_url);
+			await page.getByRole("button", { name: "Start the interview" }).click();
+			await page.locator("#recording").waitFor({ state: "visible", timeout: 15_000 });
+			// Three 5-second parts: only the first carries the file's header.
+			const recorded = await poll(
+				() =>
+					api(service, "GET", `/v1/interviews/${interview.id}?include_recordings=true`, {
+						key: service.keys.live,
+					}),
+				(r) => r.body.data.recordings.length >= 3,
+				30_000,
+			);
+			const { recordings, recording_segments: segments } = recorded.body.data;
+			expect(segments).toHaveLength(1);
+			const parts = recordings.filter((r: { segment: string }) => r.segment === segments[0].segment);
+			const joined = new Uint8Array(await (await fetch(segments[0].url)).arrayBuffer());
+			// The parts listed then, joined in order (more may have been stored since).
+			let at = 0;
+			for (const part of parts) {
+				const own = new Uint8Array(await (await fetch(part.url)).arrayBuffer());
+				expect(Buffer.from(joined.subarray(at, at + own.length)).equals(Buffer.from(own))).toBe(true);
+				at += own.length;
+			}
+
+			for (let i = 0; i < 20; i++) {
+				if (await page.locator('[data-section="thanks"]').isVisible()) break;
+				await answerCurrent(page, "Index the join columns and read the plan with EXPLAIN before and after.");
+			}
+			await page.getByRole("heading", { name: "Thank you!" }).waitFor({ timeout: 15_000 });
+
+			// The recruiter's results page: one player per recording, under the page's own policy.
+			const tab = await recruiter.newPage();
+			await tab.goto(`${service.baseUrl}/dashboard/interviews/${interview.id}/results`);
+			await tab.getByLabel("Email").fill(service.owner.email);
+			await tab.getByLabel("Password").fill(service.owner.password);
+			await tab.getByRole("button", { name: "Sign in" }).click();
+			await tab.waitForURL(/\/results$/);
+			const player = tab.getByLabel("Recording 1", { exact: true });
+			const src = (await player.getAttribute("src")) as string;
+			expect(src).toContain(`/recordings/${interview.id}/segment-${segments[0].segment}.webm?`);
+			// Played in the page, muted and at 16 times speed: how far it plays before it ends.
+			const played = (url: string) =>
+				tab.evaluate(
+					(url) =>
+						new Promise<{ ended: number | null; error: string | null }>((resolve) => {
+							const audio = new (globalThis as any).Audio(url);
+							audio.muted = true;
+							audio.playbackRate = 16;
+							const stop = setTimeout(() => resolve({ ended: null, error: "timeout" }), 20_000);
+							audio.onended = () => {
+								clearTimeout(stop);
+								resolve({ ended: audio.currentTime, error: null });
+							};
+							audio.onerror = () => {
+								clearTimeout(stop);
+								resolve({ ended: null, error: String(audio.error?.message) });
+							};
+							audio.play().catch(() => {});
+						}),
+					url,
+				);
+			const whole = await played(src);
+			expect(whole.error).toBeNull();
+			// All of it: more than the three parts' 15 seconds, less the recorder's start.
+			expect(whole.ended).toBeGreaterThan(12);
+			expect((await played(parts[0].url)).ended).toBeLessThan(6);
+			// A later part alone is not a file a browser plays.
+			expect((await played(parts[1].url)).error).not.toBeNull();
+			mkdirSync(OUTPUT, { recursive: true });
+			await tab.locator('section[aria-labelledby="recordings-h"]').screenshot({
+				path: join(OUTPUT, "results-recordings.png"),
+			});
+		} finally {
+			await recruiter.close();
+			await page.close();
+		}
+	});
+
 	it("keeps an answer typed while reconnecting, and shows the cancelled page when the interview ends meanwhile", async () => {
 		const interview = await createInterview();
 		const page = await browser.newPage();

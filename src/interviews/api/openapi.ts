@@ -8,7 +8,7 @@ import { errorObjectName, isoTime, isoTimeOrNull, schemaRef } from "../../platfo
 import { DIFFICULTIES, STATUSES } from "../core/model";
 import type { SetupGuideRecommendation } from "../core/setup-guide-results";
 import { BULK_ITEM_ERROR_CODES, type BulkItemError } from "../creation/bulk-create";
-import type { RecordingLink } from "../recordings/recordings";
+import type { RecordingLink, RecordingSegment } from "../recordings/recordings";
 
 const id = z.string().meta({ description: "`int_` id", example: "int_8Yq2Xb0c4Jt1nV5mA7dK3pLs" });
 const status = z.enum(STATUSES);
@@ -63,6 +63,21 @@ export const recordingSchema = z.object({
 	expires_at: isoTime,
 });
 
+/** One page's recording as one playable file: its chunks joined in order (recordings.ts). */
+export const recordingSegmentSchema = z.object({
+	segment: z
+		.string()
+		.nullable()
+		.meta({ description: "The page that recorded it (null: chunks sent without one)" }),
+	url: z
+		.string()
+		.meta({ description: "The segment's chunks joined into one file, signed like a chunk's link" }),
+	chunks: z.int(),
+	size_bytes: z.int(),
+	started_at: isoTime.meta({ description: "When its first chunk was stored" }),
+	expires_at: isoTime,
+});
+
 /** The setup guide's recommendation (core/setup-guide-results.ts). */
 export const setupGuideRecommendationSchema = z.object({
 	type: recommendation,
@@ -74,6 +89,7 @@ export const setupGuideRecommendationSchema = z.object({
 true satisfies Same<z.output<typeof resultsSchema>, Results>;
 true satisfies Same<z.output<typeof analyticsSchema>, Analytics>;
 true satisfies Same<z.output<typeof recordingSchema>, RecordingLink>;
+true satisfies Same<z.output<typeof recordingSegmentSchema>, RecordingSegment>;
 true satisfies Same<z.output<typeof setupGuideRecommendationSchema>, SetupGuideRecommendation>;
 
 export const createdInterviewSchema = z.object({
@@ -134,7 +150,14 @@ const fullInterviewFields = {
 		.nullable()
 		.optional()
 		.meta({ description: "With include_transcript: null until completed" }),
-	recordings: z.array(recordingSchema).optional().meta({ description: "With include_recordings" }),
+	recordings: z
+		.array(recordingSchema)
+		.optional()
+		.meta({ description: "With include_recordings: every stored chunk; only a segment's first plays alone" }),
+	recording_segments: z
+		.array(recordingSegmentSchema)
+		.optional()
+		.meta({ description: "With include_recordings: each segment as one playable file" }),
 	urls: z.object({
 		interview_url: z.string(),
 		dashboard_url: z.string(),

@@ -219,7 +219,7 @@ interviewRoutes.get(
 		// R2 is listed unless the interview's object says its recording holds no chunk.
 		const recordings = q.include_recordings
 			? (await recordingsReadAhead(c, id)) === false
-				? []
+				? { chunks: [], segments: [] }
 				: await recordingLinks(c.env, state.id, appUrl(c), c.get("now"))
 			: undefined;
 		return okWithoutMeta(

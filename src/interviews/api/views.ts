@@ -2,7 +2,7 @@ import { iso, isoOrNull } from "../../platform/lib/time";
 import type { InterviewState } from "../core/model";
 import { REFUND_REASON } from "../core/transitions/cancel";
 import type { InterviewListRow } from "../db/interviews-repo";
-import type { RecordingLink } from "../recordings/recordings";
+import type { RecordingLinks } from "../recordings/recordings";
 
 export interface InterviewUrls {
 	appUrl: string;
@@ -43,7 +43,7 @@ export function createdView(state: InterviewState, urls: InterviewUrls) {
 export interface FullViewOptions {
 	includeResults: boolean;
 	includeTranscript?: boolean;
-	recordings?: RecordingLink[];
+	recordings?: RecordingLinks;
 }
 
 /** The transcript of a completed interview: each question with its answer, times and score. */
@@ -105,7 +105,9 @@ export function fullView(state: InterviewState, urls: InterviewUrls, options: Fu
 				}
 			: {}),
 		...(options.includeTranscript ? { transcript: completed ? transcriptView(state) : null } : {}),
-		...(options.recordings ? { recordings: options.recordings } : {}),
+		...(options.recordings
+			? { recordings: options.recordings.chunks, recording_segments: options.recordings.segments }
+			: {}),
 		urls: {
 			interview_url: interviewUrl(urls.appUrl, state),
 			dashboard_url: dashboardUrl(urls.appUrl, state.id),

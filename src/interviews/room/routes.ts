@@ -10,7 +10,13 @@ import { readCappedBytes } from "../../platform/http/validation";
 import { constantTimeEqual } from "../../platform/lib/crypto";
 import { verifySignedPath } from "../../platform/lib/signing";
 import { JOIN_OPENS_BEFORE_MS } from "../core/state-machine";
-import { RECORDING_LIMITS, RECORDING_SEGMENT, recordingFile } from "../recordings/recordings";
+import {
+	joinedSegment,
+	parseSegmentFile,
+	RECORDING_LIMITS,
+	RECORDING_SEGMENT,
+	recordingFile,
+} from "../recordings/recordings";
 import { interviewStub, isKnownInterview, readInterview } from "../stub";
 import { CLIENT_JS } from "./client-bundle";
 import { OBSERVER_TICKET_PREFIX, redeemObserverTicket } from "./observer-tickets";
@@ -201,7 +207,22 @@ function mediaType(header: string): string | null {
 	return /^(audio|video)\/[a-z0-9][a-z0-9.+-]*$/.test(type) ? type : null;
 }
 
-/** A recording chunk behind a time-limited signed URL (see `include_recordings`). */
+/** The headers of everything served from a recording: an audio or video type only, never a page. */
+function recordingHeaders(contentType: string, size: number): Record<string, string> {
+	return {
+		// Served from the app's own origin: only an audio or video type, never sniffed, never a page.
+		"Content-Type": mediaType(contentType) ?? "application/octet-stream",
+		"X-Content-Type-Options": "nosniff",
+		"Content-Security-Policy": "default-src 'none'; sandbox",
+		"Content-Length": String(size),
+		"Cache-Control": "private, no-store",
+	};
+}
+
+/**
+ * A recording chunk, or a segment's chunks joined into one file, behind a time-limited signed
+ * URL (see `include_recordings`).
+ */
 roomRoutes.get("/recordings/:id/:file", async (c) => {
 	const { id, file } = c.req.param();
 	const secret = c.env.RECORDING_URL_SECRET;
@@ -219,20 +240,18 @@ roomRoutes.get("/recordings/:id/:file", async (c) => {
 			404,
 		);
 	}
+	const noSuchRecording = () =>
+		c.json(errorBody(new AppError("NOT_FOUND", "No such recording."), c.get("requestId"), c.get("now")), 404);
+	const joined = parseSegmentFile(file);
+	if (joined) {
+		const segment = await joinedSegment(c.env, id, joined.segment);
+		if (!segment) return noSuchRecording();
+		c.executionCtx.waitUntil(segment.done);
+		return new Response(segment.body, { headers: recordingHeaders(segment.contentType, segment.size) });
+	}
 	const object = await c.env.RECORDINGS.get(`recordings/${id}/${file}`);
-	if (!object)
-		return c.json(
-			errorBody(new AppError("NOT_FOUND", "No such recording."), c.get("requestId"), c.get("now")),
-			404,
-		);
+	if (!object) return noSuchRecording();
 	return new Response(object.body, {
-		headers: {
-			// Served from the app's own origin: only an audio or video type, never sniffed, never a page.
-			"Content-Type": mediaType(object.httpMetadata?.contentType ?? "") ?? "application/octet-stream",
-			"X-Content-Type-Options": "nosniff",
-			"Content-Security-Policy": "default-src 'none'; sandbox",
-			"Content-Length": String(object.size),
-			"Cache-Control": "private, no-store",
-		},
+		headers: recordingHeaders(object.httpMetadata?.contentType ?? "", object.size),
 	});
 });

@@ -5,6 +5,7 @@ import { formatUtc } from "../../../src/email/format";
 import { migrateInterviewStorage } from "../../../src/interviews/object/storage";
 import { RECORDING_LIMITS, recordingFile } from "../../../src/interviews/recordings/recordings";
 import { interviewStub } from "../../../src/interviews/stub";
+import { signPath } from "../../../src/platform/lib/signing";
 import { BASE, call, newAccount } from "../../support/helpers";
 import { createInterview, startInterview } from "../../support/lifecycle-helpers";
 
@@ -313,6 +314,70 @@ describe("recordings", () => {
 		for (const link of links)
 			bytes.push(...new Uint8Array(await (await exports.default.fetch(link.url)).arrayBuffer()));
 		expect(bytes).toEqual([1, 2, 3, 4]);
+
+		// Each segment as one file: its chunks joined in order, the first chunk's type, its length.
+		const segments = res.body.data.recording_segments;
+		expect(segments.map((s: any) => [s.segment, s.chunks, s.size_bytes])).toEqual([
+			["z", 2, 2],
+			["10", 2, 2],
+		]);
+		// When each segment's first chunk was stored (here "10" stored its first before "z" did).
+		expect(segments[0].started_at).toBe(links[0].uploaded_at);
+		expect(segments[1].started_at).toBe(links[2].uploaded_at);
+		for (const [i, expected] of [
+			[0, [1, 2]],
+			[1, [3, 4]],
+		] as const) {
+			const joined = await exports.default.fetch(segments[i].url);
+			expect(joined.status).toBe(200);
+			expect(joined.headers.get("Content-Type")).toBe("audio/webm");
+			expect(joined.headers.get("Content-Length")).toBe("2");
+			expect(joined.headers.get("Content-Security-Policy")).toBe("default-src 'none'; sandbox");
+			expect([...new Uint8Array(await joined.arrayBuffer())]).toEqual(expected);
+		}
+		// Signed for its own path: another segment's name, a changed signature or an expired link is 404.
+		const other = segments[0].url.replace("segment-z.webm", "segment-10.webm");
+		expect((await exports.default.fetch(other)).status).toBe(404);
+		expect((await exports.default.fetch(segments[0].url.replace(/sig=[0-9a-f]{4}/, "sig=0000"))).status).toBe(
+			404,
+		);
+		const expired = new URL(segments[0].url);
+		expired.searchParams.set("expires", String(Math.floor(Date.now() / 1000) - 1));
+		expect((await exports.default.fetch(expired.toString())).status).toBe(404);
+	});
+
+	it("joins a segment of many chunks in chunk order, and answers 404 for a segment with none", async () => {
+		const account = await newAccount();
+		const { id, token } = await startInterview(account.live);
+		// Uploaded out of order (chunk 10 sorts before 2 as text, not as a number), each a different size.
+		const order = [3, 0, 11, 1, 10, 2, 4, 9, 5, 8, 6, 7];
+		for (const chunk of order) {
+			const body = new Uint8Array(chunk + 1).fill(chunk);
+			const res = await exports.default.fetch(
+				`${BASE}/interview/${id}/recordings?token=${token}&segment=abc&chunk=${chunk}`,
+				{ method: "POST", headers: { "Content-Type": "audio/ogg; codecs=opus" }, body },
+			);
+			expect(res.status).toBe(201);
+		}
+		const res = await call("GET", `/v1/interviews/${id}?include_recordings=true`, { key: account.live });
+		const [segment] = res.body.data.recording_segments;
+		expect(res.body.data.recording_segments).toHaveLength(1);
+		const expected = Array.from({ length: 12 }, (_, chunk) => Array(chunk + 1).fill(chunk)).flat();
+		expect(segment.size_bytes).toBe(expected.length);
+		expect(segment.chunks).toBe(12);
+		const joined = await exports.default.fetch(segment.url);
+		expect(joined.headers.get("Content-Type")).toBe("audio/ogg");
+		expect(joined.headers.get("Content-Length")).toBe(String(expected.length));
+		expect([...new Uint8Array(await joined.arrayBuffer())]).toEqual(expected);
+
+		// A correctly signed link to a segment that holds nothing.
+		const empty = segment.url.replace("segment-abc.webm", "segment-abd.webm").split("?")[0];
+		const expires = Math.floor(Date.now() / 1000) + 60;
+		const path = new URL(empty).pathname;
+		const sig = await signPath(env.RECORDING_URL_SECRET as string, path, expires);
+		const missing = await exports.default.fetch(`${empty}?expires=${expires}&sig=${sig}`);
+		expect(missing.status).toBe(404);
+		expect((await missing.json<any>()).error.message).toBe("No such recording.");
 	});
 
 	it("counts parallel uploads one by one: exactly as many stored as the limit allows", async () => {
