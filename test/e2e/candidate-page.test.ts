@@ -231,6 +231,12 @@ describe("the candidate's page in a real browser", () => {
 		const page = await browser.newPage();
 		const recruiter = await browser.newContext();
 		try {
+			// The second part's first upload fails on the network: the page sends it again.
+			let failed = 0;
+			await page.route(/\/recordings\?.*&chunk=1$/, (route) => {
+				if (failed++ === 0) return route.abort("failed");
+				return route.continue();
+			});
 			await page.goto(interview.interview_url);
 			await page.getByRole("button", { name: "Start the interview" }).click();
 			await page.locator("#recording").waitFor({ state: "visible", timeout: 15_000 });
@@ -246,6 +252,10 @@ describe("the candidate's page in a real browser", () => {
 			const { recordings, recording_segments: segments } = recorded.body.data;
 			expect(segments).toHaveLength(1);
 			const parts = recordings.filter((r: { segment: string }) => r.segment === segments[0].segment);
+			expect(failed).toBeGreaterThan(1);
+			expect(parts.slice(0, 3).map((r: { chunk: number }) => r.chunk)).toEqual([0, 1, 2]);
+			// Speech at 32 kbit/s: about 20 KB a part.
+			for (const part of parts.slice(0, 3)) expect(part.size_bytes).toBeLessThan(30_000);
 			const joined = new Uint8Array(await (await fetch(segments[0].url)).arrayBuffer());
 			// The parts listed then, joined in order (more may have been stored since).
 			let at = 0;

@@ -172,18 +172,35 @@ function connect() {
 	});
 }
 
+/**
+ * Uploads one chunk, again after a network error, a 429 or a 5xx (at most four tries, 1, 2 and 4 s
+ * apart): a chunk lost in the middle would cut the recording's file there. A 409 means an earlier
+ * try was stored though its answer was lost; any other answer is final.
+ */
+async function uploadChunk(n: number, data: Blob) {
+	for (let attempt = 0; attempt < 4; attempt++) {
+		try {
+			const res = await fetch(`${config.recordUrl}&segment=${segment}&chunk=${n}`, {
+				method: "POST",
+				body: data,
+			});
+			if (res.status < 500 && res.status !== 429) return;
+		} catch {
+			// The network: try again.
+		}
+		if (attempt < 3) await new Promise((resolve) => window.setTimeout(resolve, 1000 * 2 ** attempt));
+	}
+}
+
 async function startRecording() {
 	if (!navigator.mediaDevices?.getUserMedia || typeof MediaRecorder === "undefined") return;
 	try {
 		const stream = await navigator.mediaDevices.getUserMedia({ audio: true });
-		recorder = new MediaRecorder(stream);
+		// Speech at 32 kbit/s (Opus): about 20 KB a 5-second chunk, 0.23 MiB a minute.
+		recorder = new MediaRecorder(stream, { audioBitsPerSecond: 32_000 });
 		recorder.addEventListener("dataavailable", (event) => {
 			if (event.data.size === 0) return;
-			const n = chunk++;
-			void fetch(`${config.recordUrl}&segment=${segment}&chunk=${n}`, {
-				method: "POST",
-				body: event.data,
-			}).catch(() => undefined);
+			void uploadChunk(chunk++, event.data);
 		});
 		beginRecording();
 	} catch {
