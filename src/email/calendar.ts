@@ -8,9 +8,16 @@ import { formatDuration, oneLine } from "./format";
 import type { NoticeDetails } from "./model";
 import { eventTitle } from "./templates";
 
-/** The same UID on every notice of one interview, so calendars update or remove one event. */
-export function calendarUid(interviewId: string): string {
-	return `${interviewId}@interview-assessment-service`;
+/**
+ * The same UID on every notice of one interview to one address, so calendars update or remove one
+ * event. After the candidate's address changes (`generation` counts the changes), the new address's
+ * notices have a UID of their own: its invitation is a new event, never one the old address's
+ * withdrawal removes.
+ */
+export function calendarUid(interviewId: string, generation = 0): string {
+	return generation === 0
+		? `${interviewId}@interview-assessment-service`
+		: `${interviewId}.${generation}@interview-assessment-service`;
 }
 
 export interface CalendarInput {
@@ -41,7 +48,7 @@ export function renderCalendar({ details: d, organizerEmail, organizerName, now 
 		...(d.reason ? [`Reason given: ${d.reason}`] : []),
 	];
 	calendar.createEvent({
-		id: calendarUid(d.interviewId),
+		id: calendarUid(d.interviewId, d.calendarGeneration),
 		sequence: d.sequence,
 		stamp: new Date(now),
 		start: new Date(d.scheduledAt),

@@ -21,6 +21,10 @@ export interface NoticeDetails {
 	sequence: number;
 	/** `reschedule_reason` for an update, `reason` for a cancellation. */
 	reason: string | null;
+	/** Which of the interview's addresses this notice's calendar entry is for (`calendarUid`). */
+	calendarGeneration: number;
+	/** A cancellation sent to an address an update replaced: the interview goes on elsewhere. */
+	addressReplaced: boolean;
 }
 
 /** The request the interview's Durable Object makes after committing a `notify` effect. */
@@ -43,6 +47,9 @@ export interface CandidateEmailRequest {
 	interviewUrl: string;
 	sequence: number;
 	reason?: string | null;
+	/** Absent in requests made before address changes counted: 0, the first address. */
+	calendarGeneration?: number;
+	addressReplaced?: boolean;
 }
 
 export type QueueEmailResult =

@@ -32,6 +32,8 @@ const request = z.object({
 	durationMinutes: z.number().int().min(1).max(1440),
 	interviewUrl: z.url({ protocol: /^https?$/ }),
 	sequence: z.number().int().min(0),
+	calendarGeneration: z.number().int().min(0).optional(),
+	addressReplaced: z.boolean().optional(),
 	// Never refused for length: a notice is not dropped over a long reason, it is shortened.
 	reason: z.string().nullable().optional(),
 });
@@ -84,6 +86,8 @@ export async function queueCandidateEmail(
 		interviewUrl: req.interviewUrl,
 		sequence: req.sequence,
 		reason: shorten(req.reason),
+		calendarGeneration: req.calendarGeneration ?? 0,
+		addressReplaced: req.addressReplaced ?? false,
 	});
 	const from = senderAddress(env);
 	const fromName = senderName(details.companyName);

@@ -26,7 +26,9 @@ export function subjectOf(details: NoticeDetails): string {
 		case "update":
 			return `Updated: your interview for ${position}${at}`;
 		case "cancellation":
-			return `Cancelled: your interview for ${position}${at}`;
+			return details.addressReplaced
+				? `Withdrawn: your interview invitation for ${position}${at}`
+				: `Cancelled: your interview for ${position}${at}`;
 	}
 }
 
@@ -86,7 +88,9 @@ function blocksOf(d: NoticeDetails): Block[] {
 				{
 					kind: "paragraph",
 					parts: [
-						`${d.companyName ?? "The hiring team"} has cancelled your interview for the ${d.position} role, which was planned for ${formatUtc(d.scheduledAt)}.`,
+						d.addressReplaced
+							? `${d.companyName ?? "The hiring team"} has withdrawn your invitation to the interview for the ${d.position} role, planned for ${formatUtc(d.scheduledAt)}: the interview is no longer scheduled with this e-mail address.`
+							: `${d.companyName ?? "The hiring team"} has cancelled your interview for the ${d.position} role, which was planned for ${formatUtc(d.scheduledAt)}.`,
 					],
 				},
 				...reason,

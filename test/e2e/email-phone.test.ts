@@ -19,9 +19,16 @@ afterAll(async () => {
 describe("the candidate e-mails on a phone", () => {
 	it("fit 375 pixels without scrolling sideways, the written-out join link wrapped", async () => {
 		const page = await browser.newPage({ viewport: { width: 375, height: 800 } });
-		for (const template of ["invitation", "update", "cancellation"] as const) {
+		for (const [template, addressReplaced] of [
+			["invitation", false],
+			["update", false],
+			["cancellation", false],
+			["cancellation", true],
+		] as const) {
 			const notice = renderNotice({
 				template,
+				addressReplaced,
+				calendarGeneration: 0,
 				interviewId: `int_${"A".repeat(24)}`,
 				candidateEmail: "ada@example.com",
 				candidateName: "Ada Lovelace",

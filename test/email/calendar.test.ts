@@ -59,4 +59,19 @@ describe("calendar invitation", () => {
 		expect(event.start.getTime()).toBe(SCHEDULED_AT);
 		expect(event.description).toContain("Reason given: Position filled");
 	});
+
+	it("gives each address of an interview its own event: a changed address's invitation is a new UID", () => {
+		const id = "int_0123456789abcdefghijABCD";
+		const uidOf = (generation: number) =>
+			parseIcs(
+				renderCalendar({
+					details: noticeDetails({ calendarGeneration: generation }),
+					...organizer,
+					now: NOW,
+				}),
+			).uid;
+		expect(uidOf(0)).toBe(`${id}@interview-assessment-service`);
+		expect(uidOf(1)).toBe(`${id}.1@interview-assessment-service`);
+		expect(new Set([uidOf(0), uidOf(1), uidOf(2)]).size).toBe(3);
+	});
 });

@@ -58,7 +58,11 @@ describe("candidate notices from the API", () => {
 		const moved = new Date(booked.getTime() + 86_400_000);
 		const res = await call("PATCH", `/v1/interviews/${id}`, {
 			key: account.live,
-			body: { candidate_email: "grace@example.com", scheduled_at: moved.toISOString() },
+			body: {
+				candidate_email: "grace@example.com",
+				scheduled_at: moved.toISOString(),
+				reschedule_reason: "Sent to the wrong address",
+			},
 		});
 		expect(res.status).toBe(200);
 		expect(res.body.data.notification_sent).toBe(true);
@@ -75,10 +79,21 @@ describe("candidate notices from the API", () => {
 		]);
 		const withdrawn = emails.find((e) => e.template === "cancellation");
 		expect(withdrawn?.ics).toContain("METHOD:CANCEL");
+		// Two addresses, two calendar events: the withdrawal removes the first address's event (its
+		// UID, as invited), the new address's invitation is an event of its own, so a calendar that
+		// receives both (one person's two addresses) keeps the interview whatever order it reads them.
+		const uid = (ics: string | undefined) => /\r\nUID:([^\r]+)\r\n/.exec(ics ?? "")?.[1];
+		const first = emails.find((e) => e.template === "invitation" && e.recipient === "ada@example.com");
+		expect(uid(withdrawn?.ics)).toBe(uid(first?.ics));
+		expect(uid(withdrawn?.ics)).toBe(`${id}@interview-assessment-service`);
+		expect(withdrawn?.subject).toMatch(/^Withdrawn: your interview invitation for /);
+		expect(withdrawn?.text).toContain("no longer scheduled with this e-mail address");
+		expect(withdrawn?.text).toContain("Reason given: Sent to the wrong address");
 		expect(withdrawn?.text).not.toContain(newUrl);
 		const invited = emails.find((e) => e.template === "invitation" && e.recipient === "grace@example.com");
 		expect(invited?.text).toContain(newUrl);
 		expect(invited?.ics).toContain("METHOD:REQUEST");
+		expect(uid(invited?.ics)).toBe(`${id}.1@interview-assessment-service`);
 		expect(invited?.text).not.toContain("Your join link has not changed");
 		// The replaced address hears about what it was booked for; the new one never sees its name.
 		const icsTime = (d: Date) =>
@@ -91,6 +106,17 @@ describe("candidate notices from the API", () => {
 		expect(invited?.ics).toContain(`DTSTART:${icsTime(moved)}`);
 		expect(`${invited?.text} ${invited?.ics}`).not.toContain("Ada Lovelace");
 		expect(fetched.body.data.candidate.name ?? null).toBeNull();
+
+		// A later change to the new address updates its own event.
+		const later = new Date(moved.getTime() + 3_600_000);
+		const again = await call("PATCH", `/v1/interviews/${id}`, {
+			key: account.live,
+			body: { scheduled_at: later.toISOString() },
+		});
+		expect(again.status).toBe(200);
+		const update = (await emailsOf(id)).find((e) => e.template === "update");
+		expect(update?.recipient).toBe("grace@example.com");
+		expect(uid(update?.ics)).toBe(uid(invited?.ics));
 	});
 
 	it("lets a test key e-mail no candidate: it cannot change or cancel a live interview at all", async () => {

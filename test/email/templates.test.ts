@@ -68,6 +68,21 @@ describe("candidate notice templates", () => {
 		expect(notice.text).toContain(JOIN_URL);
 	});
 
+	it("tells an address an update replaced that its invitation is withdrawn, not that the interview is cancelled", () => {
+		const notice = renderNotice(
+			noticeDetails({ template: "cancellation", addressReplaced: true, reason: "Wrong address." }),
+		);
+		expect(notice.subject).toBe("Withdrawn: your interview invitation for Backend Engineer at Acme Corp");
+		for (const part of [notice.text, notice.html]) {
+			expect(part).toContain(
+				`has withdrawn your invitation to the interview for the Backend Engineer role, planned for ${UTC_TEXT}: the interview is no longer scheduled with this e-mail address.`,
+			);
+			expect(part).not.toContain("has cancelled");
+			expect(part).toContain("Reason given: Wrong address.");
+			expect(part).toContain("Interview link (no longer active)");
+		}
+	});
+
 	it("escapes caller-supplied text in the HTML part", () => {
 		const notice = renderNotice(
 			noticeDetails({

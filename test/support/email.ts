@@ -21,6 +21,8 @@ export function noticeDetails(overrides: Partial<NoticeDetails> = {}): NoticeDet
 		interviewUrl: JOIN_URL,
 		sequence: 0,
 		reason: null,
+		calendarGeneration: 0,
+		addressReplaced: false,
 		...overrides,
 	};
 }

@@ -85,6 +85,12 @@ export interface InterviewState {
 	 * it and its text, and is not recorded against the next question (`isRepeatedAnswer`).
 	 */
 	lastAnswerSentAt?: string | null;
+	/**
+	 * How many times the candidate's address was changed (absent: never). Each address's calendar
+	 * entry has a UID of its own (`calendarUid`), so the old address's withdrawal and the new
+	 * address's invitation are two events, whatever order a calendar that receives both reads them in.
+	 */
+	addressChanges?: number;
 	completionReason: CompletionReason | null;
 	/** Results are computed at completion and published when the analysis timer fires. */
 	results: Results | null;

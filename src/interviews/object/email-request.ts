@@ -18,6 +18,8 @@ export function candidateEmailRequest(
 		template: CandidateEmailTemplate;
 		interviewUrl: string;
 		reason?: string | null;
+		/** A withdrawal sent to the address an update replaced. */
+		addressReplaced?: boolean;
 	},
 ): CandidateEmailRequest {
 	return {
@@ -37,5 +39,7 @@ export function candidateEmailRequest(
 		interviewUrl: notice.interviewUrl,
 		sequence: calendarSequence(state),
 		reason: notice.reason ?? null,
+		calendarGeneration: state.addressChanges ?? 0,
+		...(notice.addressReplaced ? { addressReplaced: true } : {}),
 	};
 }

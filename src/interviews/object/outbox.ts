@@ -45,6 +45,7 @@ export function outboxItem(next: InterviewState, effect: Effect, now: number): O
 					template: effect.template,
 					interviewUrl: interviewUrl(next.appUrl, subject),
 					reason: effect.reason,
+					addressReplaced: effect.replaced !== undefined,
 				}),
 			};
 		}

@@ -126,6 +126,7 @@ export function update(state: InterviewState, cmd: UpdateCommand, now: number): 
 		candidateName: emailChanged ? null : state.candidateName,
 		joinedAt: joinUndone ? null : state.joinedAt,
 		noShowEmitted: rescheduled ? false : state.noShowEmitted,
+		...(emailChanged ? { addressChanges: (state.addressChanges ?? 0) + 1 } : {}),
 	});
 
 	const changes: { [key: string]: Json } = {};
@@ -161,13 +162,14 @@ export function update(state: InterviewState, cmd: UpdateCommand, now: number): 
 	if (joinUndone && isLive(state)) effects.push({ kind: "release_slot" });
 	if (state.status === "scheduled" && cmd.sendNotification && !state.testMode) {
 		if (emailChanged) {
-			// The old address's link no longer works: its calendar entry is withdrawn, and the new
-			// address is invited with the new link (it never had an invitation to update).
+			// The old address's link no longer works: its calendar entry is withdrawn (with the reason
+			// given), and the new address is invited with the new link (it never had an invitation to
+			// update) under a calendar entry of its own.
 			effects.push(
 				{
 					kind: "notify",
 					template: "cancellation",
-					reason: null,
+					reason: cmd.rescheduleReason,
 					replaced: state,
 				},
 				{ kind: "notify", template: "invitation", reason: null },
