@@ -133,10 +133,24 @@ describe("the candidate's page in a real browser", () => {
 		// The question's skill, not its difficulty, which adapts to the answers and is not the candidate's to read.
 		expect(await page.locator("#question-meta").textContent()).toBe("SQL");
 
+		// The box takes what the server takes, and counts from 90 % of it.
+		const box = page.getByLabel("Your answer");
+		expect(await box.getAttribute("maxlength")).toBe("20000");
+		await box.fill("x".repeat(17_000));
+		expect(await page.locator("#answer-count").isVisible()).toBe(false);
+		await box.fill("x".repeat(25_000));
+		await page.locator("#answer-count").waitFor({ state: "visible" });
+		expect(await page.locator("#answer-count").textContent()).toBe("20,000 of 20,000 characters");
+		expect((await box.inputValue()).length).toBe(20_000);
+		await box.fill("");
+
 		await answerCurrent(
 			page,
 			"I would add an index on the join columns, check the query plan with EXPLAIN, and use transactions.",
 		);
+		// "Answer sent." gives way once the next question is shown.
+		expect(await page.locator("#status-line").textContent()).toBe("Answer received. Next question.");
+		expect(await page.locator("#answer-count").isVisible()).toBe(false);
 		const recorded = await poll(
 			() =>
 				api(service, "GET", `/v1/interviews/${interview.id}?include_recordings=true`, {

@@ -1,6 +1,12 @@
 // The candidate page's script (bundled into the Worker by scripts/build-client.mjs). It speaks the
 // same zod-checked protocol as the interview's Durable Object.
-import { type ClientMessage, type RoomInterview, serverMessage, type WireQuestion } from "./protocol";
+import {
+	type ClientMessage,
+	MAX_RESPONSE_CHARS,
+	type RoomInterview,
+	serverMessage,
+	type WireQuestion,
+} from "./protocol";
 
 interface PageConfig {
 	interviewId: string;
@@ -19,6 +25,8 @@ const draftKey = (questionId: string) => `room:${config.interviewId}:draft:${que
 let socket: WebSocket | null = null;
 let lastSeq = Number(sessionStorage.getItem(seqKey) ?? "0");
 let question: WireQuestion | null = null;
+/** An answer was sent and the page waits for what follows it. */
+let awaitingNext = false;
 let finished = false;
 let reconnects = 0;
 let countdown: number | undefined;
@@ -107,7 +115,19 @@ function renderQuestion(q: WireQuestion) {
 	answer.value = sessionStorage.getItem(draftKey(q.id)) ?? "";
 	answer.disabled = false;
 	$<HTMLButtonElement>("submit").disabled = false;
+	showCount();
 	answer.focus();
+	// "Answer sent." is over: the next question is here.
+	if (awaitingNext) announce("Answer received. Next question.");
+	awaitingNext = false;
+}
+
+/** The answer's length, shown from 90 % of the limit the server takes (the box stops at it). */
+function showCount() {
+	const length = $<HTMLTextAreaElement>("answer").value.length;
+	const count = $("answer-count");
+	count.hidden = length < MAX_RESPONSE_CHARS * 0.9;
+	count.textContent = `${length.toLocaleString("en-US")} of ${MAX_RESPONSE_CHARS.toLocaleString("en-US")} characters`;
 }
 
 function startCountdown(endsAt: string | null) {
@@ -241,6 +261,7 @@ $("start").addEventListener("click", () => {
 
 $("answer").addEventListener("input", () => {
 	if (question) sessionStorage.setItem(draftKey(question.id), $<HTMLTextAreaElement>("answer").value);
+	showCount();
 });
 
 $("answer-form").addEventListener("submit", (event) => {
@@ -263,6 +284,7 @@ $("answer-form").addEventListener("submit", (event) => {
 	}
 	answer.disabled = true;
 	$<HTMLButtonElement>("submit").disabled = true;
+	awaitingNext = true;
 	announce("Answer sent.");
 });
 

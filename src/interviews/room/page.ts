@@ -1,6 +1,7 @@
 import { html, raw } from "hono/html";
 import { formatUtc } from "../../email/format";
 import type { InterviewState } from "../core/model";
+import { MAX_RESPONSE_CHARS } from "./protocol";
 
 /** The candidate's pages: server-rendered, accessible, usable on a phone, no third-party assets. */
 
@@ -133,7 +134,8 @@ ${
 <p id="question-text"></p>
 <form id="answer-form">
 <label for="answer">Your answer</label>
-<textarea id="answer" name="answer" required></textarea>
+<textarea id="answer" name="answer" required maxlength="${MAX_RESPONSE_CHARS}" aria-describedby="answer-count"></textarea>
+<p id="answer-count" class="muted" hidden></p>
 <div class="row"><button id="submit" type="submit">Send answer</button><button id="end" type="button" class="secondary">End interview</button></div>
 </form>
 <p id="recording" hidden class="muted">Recording audio.</p>
