@@ -3393,6 +3393,10 @@ export interface operations {
                             /** @enum {string} */
                             status: "scheduled" | "in_progress" | "completed" | "cancelled";
                             candidate_email: string;
+                            /** @description As given at creation; gone after an address change */
+                            candidate_name?: string;
+                            /** @description The candidate's join link (carries its token); new after an address change */
+                            interview_url: string;
                             position: string;
                             skills: string[];
                             /**
@@ -8584,6 +8588,10 @@ export interface operations {
                             /** @enum {string} */
                             status: "scheduled" | "in_progress" | "completed" | "cancelled";
                             candidate_email: string;
+                            /** @description As given at creation; gone after an address change */
+                            candidate_name?: string;
+                            /** @description The candidate's join link (carries its token); new after an address change */
+                            interview_url: string;
                             position: string;
                             skills: string[];
                             /**

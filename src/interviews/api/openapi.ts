@@ -189,6 +189,13 @@ export const updatedInterviewSchema = z.object({
 	id,
 	status,
 	candidate_email: z.string(),
+	candidate_name: z
+		.string()
+		.optional()
+		.meta({ description: "As given at creation; gone after an address change" }),
+	interview_url: z
+		.string()
+		.meta({ description: "The candidate's join link (carries its token); new after an address change" }),
 	position: z.string(),
 	skills: z.array(z.string()),
 	scheduled_at: isoTime,

@@ -284,7 +284,7 @@ interviewRoutes.patch(
 			c.get("now"),
 			c.get("requestCount"),
 		);
-		return ok(c, updatedView(result.interview, result.notificationQueued));
+		return ok(c, updatedView(result.interview, result.notificationQueued, { appUrl: appUrl(c) }));
 	},
 );
 

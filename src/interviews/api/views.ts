@@ -141,12 +141,17 @@ export function listItemView(row: InterviewListRow, includeResults: boolean) {
 	};
 }
 
-/** The flat form answered by update. */
-export function updatedView(state: InterviewState, notificationSent: boolean) {
+/**
+ * The flat form answered by update: the contract's fields, with the candidate's name and join link
+ * as create answers them (a new `candidate_email` gets a new link, and no name).
+ */
+export function updatedView(state: InterviewState, notificationSent: boolean, urls: InterviewUrls) {
 	return {
 		id: state.id,
 		status: state.status,
 		candidate_email: state.candidateEmail,
+		...(state.candidateName === null ? {} : { candidate_name: state.candidateName }),
+		interview_url: interviewUrl(urls.appUrl, state),
 		position: state.position,
 		skills: state.skills,
 		scheduled_at: iso(state.scheduledAt),

@@ -39,6 +39,7 @@ describe("PATCH /v1/interviews/{id}", () => {
 					"id",
 					"status",
 					"candidate_email",
+					"interview_url",
 					"position",
 					"skills",
 					"scheduled_at",
@@ -56,6 +57,8 @@ describe("PATCH /v1/interviews/{id}", () => {
 			expect(res.body.data.notification_sent).toBe(true);
 			const fetched = await call("GET", `/v1/interviews/${id}`, { key: account.live });
 			expect(fetched.body.data.updated_at).toBe(res.body.data.updated_at);
+			// The join link as it now stands: a new one after an address change.
+			expect(res.body.data.interview_url).toBe(fetched.body.data.urls.interview_url);
 			const types = (await eventsOf(id)).map((e) => e.type);
 			expect(types).toEqual(
 				field === "scheduled_at"
@@ -64,6 +67,29 @@ describe("PATCH /v1/interviews/{id}", () => {
 			);
 		},
 	);
+
+	it("answers the candidate's name and join link as create does: a new address gets a new link and no name", async () => {
+		const account = await newAccount();
+		const { id, data } = await createInterview(account.live, {
+			scheduled_at: future(24),
+			candidate_name: "Ada Lovelace",
+		});
+		const moved = await call("PATCH", `/v1/interviews/${id}`, {
+			key: account.live,
+			body: { position: "Staff" },
+		});
+		expect(moved.body.data.candidate_name).toBe("Ada Lovelace");
+		expect(moved.body.data.interview_url).toBe(data.interview_url);
+		const readdressed = await call("PATCH", `/v1/interviews/${id}`, {
+			key: account.live,
+			body: { candidate_email: "grace@example.com" },
+		});
+		expect(readdressed.status).toBe(200);
+		expect("candidate_name" in readdressed.body.data).toBe(false);
+		expect(readdressed.body.data.interview_url).not.toBe(data.interview_url);
+		const fetched = await call("GET", `/v1/interviews/${id}`, { key: account.live });
+		expect(readdressed.body.data.interview_url).toBe(fetched.body.data.urls.interview_url);
+	});
 
 	it.each(scheduledCells.filter(([f]) => f !== "company_name" && f !== "instructions"))(
 		"refuses %s of an in-progress interview with 409 INTERVIEW_IN_PROGRESS",
