@@ -41,7 +41,25 @@ describe("candidate e-mail request from interview state", () => {
 			interviewUrl: "https://app.example.test/join/int_0123456789abcdefghijABCD?token=token",
 			sequence: 0,
 			reason: null,
+			calendarGeneration: 0,
 		});
+	});
+
+	it("names the address's calendar event, and marks a withdrawal sent to a replaced address", () => {
+		const moved = { ...state, addressChanges: 2 };
+		const invitation = candidateEmailRequest(moved, {
+			messageId: "m",
+			template: "invitation",
+			interviewUrl: "https://x.test/j",
+		});
+		expect(invitation.calendarGeneration).toBe(2);
+		expect(invitation.addressReplaced).toBeUndefined();
+		const withdrawal = candidateEmailRequest(
+			{ ...state, addressChanges: 1 },
+			{ messageId: "n", template: "cancellation", interviewUrl: "https://x.test/j", addressReplaced: true },
+		);
+		expect(withdrawal.calendarGeneration).toBe(1);
+		expect(withdrawal.addressReplaced).toBe(true);
 	});
 
 	it("numbers calendar updates so each later notice has a higher SEQUENCE", () => {
