@@ -25,6 +25,8 @@ export interface NoticeDetails {
 	calendarGeneration: number;
 	/** A cancellation sent to an address an update replaced: the interview goes on elsewhere. */
 	addressReplaced: boolean;
+	/** The interview could already be joined when the notice was made (it starts now, or soon). */
+	openAtSend: boolean;
 }
 
 /** The request the interview's Durable Object makes after committing a `notify` effect. */

@@ -9,7 +9,7 @@ import { getCandidateEmail, insertCandidateEmail } from "./email-repo";
 import { printableDetails } from "./format";
 import { senderAddress, senderName } from "./identity";
 import type { CandidateEmailRequest, EmailQueueMessage, NoticeDetails, QueueEmailResult } from "./model";
-import { renderNotice } from "./templates";
+import { EARLY_JOIN_MINUTES, renderNotice } from "./templates";
 
 const request = z.object({
 	// Also used in the Message-ID header and to derive the event id: keep it header-safe.
@@ -88,6 +88,7 @@ export async function queueCandidateEmail(
 		reason: shorten(req.reason),
 		calendarGeneration: req.calendarGeneration ?? 0,
 		addressReplaced: req.addressReplaced ?? false,
+		openAtSend: now >= req.scheduledAt - EARLY_JOIN_MINUTES * 60_000,
 	});
 	const from = senderAddress(env);
 	const fromName = senderName(details.companyName);

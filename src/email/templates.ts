@@ -9,7 +9,8 @@ export interface RenderedNotice {
 }
 
 /** Opening the join page is allowed from this long before the start (decisions.md, join). */
-const EARLY_JOIN_MINUTES = 15;
+/** How long before its start an interview's link opens (the room's own rule). */
+export const EARLY_JOIN_MINUTES = 15;
 
 /** The calendar event's title, also used on the local-time page. */
 export function eventTitle(details: NoticeDetails): string {
@@ -53,7 +54,9 @@ function blocksOf(d: NoticeDetails): Block[] {
 				{
 					kind: "paragraph",
 					parts: [
-						`${d.companyName ?? "A hiring team"} invites you to an interview for the ${d.position} role. The interview is online: you join from your browser with the link below, at the time shown.`,
+						d.openAtSend
+							? `${d.companyName ?? "A hiring team"} invites you to an interview for the ${d.position} role. The interview is online and open now: you join from your browser with the link below, as soon as you are ready.`
+							: `${d.companyName ?? "A hiring team"} invites you to an interview for the ${d.position} role. The interview is online: you join from your browser with the link below, at the time shown.`,
 					],
 				},
 				{ kind: "button", text: "Join the interview", href: d.interviewUrl },
@@ -164,7 +167,9 @@ function guidance(d: NoticeDetails, company: string): Block[] {
 				["Use a computer with an up-to-date web browser and a steady internet connection."],
 				[`Find a quiet place where you can concentrate for ${duration}.`],
 				[
-					`You can open the link from ${EARLY_JOIN_MINUTES} minutes before the start time. The link is personal to you: please do not share it.`,
+					d.openAtSend
+						? "The link opens the interview now. It is personal to you: please do not share it."
+						: `You can open the link from ${EARLY_JOIN_MINUTES} minutes before the start time. The link is personal to you: please do not share it.`,
 				],
 				["Think of a few examples from your own work or studies that show these skills."],
 			],
@@ -173,7 +178,7 @@ function guidance(d: NoticeDetails, company: string): Block[] {
 		{
 			kind: "paragraph",
 			parts: [
-				`If this time does not suit you, contact ${company} (whoever arranged this interview with you) and ask for another time. When they move the interview you will receive an updated invitation, and the same link will still work.`,
+				`If ${d.openAtSend ? "now" : "this time"} does not suit you, contact ${company} (whoever arranged this interview with you) and ask for another time. When they move the interview you will receive an updated invitation, and the same link will still work.`,
 			],
 		},
 	];

@@ -29,6 +29,7 @@ describe("the candidate e-mails on a phone", () => {
 				template,
 				addressReplaced,
 				calendarGeneration: 0,
+				openAtSend: false,
 				interviewId: `int_${"A".repeat(24)}`,
 				candidateEmail: "ada@example.com",
 				candidateName: "Ada Lovelace",

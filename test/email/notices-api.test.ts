@@ -38,6 +38,12 @@ describe("candidate notices from the API", () => {
 		expect(emails.map((e) => e.template)).toEqual(["invitation", "update", "cancellation"]);
 		expect(emails.every((e) => e.recipient === "ada@example.com")).toBe(true);
 		expect(emails[0]?.text).toContain(data.interview_url);
+		// A day ahead: the link opens 15 minutes before; one created for now is open at once.
+		expect(emails[0]?.text).toContain("from 15 minutes before the start time");
+		const now = await createInterview(account.live);
+		const [opened] = await emailsOf(now.id);
+		expect(opened?.text).toContain("The interview is online and open now");
+		expect(opened?.text).not.toContain("from 15 minutes before the start time");
 		expect(emails[0]?.subject).toContain("Initech");
 		expect(emails[1]?.text).toContain("The panel moved");
 		expect(emails[2]?.text).toContain("Role closed");

@@ -28,6 +28,18 @@ describe("candidate notice templates", () => {
 		expect(notice.html).toContain(`href="${JOIN_URL.replace("&", "&amp;")}"`);
 	});
 
+	it("invites to an interview that is open already as one to join now, not at a time already passed", () => {
+		const notice = renderNotice(noticeDetails({ openAtSend: true }));
+		for (const part of [notice.text, notice.html]) {
+			expect(part).toContain("The interview is online and open now");
+			expect(part).toContain("as soon as you are ready");
+			expect(part).toContain("The link opens the interview now.");
+			expect(part).not.toContain("from 15 minutes before the start time");
+			expect(part).toContain("If now does not suit you");
+			expect(part).not.toContain("at the time shown");
+		}
+	});
+
 	it("links to a page that shows the interview time in the candidate's own time zone", () => {
 		const notice = renderNotice(noticeDetails());
 		const url = localTimeUrl(SCHEDULED_AT, 45, "Interview: Backend Engineer (Acme Corp)");

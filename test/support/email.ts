@@ -23,6 +23,7 @@ export function noticeDetails(overrides: Partial<NoticeDetails> = {}): NoticeDet
 		reason: null,
 		calendarGeneration: 0,
 		addressReplaced: false,
+		openAtSend: false,
 		...overrides,
 	};
 }
